@@ -1,0 +1,1 @@
+//! SPIR-V to ir3 shader compiler

@@ -1,0 +1,1 @@
+//! Vulkan conformance tests run through the loader

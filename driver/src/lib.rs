@@ -1,0 +1,1 @@
+//! The Vulkan implementation

@@ -1,0 +1,1 @@
+//! A functional model of an Adreno a6xx/a7xx GPU

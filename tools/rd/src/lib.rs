@@ -1,0 +1,1 @@
+//! freedreno .rd trace format: reader and writer

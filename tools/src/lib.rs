@@ -1,0 +1,1 @@
+//! Trace decoder, replay, ir3 assembler/disassembler and other tools
