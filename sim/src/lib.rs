@@ -5,4 +5,5 @@
 //! ARCHITECTURE.md). It runs streams Parsnip wrote and streams other drivers
 //! wrote (Turnip's traces, real-hardware captures) alike.
 
+pub mod compute_dispatch;
 pub mod memory;
