@@ -1,0 +1,331 @@
+//! The GPUs Parsnip targets and the facts about each that the driver and
+//! the simulator consult (a `GpuInfo` built once from the chip id, rather
+//! than `gpu_id >= 650` tests spread through the code).
+//!
+//! Sources: Mesa's `src/freedreno/common/freedreno_devices.py` (Mesa
+//! 25.1: chip ids, sub-generation, CCUs, tile alignment and limits, VSC
+//! pipes, shared memory, wave granularity, fibers per SP, register file,
+//! instruction cache, CCU cache sizes, highest bank bit) and the Linux msm
+//! driver's `a6xx_catalog.c` (chip ids the kernel reports, GMEM sizes,
+//! families).
+//!
+//! ```
+//! use parsnip_registers::gpu;
+//! let a660 = gpu::by_name("a660").unwrap();
+//! assert_eq!(a660.gmem_bytes, 1536 * 1024);
+//! assert_eq!(gpu::by_chip_id(0x0606_00ff).unwrap().name, "a660");
+//! assert_eq!(gpu::by_chip_id(0x4305_0a01).unwrap().name, "a740");
+//! assert!(gpu::by_name("a999").unwrap_err().to_string().contains("a618"));
+//! ```
+
+use std::fmt;
+
+use crate::chip::Chip;
+
+/// Everything Parsnip knows about one GPU.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GpuInfo {
+    /// Short name (`a660`).
+    pub name: &'static str,
+    /// Marketing name.
+    pub marketing_name: &'static str,
+    /// Freedreno's numeric GPU id (`660`).
+    pub gpu_id: u32,
+    /// The chip ids freedreno's device table matches this GPU with. A low
+    /// byte of `0xff` matches any patch level, a speed bin (bits 32-47) of
+    /// `0xffff` any speed bin.
+    pub chip_ids: &'static [u64],
+    /// The chip id the msm kernel reports for it.
+    pub kernel_chip_id: u32,
+    pub chip: Chip,
+    /// Sub-generation within the chip: a6xx gen 1-4, a7xx gen 1-3.
+    pub gen: u32,
+    /// GMEM (on-chip tile memory) size.
+    pub gmem_bytes: u32,
+    /// Colour/depth cache units; freedreno takes the SP count to be the same.
+    pub num_ccu: u32,
+    pub num_sp_cores: u32,
+    /// GMEM surfaces are aligned to this many pixels.
+    pub gmem_align_w: u32,
+    pub gmem_align_h: u32,
+    /// Bin sizes are multiples of these.
+    pub tile_align_w: u32,
+    pub tile_align_h: u32,
+    /// Largest bin.
+    pub tile_max_w: u32,
+    pub tile_max_h: u32,
+    pub num_vsc_pipes: u32,
+    /// Compute shared memory per workgroup.
+    pub cs_shared_mem_bytes: u32,
+    pub wave_granularity: u32,
+    /// Waves of private memory (fibers) each SP holds.
+    pub fibers_per_sp: u32,
+    /// Base wave size; a double-size wave is available when
+    /// `supports_double_threadsize`.
+    pub threadsize_base: u32,
+    pub supports_double_threadsize: bool,
+    pub max_waves: u32,
+    /// Register file per wave slot, in vec4s.
+    pub reg_size_vec4: u32,
+    /// Instruction cache, in 128-byte lines.
+    pub instr_cache_size: u32,
+    /// CCU cache sizes when rendering to system memory.
+    pub sysmem_ccu_depth_cache_bytes: u32,
+    pub sysmem_ccu_color_cache_bytes: u32,
+    /// In GMEM rendering the colour cache takes 1 / 2^this of the CCU.
+    pub gmem_ccu_color_cache_fraction_log2: u32,
+    /// Highest DDR bank bit, for UBWC.
+    pub highest_bank_bit: u32,
+}
+
+const KIB: u32 = 1024;
+const MIB: u32 = 1024 * 1024;
+
+/// Common a6xx values (freedreno_devices.py's `A6xxGPUInfo` defaults and
+/// `a6xx_base`); each GPU below overrides what differs.
+const A6XX_BASE: GpuInfo = GpuInfo {
+    name: "",
+    marketing_name: "",
+    gpu_id: 0,
+    chip_ids: &[],
+    kernel_chip_id: 0,
+    chip: Chip::A6xx,
+    gen: 0,
+    gmem_bytes: 0,
+    num_ccu: 0,
+    num_sp_cores: 0,
+    gmem_align_w: 16,
+    gmem_align_h: 4,
+    tile_align_w: 32,
+    tile_align_h: 16,
+    tile_max_w: 1024,
+    tile_max_h: 1008,
+    num_vsc_pipes: 32,
+    cs_shared_mem_bytes: 32 * KIB,
+    wave_granularity: 2,
+    fibers_per_sp: 128 * 2 * 16,
+    threadsize_base: 64,
+    supports_double_threadsize: true,
+    max_waves: 16,
+    reg_size_vec4: 96,
+    instr_cache_size: 64,
+    sysmem_ccu_depth_cache_bytes: 64 * KIB,
+    sysmem_ccu_color_cache_bytes: 64 * KIB,
+    gmem_ccu_color_cache_fraction_log2: 2,
+    highest_bank_bit: 15,
+};
+
+/// Common a7xx values (`a7xx_base`).
+const A7XX_BASE: GpuInfo = GpuInfo {
+    chip: Chip::A7xx,
+    tile_align_w: 96,
+    tile_align_h: 32,
+    tile_max_w: 1728,
+    tile_max_h: 1728,
+    reg_size_vec4: 96,
+    instr_cache_size: 127,
+    sysmem_ccu_depth_cache_bytes: 256 * KIB,
+    sysmem_ccu_color_cache_bytes: 64 * KIB,
+    gmem_ccu_color_cache_fraction_log2: 3,
+    highest_bank_bit: 16,
+    ..A6XX_BASE
+};
+
+/// The GPUs Parsnip targets.
+pub static GPUS: &[GpuInfo] = &[
+    GpuInfo {
+        name: "a618",
+        marketing_name: "Adreno 618",
+        gpu_id: 618,
+        chip_ids: &[0x0601_08ff],
+        kernel_chip_id: 0x0601_0800,
+        gen: 1,
+        gmem_bytes: 512 * KIB,
+        num_ccu: 1,
+        num_sp_cores: 1,
+        tile_align_h: 32,
+        fibers_per_sp: 128 * 16,
+        highest_bank_bit: 14,
+        ..A6XX_BASE
+    },
+    GpuInfo {
+        name: "a630",
+        marketing_name: "Adreno 630",
+        gpu_id: 630,
+        chip_ids: &[0x0603_00ff],
+        kernel_chip_id: 0x0603_0001,
+        gen: 1,
+        gmem_bytes: MIB,
+        num_ccu: 2,
+        num_sp_cores: 2,
+        fibers_per_sp: 128 * 16,
+        ..A6XX_BASE
+    },
+    GpuInfo {
+        name: "a640",
+        marketing_name: "Adreno 640",
+        gpu_id: 640,
+        chip_ids: &[0x0604_00ff],
+        kernel_chip_id: 0x0604_0001,
+        gen: 2,
+        gmem_bytes: MIB,
+        num_ccu: 2,
+        num_sp_cores: 2,
+        fibers_per_sp: 128 * 4 * 16,
+        ..A6XX_BASE
+    },
+    GpuInfo {
+        name: "a650",
+        marketing_name: "Adreno 650",
+        gpu_id: 650,
+        chip_ids: &[0x0605_00ff],
+        kernel_chip_id: 0x0605_0002,
+        gen: 3,
+        gmem_bytes: MIB + 128 * KIB,
+        num_ccu: 3,
+        num_sp_cores: 3,
+        tile_align_w: 96,
+        reg_size_vec4: 64,
+        instr_cache_size: 127,
+        highest_bank_bit: 16,
+        ..A6XX_BASE
+    },
+    GpuInfo {
+        name: "a660",
+        marketing_name: "Adreno 660",
+        gpu_id: 660,
+        chip_ids: &[0x0606_00ff],
+        kernel_chip_id: 0x0606_0001,
+        gen: 4,
+        gmem_bytes: MIB + 512 * KIB,
+        num_ccu: 3,
+        num_sp_cores: 3,
+        tile_align_w: 96,
+        reg_size_vec4: 64,
+        instr_cache_size: 127,
+        highest_bank_bit: 16,
+        ..A6XX_BASE
+    },
+    GpuInfo {
+        name: "a690",
+        marketing_name: "Adreno 690",
+        gpu_id: 690,
+        chip_ids: &[0x0609_00ff, 0xffff_0609_0000],
+        kernel_chip_id: 0x0609_0000,
+        gen: 4,
+        gmem_bytes: 4 * MIB,
+        num_ccu: 8,
+        num_sp_cores: 8,
+        tile_align_w: 64,
+        tile_align_h: 32,
+        reg_size_vec4: 64,
+        instr_cache_size: 127,
+        highest_bank_bit: 16,
+        ..A6XX_BASE
+    },
+    GpuInfo {
+        name: "a730",
+        marketing_name: "Adreno 730",
+        gpu_id: 730,
+        chip_ids: &[0x0703_0001, 0xffff_0703_0001],
+        kernel_chip_id: 0x0703_0001,
+        gen: 1,
+        gmem_bytes: 2 * MIB,
+        num_ccu: 4,
+        num_sp_cores: 4,
+        tile_align_w: 64,
+        ..A7XX_BASE
+    },
+    GpuInfo {
+        name: "a740",
+        marketing_name: "Adreno 740",
+        gpu_id: 740,
+        chip_ids: &[0x0704_00ff, 0x4305_0a01, 0xffff_4305_0a01],
+        kernel_chip_id: 0x4305_0a01,
+        gen: 2,
+        gmem_bytes: 3 * MIB,
+        num_ccu: 6,
+        num_sp_cores: 6,
+        ..A7XX_BASE
+    },
+    GpuInfo {
+        name: "a750",
+        marketing_name: "Adreno 750",
+        gpu_id: 750,
+        chip_ids: &[0x4305_1401, 0xffff_4305_1401],
+        kernel_chip_id: 0x4305_1401,
+        gen: 3,
+        gmem_bytes: 3 * MIB,
+        num_ccu: 6,
+        num_sp_cores: 6,
+        ..A7XX_BASE
+    },
+];
+
+/// A GPU the catalogue does not hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownGpu {
+    pub asked: String,
+}
+
+impl fmt::Display for UnknownGpu {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = GPUS.iter().map(|g| g.name).collect();
+        write!(
+            f,
+            "unsupported GPU {}; Parsnip supports {}",
+            self.asked,
+            names.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownGpu {}
+
+/// By short name (`a660`, case-insensitive; `adreno660`/`660` also work).
+pub fn by_name(name: &str) -> Result<&'static GpuInfo, UnknownGpu> {
+    let lower = name.trim().to_ascii_lowercase();
+    let short = lower
+        .trim_start_matches("adreno")
+        .trim_start_matches(' ')
+        .trim_start_matches('a');
+    GPUS.iter()
+        .find(|g| g.name.trim_start_matches('a') == short)
+        .ok_or_else(|| UnknownGpu {
+            asked: format!("`{name}`"),
+        })
+}
+
+/// By freedreno gpu id (`660`).
+pub fn by_gpu_id(gpu_id: u32) -> Result<&'static GpuInfo, UnknownGpu> {
+    GPUS.iter()
+        .find(|g| g.gpu_id == gpu_id)
+        .ok_or_else(|| UnknownGpu {
+            asked: format!("gpu_id {gpu_id}"),
+        })
+}
+
+/// Whether freedreno's device-table entry `pattern` matches `chip_id`:
+/// exactly, with a `0xff` patch level matching any patch, and with a
+/// `0xffff` speed bin (bits 32-47) matching any speed bin.
+pub fn chip_id_matches(pattern: u64, chip_id: u64) -> bool {
+    let (pattern, chip_id) = if pattern >> 32 & 0xffff == 0xffff {
+        (pattern & 0xffff_ffff, chip_id & 0xffff_ffff)
+    } else {
+        (pattern, chip_id)
+    };
+    pattern == chip_id || (pattern & 0xff == 0xff && pattern & !0xff == chip_id & !0xff)
+}
+
+/// By chip id, as the kernel (`0x06060001`) or an `.rd` trace
+/// (`0x060600ff`) gives it.
+pub fn by_chip_id(chip_id: u64) -> Result<&'static GpuInfo, UnknownGpu> {
+    GPUS.iter()
+        .find(|g| {
+            g.chip_ids.iter().any(|p| chip_id_matches(*p, chip_id))
+                || u64::from(g.kernel_chip_id) == chip_id
+        })
+        .ok_or_else(|| UnknownGpu {
+            asked: format!("chip_id {chip_id:#x}"),
+        })
+}
