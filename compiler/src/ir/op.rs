@@ -1,0 +1,470 @@
+//! The operations of the IR, one type per kind, and generic operand access so that passes
+//! walk operands without matching every operation.
+
+use super::{BitSize, Src};
+use smallvec::SmallVec;
+
+/// Arithmetic and logic. `size` is the size of the operands (the result's size follows from
+/// [`AluOp::result_size`]); for `Select`, it is the size of the two chosen values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Alu {
+    pub op: AluOp,
+    pub size: BitSize,
+    pub srcs: SmallVec<[Src; 3]>,
+}
+
+macro_rules! alu_ops {
+    ($($name:ident $text:literal $arity:literal,)*) => {
+        /// ALU operations. Integer operations wrap; shifts take the amount modulo the bit
+        /// size (see `passes::opt_algebraic` for why that is what the back end must give).
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum AluOp { $($name,)* }
+
+        impl AluOp {
+            pub fn name(self) -> &'static str {
+                match self { $(AluOp::$name => $text,)* }
+            }
+            pub fn arity(self) -> usize {
+                match self { $(AluOp::$name => $arity,)* }
+            }
+            pub const ALL: &'static [AluOp] = &[$(AluOp::$name,)*];
+        }
+    };
+}
+
+alu_ops! {
+    Mov "mov" 1,
+    // Integer arithmetic.
+    IAdd "iadd" 2,
+    ISub "isub" 2,
+    IMul "imul" 2,
+    UMulHigh "umul_high" 2,
+    IMulHigh "imul_high" 2,
+    INeg "ineg" 1,
+    IAbs "iabs" 1,
+    ISign "isign" 1,
+    UDiv "udiv" 2,
+    SDiv "sdiv" 2,
+    UMod "umod" 2,
+    SRem "srem" 2,
+    SMod "smod" 2,
+    UMin "umin" 2,
+    UMax "umax" 2,
+    SMin "smin" 2,
+    SMax "smax" 2,
+    // Bitwise (also the logical operations on booleans).
+    And "and" 2,
+    Or "or" 2,
+    Xor "xor" 2,
+    Not "not" 1,
+    Shl "shl" 2,
+    UShr "ushr" 2,
+    SShr "sshr" 2,
+    BitCount "bit_count" 1,
+    BitReverse "bit_reverse" 1,
+    FindLsb "find_lsb" 1,
+    UFindMsb "ufind_msb" 1,
+    SFindMsb "sfind_msb" 1,
+    UBitfieldExtract "ubfe" 3,
+    SBitfieldExtract "sbfe" 3,
+    BitfieldInsert "bfi" 4,
+    // Integer comparisons (boolean result).
+    IEq "ieq" 2,
+    INe "ine" 2,
+    ULt "ult" 2,
+    ULe "ule" 2,
+    SLt "slt" 2,
+    SLe "sle" 2,
+    // Float arithmetic.
+    FAdd "fadd" 2,
+    FSub "fsub" 2,
+    FMul "fmul" 2,
+    FDiv "fdiv" 2,
+    FFma "ffma" 3,
+    FNeg "fneg" 1,
+    FAbs "fabs" 1,
+    FSign "fsign" 1,
+    FMin "fmin" 2,
+    FMax "fmax" 2,
+    FSat "fsat" 1,
+    FFloor "ffloor" 1,
+    FCeil "fceil" 1,
+    FTrunc "ftrunc" 1,
+    FRoundEven "fround_even" 1,
+    FFract "ffract" 1,
+    FSqrt "fsqrt" 1,
+    FRsq "frsq" 1,
+    FRcp "frcp" 1,
+    FExp2 "fexp2" 1,
+    FLog2 "flog2" 1,
+    FSin "fsin" 1,
+    FCos "fcos" 1,
+    // Float comparisons (boolean result). Ordered unless named `u`.
+    FEq "feq" 2,
+    FNeU "fneu" 2,
+    FLt "flt" 2,
+    FLe "fle" 2,
+    FIsNan "fisnan" 1,
+    FIsInf "fisinf" 1,
+    // cond ? a : b; the condition is a boolean.
+    Select "select" 3,
+    // 64-bit values from and to their 32-bit halves.
+    Pack64 "pack64" 2,
+    Unpack64Lo "unpack64_lo" 1,
+    Unpack64Hi "unpack64_hi" 1,
+    // Two 16-bit halves in a 32-bit value, and back.
+    Pack32 "pack32" 2,
+    Unpack32Lo "unpack32_lo" 1,
+    Unpack32Hi "unpack32_hi" 1,
+}
+
+impl AluOp {
+    /// The size of the result given the operand size.
+    pub fn result_size(self, size: BitSize) -> BitSize {
+        use AluOp::*;
+        match self {
+            IEq | INe | ULt | ULe | SLt | SLe | FEq | FNeU | FLt | FLe | FIsNan | FIsInf => {
+                BitSize::B1
+            }
+            Pack64 => BitSize::B64,
+            Unpack64Lo | Unpack64Hi => BitSize::B32,
+            Pack32 => BitSize::B32,
+            Unpack32Lo | Unpack32Hi => BitSize::B16,
+            BitCount | FindLsb | UFindMsb | SFindMsb => BitSize::B32,
+            _ => size,
+        }
+    }
+
+    /// The size of operand `i` given the operation's size.
+    pub fn src_size(self, size: BitSize, i: usize) -> BitSize {
+        use AluOp::*;
+        match self {
+            Select if i == 0 => BitSize::B1,
+            Shl | UShr | SShr if i == 1 => BitSize::B32,
+            UBitfieldExtract | SBitfieldExtract if i > 0 => BitSize::B32,
+            BitfieldInsert if i > 1 => BitSize::B32,
+            Pack64 => BitSize::B32,
+            Unpack64Lo | Unpack64Hi => BitSize::B64,
+            Pack32 => BitSize::B16,
+            Unpack32Lo | Unpack32Hi => BitSize::B32,
+            _ => size,
+        }
+    }
+
+    /// Whether `a op b == b op a`.
+    pub fn is_commutative(self) -> bool {
+        use AluOp::*;
+        matches!(
+            self,
+            IAdd | IMul
+                | UMulHigh
+                | IMulHigh
+                | UMin
+                | UMax
+                | SMin
+                | SMax
+                | And
+                | Or
+                | Xor
+                | IEq
+                | INe
+                | FAdd
+                | FMul
+                | FMin
+                | FMax
+                | FEq
+                | FNeU
+        )
+    }
+
+    pub fn is_float(self) -> bool {
+        use AluOp::*;
+        matches!(
+            self,
+            FAdd | FSub
+                | FMul
+                | FDiv
+                | FFma
+                | FNeg
+                | FAbs
+                | FSign
+                | FMin
+                | FMax
+                | FSat
+                | FFloor
+                | FCeil
+                | FTrunc
+                | FRoundEven
+                | FFract
+                | FSqrt
+                | FRsq
+                | FRcp
+                | FExp2
+                | FLog2
+                | FSin
+                | FCos
+                | FEq
+                | FNeU
+                | FLt
+                | FLe
+                | FIsNan
+                | FIsInf
+        )
+    }
+}
+
+/// Conversions between sizes and between integers and floats.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ConvKind {
+    /// Float to float of another size (round to nearest even).
+    F2F,
+    /// Float to integer, rounding toward zero; out of range saturates.
+    F2I { signed: bool },
+    /// Integer to float.
+    I2F { signed: bool },
+    /// Integer resize: sign or zero extension when growing, truncation when shrinking.
+    I2I { signed: bool },
+    /// Integer (or boolean) to boolean: `x != 0`; boolean to integer: 0 or 1.
+    Bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Convert {
+    pub kind: ConvKind,
+    pub from: BitSize,
+    pub to: BitSize,
+    pub src: Src,
+}
+
+/// A buffer descriptor, first as the shader names it, then as the hardware finds it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Resource {
+    /// `(set, binding)[index]` from SPIR-V.
+    Binding { set: u32, binding: u32, index: Src },
+    /// Bindless: descriptor set `base` (SP_BINDLESS_BASE[base]) and the descriptor's index
+    /// in 16-dword units within it.
+    Bindless { base: u32, index: Src },
+}
+
+/// A memory a load, store or atomic reaches. Offsets are in bytes except for `Local`
+/// (scalar slots) and `Const` (dwords).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Space {
+    Ssbo(Resource),
+    Ubo(Resource),
+    PushConst,
+    Shared,
+    Scratch,
+    /// The const file (after I/O lowering); offset in dwords.
+    Const,
+    /// A function-local variable slot, before `lower_vars_to_ssa`.
+    Local(u32),
+}
+
+impl Space {
+    pub fn is_read_only(&self) -> bool {
+        matches!(self, Space::Ubo(_) | Space::PushConst | Space::Const)
+    }
+
+    fn for_each_src_mut(&mut self, f: &mut impl FnMut(&mut Src)) {
+        match self {
+            Space::Ssbo(r) | Space::Ubo(r) => match r {
+                Resource::Binding { index, .. } | Resource::Bindless { index, .. } => f(index),
+            },
+            _ => {}
+        }
+    }
+
+    fn for_each_src(&self, f: &mut impl FnMut(&Src)) {
+        match self {
+            Space::Ssbo(r) | Space::Ubo(r) => match r {
+                Resource::Binding { index, .. } | Resource::Bindless { index, .. } => f(index),
+            },
+            _ => {}
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Load {
+    pub space: Space,
+    pub offset: Src,
+    pub size: BitSize,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Store {
+    pub space: Space,
+    pub offset: Src,
+    pub value: Src,
+    pub size: BitSize,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AtomicOp {
+    Add,
+    SMin,
+    UMin,
+    SMax,
+    UMax,
+    And,
+    Or,
+    Xor,
+    Exchange,
+    CompareExchange,
+}
+
+impl AtomicOp {
+    pub fn name(self) -> &'static str {
+        match self {
+            AtomicOp::Add => "add",
+            AtomicOp::SMin => "smin",
+            AtomicOp::UMin => "umin",
+            AtomicOp::SMax => "smax",
+            AtomicOp::UMax => "umax",
+            AtomicOp::And => "and",
+            AtomicOp::Or => "or",
+            AtomicOp::Xor => "xor",
+            AtomicOp::Exchange => "xchg",
+            AtomicOp::CompareExchange => "cmpxchg",
+        }
+    }
+}
+
+/// Read-modify-write; the result is the old value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Atomic {
+    pub op: AtomicOp,
+    pub space: Space,
+    pub offset: Src,
+    pub data: Src,
+    /// The value compared against, for `CompareExchange`.
+    pub compare: Option<Src>,
+    pub size: BitSize,
+}
+
+/// Built-in inputs of a compute invocation.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SysVal {
+    LocalInvocationId(u8),
+    /// The group's position in the dispatch, counted from 0 (what the hardware delivers).
+    WorkgroupId(u8),
+    /// vkCmdDispatchBase's first group: gl_WorkGroupID is `WorkgroupId + BaseWorkgroup`.
+    BaseWorkgroup(u8),
+    NumWorkgroups(u8),
+    /// (WorkgroupId + BaseWorkgroup) * local size + LocalInvocationId.
+    GlobalInvocationId(u8),
+    LocalInvocationIndex,
+    SubgroupSize,
+    SubgroupInvocationId,
+}
+
+/// What a barrier orders.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Barrier {
+    /// All invocations of the workgroup wait here (OpControlBarrier at workgroup scope).
+    pub execution: bool,
+    /// Memory accesses to buffers before it complete before those after it.
+    pub buffer_memory: bool,
+    /// Same, for shared memory.
+    pub shared_memory: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Op {
+    Alu(Alu),
+    Convert(Convert),
+    SysVal(SysVal),
+    Load(Load),
+    Store(Store),
+    Atomic(Atomic),
+    Barrier(Barrier),
+    /// Bytes in a storage buffer (for OpArrayLength).
+    BufferSize(Resource),
+    /// A value with no defined contents.
+    Undef,
+}
+
+impl Op {
+    pub fn alu(op: AluOp, size: BitSize, srcs: &[Src]) -> Op {
+        Op::Alu(Alu {
+            op,
+            size,
+            srcs: srcs.iter().copied().collect(),
+        })
+    }
+
+    /// Calls `f` on every operand.
+    pub fn for_each_src_mut(&mut self, mut f: impl FnMut(&mut Src)) {
+        match self {
+            Op::Alu(a) => a.srcs.iter_mut().for_each(f),
+            Op::Convert(c) => f(&mut c.src),
+            Op::Load(l) => {
+                l.space.for_each_src_mut(&mut f);
+                f(&mut l.offset);
+            }
+            Op::Store(s) => {
+                s.space.for_each_src_mut(&mut f);
+                f(&mut s.offset);
+                f(&mut s.value);
+            }
+            Op::Atomic(a) => {
+                a.space.for_each_src_mut(&mut f);
+                f(&mut a.offset);
+                f(&mut a.data);
+                if let Some(c) = &mut a.compare {
+                    f(c);
+                }
+            }
+            Op::BufferSize(r) => match r {
+                Resource::Binding { index, .. } | Resource::Bindless { index, .. } => f(index),
+            },
+            Op::SysVal(_) | Op::Barrier(_) | Op::Undef => {}
+        }
+    }
+
+    /// Calls `f` on every operand.
+    pub fn for_each_src(&self, mut f: impl FnMut(&Src)) {
+        match self {
+            Op::Alu(a) => a.srcs.iter().for_each(f),
+            Op::Convert(c) => f(&c.src),
+            Op::Load(l) => {
+                l.space.for_each_src(&mut f);
+                f(&l.offset);
+            }
+            Op::Store(s) => {
+                s.space.for_each_src(&mut f);
+                f(&s.offset);
+                f(&s.value);
+            }
+            Op::Atomic(a) => {
+                a.space.for_each_src(&mut f);
+                f(&a.offset);
+                f(&a.data);
+                if let Some(c) = &a.compare {
+                    f(c);
+                }
+            }
+            Op::BufferSize(r) => match r {
+                Resource::Binding { index, .. } | Resource::Bindless { index, .. } => f(index),
+            },
+            Op::SysVal(_) | Op::Barrier(_) | Op::Undef => {}
+        }
+    }
+
+    /// Operations whose only effect is their result: removable when unused, and
+    /// mergeable when identical.
+    pub fn is_pure(&self) -> bool {
+        match self {
+            Op::Alu(_) | Op::Convert(_) | Op::SysVal(_) | Op::Undef => true,
+            Op::BufferSize(_) => true,
+            Op::Load(l) => l.space.is_read_only(),
+            Op::Store(_) | Op::Atomic(_) | Op::Barrier(_) => false,
+        }
+    }
+
+    /// Operations that can be removed when their result is unused (every load can).
+    pub fn is_removable(&self) -> bool {
+        self.is_pure() || matches!(self, Op::Load(_))
+    }
+}

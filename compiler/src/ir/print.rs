@@ -1,0 +1,218 @@
+//! The IR's text form, for debugging and for tests that check what a pass did.
+//!
+//! ```text
+//! b0:
+//!     %2:b32 = iadd.b32 %0, 0x1
+//!     store.b32 ssbo(set 0, binding 1)[0x0] [%2] %1
+//!     branch %3 -> b1, b2        // selection merge b3
+//! ```
+
+use super::*;
+use std::fmt::{self, Display, Formatter, Write};
+
+impl Display for Value {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        write!(f, "%{}", self.0)
+    }
+}
+
+impl Display for BlockId {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        write!(f, "b{}", self.0)
+    }
+}
+
+impl Display for BitSize {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        write!(f, "b{}", self.bits())
+    }
+}
+
+impl Display for Src {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            Src::Val(v) => write!(f, "{v}"),
+            Src::Imm(i) => write!(f, "{i:#x}"),
+        }
+    }
+}
+
+impl Display for Resource {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            Resource::Binding {
+                set,
+                binding,
+                index,
+            } => write!(f, "(set {set}, binding {binding})[{index}]"),
+            Resource::Bindless { base, index } => write!(f, "(bindless {base})[{index}]"),
+        }
+    }
+}
+
+impl Display for Space {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            Space::Ssbo(r) => write!(f, "ssbo{r}"),
+            Space::Ubo(r) => write!(f, "ubo{r}"),
+            Space::PushConst => write!(f, "push"),
+            Space::Shared => write!(f, "shared"),
+            Space::Scratch => write!(f, "scratch"),
+            Space::Const => write!(f, "const"),
+            Space::Local(v) => write!(f, "local{v}"),
+        }
+    }
+}
+
+impl Display for SysVal {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        const C: [char; 3] = ['x', 'y', 'z'];
+        let c = |i: &u8| C.get(*i as usize).copied().unwrap_or('?');
+        match self {
+            SysVal::LocalInvocationId(i) => write!(f, "local_invocation_id.{}", c(i)),
+            SysVal::WorkgroupId(i) => write!(f, "workgroup_id.{}", c(i)),
+            SysVal::BaseWorkgroup(i) => write!(f, "base_workgroup.{}", c(i)),
+            SysVal::NumWorkgroups(i) => write!(f, "num_workgroups.{}", c(i)),
+            SysVal::GlobalInvocationId(i) => write!(f, "global_invocation_id.{}", c(i)),
+            SysVal::LocalInvocationIndex => write!(f, "local_invocation_index"),
+            SysVal::SubgroupSize => write!(f, "subgroup_size"),
+            SysVal::SubgroupInvocationId => write!(f, "subgroup_invocation_id"),
+        }
+    }
+}
+
+impl Display for Op {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            Op::Alu(a) => {
+                write!(f, "{}.{}", a.op.name(), a.size)?;
+                for (i, s) in a.srcs.iter().enumerate() {
+                    write!(f, "{}{s}", if i == 0 { " " } else { ", " })?;
+                }
+                Ok(())
+            }
+            Op::Convert(c) => {
+                let kind = match c.kind {
+                    ConvKind::F2F => "f2f",
+                    ConvKind::F2I { signed: true } => "f2i",
+                    ConvKind::F2I { signed: false } => "f2u",
+                    ConvKind::I2F { signed: true } => "i2f",
+                    ConvKind::I2F { signed: false } => "u2f",
+                    ConvKind::I2I { signed: true } => "i2i",
+                    ConvKind::I2I { signed: false } => "u2u",
+                    ConvKind::Bool => "b2b",
+                };
+                write!(f, "{kind}.{}.{} {}", c.from, c.to, c.src)
+            }
+            Op::SysVal(s) => write!(f, "sysval {s}"),
+            Op::Load(l) => write!(f, "load.{} {}[{}]", l.size, l.space, l.offset),
+            Op::Store(s) => write!(f, "store.{} {}[{}] {}", s.size, s.space, s.offset, s.value),
+            Op::Atomic(a) => {
+                write!(
+                    f,
+                    "atomic_{}.{} {}[{}] {}",
+                    a.op.name(),
+                    a.size,
+                    a.space,
+                    a.offset,
+                    a.data
+                )?;
+                if let Some(c) = a.compare {
+                    write!(f, ", cmp {c}")?;
+                }
+                Ok(())
+            }
+            Op::Barrier(b) => {
+                write!(f, "barrier")?;
+                if b.execution {
+                    write!(f, " execution")?;
+                }
+                if b.buffer_memory {
+                    write!(f, " buffer")?;
+                }
+                if b.shared_memory {
+                    write!(f, " shared")?;
+                }
+                Ok(())
+            }
+            Op::BufferSize(r) => write!(f, "buffer_size ssbo{r}"),
+            Op::Undef => write!(f, "undef"),
+        }
+    }
+}
+
+impl Display for Terminator {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            Terminator::Jump(b) => write!(f, "jump {b}"),
+            Terminator::Branch {
+                cond,
+                then_block,
+                else_block,
+            } => write!(f, "branch {cond} -> {then_block}, {else_block}"),
+            Terminator::Switch {
+                selector,
+                size,
+                cases,
+                default,
+            } => {
+                write!(f, "switch.{size} {selector}")?;
+                for (v, b) in cases {
+                    write!(f, " {v:#x} -> {b},")?;
+                }
+                write!(f, " default -> {default}")
+            }
+            Terminator::Return => write!(f, "return"),
+            Terminator::Unreachable => write!(f, "unreachable"),
+        }
+    }
+}
+
+impl Display for Shader {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let [x, y, z] = self.local_size;
+        writeln!(
+            f,
+            "compute local_size({x}, {y}, {z}) shared {} scratch {} push {}",
+            self.shared_bytes, self.scratch_bytes, self.push_constant_bytes
+        )?;
+        for (i, local) in self.locals.iter().enumerate() {
+            let slots: Vec<String> = local.slots.iter().map(|s| s.to_string()).collect();
+            writeln!(f, "local{i}: [{}]", slots.join(", "))?;
+        }
+        for b in self.block_ids() {
+            let block = self.block(b);
+            writeln!(f, "{b}:")?;
+            for phi in &block.phis {
+                let mut line = String::new();
+                for (i, (p, s)) in phi.srcs.iter().enumerate() {
+                    let _ = write!(line, "{}{p}: {s}", if i == 0 { "" } else { ", " });
+                }
+                writeln!(
+                    f,
+                    "    {}:{} = phi {line}",
+                    phi.dst,
+                    self.value_size(phi.dst)
+                )?;
+            }
+            for instr in &block.instrs {
+                match instr.dst {
+                    Some(d) => writeln!(f, "    {d}:{} = {}", self.value_size(d), instr.op)?,
+                    None => writeln!(f, "    {}", instr.op)?,
+                }
+            }
+            match block.merge {
+                Some(Merge::Selection { merge }) => {
+                    writeln!(f, "    {}        // selection merge {merge}", block.term)?
+                }
+                Some(Merge::Loop { merge, cont }) => writeln!(
+                    f,
+                    "    {}        // loop merge {merge} continue {cont}",
+                    block.term
+                )?,
+                None => writeln!(f, "    {}", block.term)?,
+            }
+        }
+        Ok(())
+    }
+}

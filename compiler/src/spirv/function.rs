@@ -1,0 +1,1095 @@
+//! Translation of SPIR-V functions into the IR. Calls are inlined: each call translates the
+//! callee's blocks anew, and its returns jump to a block that continues the caller.
+
+use super::layout::{self, LayoutKind, MatrixLayout};
+use super::module::{Id, Module, Type};
+use super::operands::{describe, id_at, lit_at, result_of};
+use crate::error::{CompileError, Result};
+use crate::ir::*;
+use rspirv::dr;
+use rspirv::spirv::{BuiltIn, Op as SpvOp, StorageClass};
+use std::collections::HashMap;
+
+/// Deepest chain of calls accepted (SPIR-V forbids recursion; this also bounds the work a
+/// hostile module can cause).
+const MAX_CALL_DEPTH: usize = 32;
+/// Most IR instructions a module may expand to.
+const MAX_INSTRS: usize = 1 << 20;
+
+/// Scalar leaves of a SPIR-V value and their sizes.
+#[derive(Clone, Debug)]
+pub(super) struct Comp {
+    pub srcs: Vec<Src>,
+    pub sizes: Vec<BitSize>,
+}
+
+impl Comp {
+    pub fn new(srcs: Vec<Src>, sizes: Vec<BitSize>) -> Comp {
+        Comp { srcs, sizes }
+    }
+    pub fn len(&self) -> usize {
+        self.srcs.len()
+    }
+}
+
+#[derive(Copy, Clone, Debug)]
+pub(super) enum PtrBase {
+    Local(u32),
+    Shared,
+    Buffer {
+        ubo: bool,
+        set: u32,
+        binding: u32,
+        index: Src,
+        /// The variable is an array of blocks whose element is not chosen yet.
+        array_pending: bool,
+    },
+    PushConst,
+    BuiltIn(BuiltIn),
+}
+
+#[derive(Clone, Debug)]
+pub(super) struct Ptr {
+    pub base: PtrBase,
+    pub pointee: Id,
+    /// Slots for `Local`, component index for `BuiltIn`, bytes otherwise.
+    pub offset: Src,
+    pub matrix: Option<MatrixLayout>,
+    pub comp_stride: Option<u32>,
+}
+
+impl Ptr {
+    fn layout(&self) -> LayoutKind {
+        match self.base {
+            PtrBase::Local(_) | PtrBase::BuiltIn(_) => LayoutKind::Slots,
+            PtrBase::Shared => LayoutKind::Packed,
+            PtrBase::Buffer { .. } | PtrBase::PushConst => LayoutKind::Explicit,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub(super) enum Val {
+    Comp(Comp),
+    Ptr(Ptr),
+}
+
+pub(super) fn err(inst: &dr::Instruction, msg: impl std::fmt::Display) -> CompileError {
+    CompileError::new(format!("{}: {msg}", describe(inst)))
+}
+
+pub(super) struct Translator<'m> {
+    pub m: &'m Module,
+    pub shader: Shader,
+    pub cur: BlockId,
+    pub globals: HashMap<Id, Val>,
+    /// The SPIR-V type of every value translated so far.
+    pub types_of: HashMap<Id, Id>,
+    call_stack: Vec<Id>,
+    instrs: usize,
+}
+
+/// A phi whose sources are filled in once all blocks are translated: its block, its
+/// values (one per leaf), the (value, predecessor label) pairs and the instruction.
+type PendingPhi = (BlockId, Vec<Value>, Vec<(Id, Id)>, dr::Instruction);
+
+/// Values of one inlined function instance.
+pub(super) type Ids = HashMap<Id, Val>;
+
+impl<'m> Translator<'m> {
+    pub fn new(m: &'m Module) -> Translator<'m> {
+        Translator {
+            m,
+            shader: Shader::new(m.local_size),
+            cur: BlockId::ENTRY,
+            globals: HashMap::new(),
+            types_of: HashMap::new(),
+            call_stack: Vec::new(),
+            instrs: 0,
+        }
+    }
+
+    // ---- emission ----
+
+    pub fn emit(&mut self, op: Op, size: Option<BitSize>) -> Result<Option<Value>> {
+        self.instrs += 1;
+        if self.instrs > MAX_INSTRS {
+            return Err(CompileError::new(format!(
+                "the shader expands to more than {MAX_INSTRS} instructions"
+            )));
+        }
+        let dst = size.map(|s| self.shader.new_value(s));
+        let cur = self.cur;
+        self.shader.block_mut(cur).instrs.push(Instr { dst, op });
+        Ok(dst)
+    }
+
+    pub fn value(&mut self, op: Op, size: BitSize) -> Result<Src> {
+        Ok(Src::Val(self.emit(op, Some(size))?.expect("sized")))
+    }
+
+    /// An ALU operation, computed now when every operand is known.
+    pub fn alu(&mut self, op: AluOp, size: BitSize, srcs: &[Src]) -> Result<Src> {
+        if let Some(imms) = srcs
+            .iter()
+            .map(|s| s.as_imm())
+            .collect::<Option<Vec<u64>>>()
+        {
+            if let Some(v) = eval::eval_alu(op, size, &imms) {
+                return Ok(Src::Imm(v));
+            }
+        }
+        self.value(Op::alu(op, size, srcs), op.result_size(size))
+    }
+
+    pub fn convert(&mut self, kind: ConvKind, from: BitSize, to: BitSize, src: Src) -> Result<Src> {
+        if let Src::Imm(v) = src {
+            if let Some(r) = eval::eval_convert(kind, from, to, v) {
+                return Ok(Src::Imm(r));
+            }
+        }
+        if from == to && !matches!(kind, ConvKind::F2I { .. } | ConvKind::I2F { .. }) {
+            return Ok(src);
+        }
+        self.value(
+            Op::Convert(Convert {
+                kind,
+                from,
+                to,
+                src,
+            }),
+            to,
+        )
+    }
+
+    /// A 32-bit offset or index from an integer of any size.
+    fn index32(&mut self, s: Src, size: BitSize) -> Result<Src> {
+        self.convert(ConvKind::I2I { signed: true }, size, BitSize::B32, s)
+    }
+
+    pub fn fconst(v: f64, size: BitSize) -> Src {
+        Src::Imm(match size {
+            BitSize::B16 => eval::f32_to_f16(v as f32) as u64,
+            _ => (v as f32).to_bits() as u64,
+        })
+    }
+
+    // ---- values ----
+
+    pub fn get(&self, ids: &Ids, id: Id) -> Option<Val> {
+        if let Some(v) = ids.get(&id).or_else(|| self.globals.get(&id)) {
+            return Some(v.clone());
+        }
+        let leaves = self.m.constants.get(&id)?;
+        let ty = self.m.constant_type(id)?;
+        let sizes = self.m.leaves(ty).ok()?;
+        Some(Val::Comp(Comp::new(
+            leaves.iter().map(|v| Src::Imm(*v)).collect(),
+            sizes,
+        )))
+    }
+
+    pub fn comp(&self, ids: &Ids, inst: &dr::Instruction, i: usize) -> Result<Comp> {
+        let id = id_at(inst, i)?;
+        match self.get(ids, id) {
+            Some(Val::Comp(c)) => Ok(c),
+            Some(Val::Ptr(_)) => Err(err(inst, format!("%{id} is a pointer, not a value"))),
+            None => Err(err(inst, format!("%{id} is not defined before its use"))),
+        }
+    }
+
+    pub fn ptr(&self, ids: &Ids, inst: &dr::Instruction, i: usize) -> Result<Ptr> {
+        let id = id_at(inst, i)?;
+        match self.get(ids, id) {
+            Some(Val::Ptr(p)) => Ok(p),
+            Some(Val::Comp(_)) => Err(err(inst, format!("%{id} is not a pointer"))),
+            None => Err(err(inst, format!("%{id} is not defined before its use"))),
+        }
+    }
+
+    pub fn result_sizes(&self, inst: &dr::Instruction) -> Result<Vec<BitSize>> {
+        let (ty, _) = result_of(inst)?;
+        self.m.leaves(ty).map_err(|e| err(inst, e))
+    }
+
+    // ---- globals ----
+
+    /// Makes pointers for the module's variables; private variables become locals
+    /// initialised at the start of the entry point.
+    pub fn declare_globals(&mut self) -> Result<()> {
+        let mut shared_bytes = 0u32;
+        let mut ids: Vec<Id> = self.m.globals.keys().copied().collect();
+        ids.sort_unstable();
+        for id in ids {
+            let g = &self.m.globals[&id];
+            let deco = self.m.decorations.get(&id).cloned().unwrap_or_default();
+            let ptr = |base| {
+                Val::Ptr(Ptr {
+                    base,
+                    pointee: g.pointee,
+                    offset: Src::Imm(0),
+                    matrix: None,
+                    comp_stride: None,
+                })
+            };
+            let fail =
+                |msg: String| CompileError::new(format!("OpVariable {}: {msg}", self.m.name(id)));
+            let val = match g.class {
+                StorageClass::StorageBuffer | StorageClass::Uniform => {
+                    let (block_ty, array) = match self.m.ty(g.pointee)? {
+                        Type::Array { elem, .. } | Type::RuntimeArray { elem } => (*elem, true),
+                        _ => (g.pointee, false),
+                    };
+                    let bd = self
+                        .m
+                        .decorations
+                        .get(&block_ty)
+                        .cloned()
+                        .unwrap_or_default();
+                    let ubo = g.class == StorageClass::Uniform && !bd.buffer_block;
+                    let (Some(set), Some(binding)) = (deco.set, deco.binding) else {
+                        return Err(fail("a buffer without DescriptorSet and Binding".into()));
+                    };
+                    let pointee = if array { g.pointee } else { block_ty };
+                    Val::Ptr(Ptr {
+                        base: PtrBase::Buffer {
+                            ubo,
+                            set,
+                            binding,
+                            index: Src::Imm(0),
+                            array_pending: array,
+                        },
+                        pointee,
+                        offset: Src::Imm(0),
+                        matrix: None,
+                        comp_stride: None,
+                    })
+                }
+                StorageClass::PushConstant => ptr(PtrBase::PushConst),
+                StorageClass::Workgroup => {
+                    let size =
+                        layout::size_of(self.m, g.pointee, LayoutKind::Packed).map_err(fail)?;
+                    let p = Val::Ptr(Ptr {
+                        base: PtrBase::Shared,
+                        pointee: g.pointee,
+                        offset: Src::Imm(shared_bytes as u64),
+                        matrix: None,
+                        comp_stride: None,
+                    });
+                    shared_bytes = shared_bytes
+                        .checked_add(size)
+                        .and_then(|s| s.checked_next_multiple_of(8))
+                        .ok_or_else(|| fail("shared memory too large".into()))?;
+                    p
+                }
+                StorageClass::Private => {
+                    let slots = self.m.leaves(g.pointee).map_err(fail)?;
+                    self.shader.locals.push(LocalVar { slots });
+                    let var = self.shader.locals.len() as u32 - 1;
+                    let p = Ptr {
+                        base: PtrBase::Local(var),
+                        pointee: g.pointee,
+                        offset: Src::Imm(0),
+                        matrix: None,
+                        comp_stride: None,
+                    };
+                    if let Some(init) = g.initializer {
+                        let v = match self.get(&Ids::new(), init) {
+                            Some(Val::Comp(c)) => c,
+                            _ => return Err(fail("initializer is not a constant".into())),
+                        };
+                        self.store_to(&p, &v)?;
+                    }
+                    Val::Ptr(p)
+                }
+                StorageClass::Input => match deco.builtin {
+                    Some(b) => ptr(PtrBase::BuiltIn(b)),
+                    None => return Err(fail("compute shaders have no non-built-in inputs".into())),
+                },
+                StorageClass::Output => return Err(fail("compute shaders have no outputs".into())),
+                other => {
+                    // Images and samplers: refused where used, so that a module that
+                    // declares but never touches one still compiles.
+                    if !matches!(other, StorageClass::UniformConstant) {
+                        return Err(fail(format!("storage class {other:?} is not supported")));
+                    }
+                    continue;
+                }
+            };
+            self.globals.insert(id, val);
+        }
+        self.shader.shared_bytes = shared_bytes;
+        Ok(())
+    }
+
+    // ---- memory ----
+
+    fn offset_plus(&mut self, ptr: &Ptr, rel: u32) -> Result<Src> {
+        self.alu(
+            AluOp::IAdd,
+            BitSize::B32,
+            &[ptr.offset, Src::Imm(rel as u64)],
+        )
+    }
+
+    fn space(&self, ptr: &Ptr) -> Result<Space> {
+        Ok(match ptr.base {
+            PtrBase::Local(v) => Space::Local(v),
+            PtrBase::Shared => Space::Shared,
+            PtrBase::PushConst => Space::PushConst,
+            PtrBase::Buffer {
+                ubo,
+                set,
+                binding,
+                index,
+                array_pending,
+            } => {
+                if array_pending {
+                    return Err(CompileError::new(
+                        "an array of buffers is accessed without choosing an element",
+                    ));
+                }
+                let r = Resource::Binding {
+                    set,
+                    binding,
+                    index,
+                };
+                if ubo {
+                    Space::Ubo(r)
+                } else {
+                    Space::Ssbo(r)
+                }
+            }
+            PtrBase::BuiltIn(b) => {
+                return Err(CompileError::new(format!("built-in {b:?} is not memory")))
+            }
+        })
+    }
+
+    fn sysval(&mut self, b: BuiltIn, component: u64) -> Result<Src> {
+        let c = component.min(2) as u8;
+        let sv = match b {
+            BuiltIn::LocalInvocationId => SysVal::LocalInvocationId(c),
+            BuiltIn::WorkgroupId => {
+                let id = self.value(Op::SysVal(SysVal::WorkgroupId(c)), BitSize::B32)?;
+                let base = self.value(Op::SysVal(SysVal::BaseWorkgroup(c)), BitSize::B32)?;
+                return self.alu(AluOp::IAdd, BitSize::B32, &[id, base]);
+            }
+            BuiltIn::NumWorkgroups => SysVal::NumWorkgroups(c),
+            BuiltIn::GlobalInvocationId => SysVal::GlobalInvocationId(c),
+            BuiltIn::LocalInvocationIndex => SysVal::LocalInvocationIndex,
+            BuiltIn::SubgroupSize => SysVal::SubgroupSize,
+            BuiltIn::SubgroupLocalInvocationId => SysVal::SubgroupInvocationId,
+            BuiltIn::WorkgroupSize => {
+                return Ok(Src::Imm(self.shader.local_size[c as usize] as u64))
+            }
+            other => {
+                return Err(CompileError::new(format!(
+                    "built-in {other:?} is not supported in compute shaders"
+                )))
+            }
+        };
+        self.value(Op::SysVal(sv), BitSize::B32)
+    }
+
+    /// Where the leaves of the pointee lie, relative to the pointer.
+    fn leaf_offsets(&self, ptr: &Ptr) -> Result<Vec<(u32, BitSize)>> {
+        layout::leaf_offsets(
+            self.m,
+            ptr.pointee,
+            ptr.layout(),
+            ptr.matrix,
+            ptr.comp_stride,
+        )
+        .map_err(CompileError::new)
+    }
+
+    pub fn load_from(&mut self, ptr: &Ptr) -> Result<Comp> {
+        if let PtrBase::BuiltIn(b) = ptr.base {
+            let n = self.m.leaves(ptr.pointee).map_err(CompileError::new)?.len();
+            let first = ptr
+                .offset
+                .as_imm()
+                .ok_or_else(|| CompileError::new("dynamic index into a built-in"))?;
+            let mut srcs = Vec::new();
+            for i in 0..n as u64 {
+                srcs.push(self.sysval(b, first + i)?);
+            }
+            return Ok(Comp::new(srcs, vec![BitSize::B32; n]));
+        }
+        let leaves = self.leaf_offsets(ptr)?;
+        let space = self.space(ptr)?;
+        let mut srcs = Vec::with_capacity(leaves.len());
+        let mut sizes = Vec::with_capacity(leaves.len());
+        for (rel, size) in leaves {
+            let offset = self.offset_plus(ptr, rel)?;
+            let in_memory = size == BitSize::B1 && !matches!(space, Space::Local(_));
+            let mem_size = if in_memory { BitSize::B32 } else { size };
+            let v = self.value(
+                Op::Load(Load {
+                    space,
+                    offset,
+                    size: mem_size,
+                }),
+                mem_size,
+            )?;
+            let v = if in_memory {
+                self.convert(ConvKind::Bool, BitSize::B32, BitSize::B1, v)?
+            } else {
+                v
+            };
+            srcs.push(v);
+            sizes.push(size);
+        }
+        Ok(Comp::new(srcs, sizes))
+    }
+
+    pub fn store_to(&mut self, ptr: &Ptr, value: &Comp) -> Result<()> {
+        if let PtrBase::PushConst = ptr.base {
+            return Err(CompileError::new("push constants are read-only"));
+        }
+        if let PtrBase::Buffer { ubo: true, .. } = ptr.base {
+            return Err(CompileError::new("uniform buffers are read-only"));
+        }
+        let leaves = self.leaf_offsets(ptr)?;
+        if leaves.len() != value.len() {
+            return Err(CompileError::new(
+                "stored value does not match the pointer's type",
+            ));
+        }
+        let space = self.space(ptr)?;
+        for (i, (rel, size)) in leaves.into_iter().enumerate() {
+            let offset = self.offset_plus(ptr, rel)?;
+            let mut v = value.srcs[i];
+            let mut mem_size = size;
+            if size == BitSize::B1 && !matches!(space, Space::Local(_)) {
+                v = self.convert(ConvKind::Bool, BitSize::B1, BitSize::B32, v)?;
+                mem_size = BitSize::B32;
+            }
+            self.emit(
+                Op::Store(Store {
+                    space,
+                    offset,
+                    value: v,
+                    size: mem_size,
+                }),
+                None,
+            )?;
+        }
+        Ok(())
+    }
+
+    /// OpAccessChain: walks the indices, accumulating the offset.
+    fn access_chain(&mut self, ids: &Ids, inst: &dr::Instruction) -> Result<Ptr> {
+        let mut p = self.ptr(ids, inst, 0)?;
+        for i in 1..inst.operands.len() {
+            let idx = self.comp(ids, inst, i)?;
+            if idx.len() != 1 {
+                return Err(err(inst, "index is not a scalar"));
+            }
+            let index = self.index32(idx.srcs[0], idx.sizes[0])?;
+            if let PtrBase::Buffer {
+                array_pending: true,
+                ubo,
+                set,
+                binding,
+                ..
+            } = p.base
+            {
+                p.base = PtrBase::Buffer {
+                    ubo,
+                    set,
+                    binding,
+                    index,
+                    array_pending: false,
+                };
+                p.pointee = match self.m.ty(p.pointee)? {
+                    Type::Array { elem, .. } | Type::RuntimeArray { elem } => *elem,
+                    _ => return Err(err(inst, "buffer array is not an array")),
+                };
+                continue;
+            }
+            let kind = p.layout();
+            let e = |m: String| err(inst, m);
+            match self.m.ty(p.pointee)?.clone() {
+                Type::Struct { members } => {
+                    let m = index
+                        .as_imm()
+                        .ok_or_else(|| err(inst, "struct member index is not a constant"))?;
+                    if m as usize >= members.len() {
+                        return Err(err(inst, format!("struct has no member {m}")));
+                    }
+                    let off = if matches!(p.base, PtrBase::BuiltIn(_)) {
+                        return Err(err(inst, "built-in blocks are not supported"));
+                    } else {
+                        layout::member_offset(self.m, p.pointee, m as u32, kind).map_err(e)?
+                    };
+                    p.offset = self.offset_plus(&p, off)?;
+                    p.matrix = layout::member_matrix_layout(self.m, p.pointee, m as u32);
+                    p.pointee = members[m as usize];
+                }
+                Type::Array { elem, .. } | Type::RuntimeArray { elem } => {
+                    let stride = layout::array_stride(self.m, p.pointee, kind).map_err(e)?;
+                    let scaled =
+                        self.alu(AluOp::IMul, BitSize::B32, &[index, Src::Imm(stride as u64)])?;
+                    p.offset = self.alu(AluOp::IAdd, BitSize::B32, &[p.offset, scaled])?;
+                    p.pointee = elem;
+                }
+                Type::Matrix { column, .. } => {
+                    let (col, comp) =
+                        layout::matrix_column(self.m, column, kind, p.matrix).map_err(e)?;
+                    let scaled =
+                        self.alu(AluOp::IMul, BitSize::B32, &[index, Src::Imm(col as u64)])?;
+                    p.offset = self.alu(AluOp::IAdd, BitSize::B32, &[p.offset, scaled])?;
+                    p.pointee = column;
+                    p.comp_stride = Some(comp);
+                    p.matrix = None;
+                }
+                Type::Vector { elem, .. } => {
+                    let stride = match (p.base, p.comp_stride) {
+                        (PtrBase::BuiltIn(_), _) => 1,
+                        (_, Some(s)) => s,
+                        _ => layout::size_of(self.m, elem, kind).map_err(e)?,
+                    };
+                    let scaled =
+                        self.alu(AluOp::IMul, BitSize::B32, &[index, Src::Imm(stride as u64)])?;
+                    p.offset = self.alu(AluOp::IAdd, BitSize::B32, &[p.offset, scaled])?;
+                    p.pointee = elem;
+                    p.comp_stride = None;
+                }
+                other => return Err(err(inst, format!("cannot index into {other:?}"))),
+            }
+        }
+        let (ty, _) = result_of(inst)?;
+        match self.m.ty(ty)? {
+            Type::Pointer { pointee, .. } if *pointee == p.pointee => Ok(p),
+            _ => Err(err(inst, "result type does not match the indexed type")),
+        }
+    }
+
+    // ---- functions ----
+
+    /// Translates the entry point.
+    pub fn entry(&mut self) -> Result<()> {
+        self.declare_globals()?;
+        self.call(self.m.entry_function, Vec::new())?;
+        let cur = self.cur;
+        self.shader.block_mut(cur).term = Terminator::Return;
+        Ok(())
+    }
+
+    /// Inlines function `func` with `args` at the current block; returns its result.
+    pub fn call(&mut self, func: Id, args: Vec<Val>) -> Result<Option<Comp>> {
+        if self.call_stack.contains(&func) {
+            return Err(CompileError::new(format!(
+                "OpFunctionCall: {} is recursive",
+                self.m.name(func)
+            )));
+        }
+        if self.call_stack.len() >= MAX_CALL_DEPTH {
+            return Err(CompileError::new("OpFunctionCall: calls nest too deeply"));
+        }
+        let f = self
+            .m
+            .functions
+            .get(&func)
+            .map(|&i| &self.m.dr.functions[i])
+            .ok_or_else(|| {
+                CompileError::new(format!(
+                    "OpFunctionCall: {} is not a function",
+                    self.m.name(func)
+                ))
+            })?;
+        if f.parameters.len() != args.len() {
+            return Err(CompileError::new(format!(
+                "OpFunctionCall: {} takes {} arguments, given {}",
+                self.m.name(func),
+                f.parameters.len(),
+                args.len()
+            )));
+        }
+        self.call_stack.push(func);
+        let mut ids = Ids::new();
+        for (p, a) in f.parameters.iter().zip(args) {
+            if let (Some(id), Some(ty)) = (p.result_id, p.result_type) {
+                self.types_of.insert(id, ty);
+            }
+            if let Some(id) = p.result_id {
+                ids.insert(id, a);
+            }
+        }
+        let ret_ty = f.def.as_ref().and_then(|d| d.result_type);
+        let returns_value =
+            ret_ty.is_some_and(|t| !matches!(self.m.types.get(&t), Some(Type::Void)));
+
+        let mut labels = HashMap::new();
+        for b in &f.blocks {
+            let label = b
+                .label
+                .as_ref()
+                .and_then(|l| l.result_id)
+                .ok_or_else(|| CompileError::new("a block has no OpLabel"))?;
+            let id = self.shader.new_block();
+            if labels.insert(label, id).is_some() {
+                return Err(CompileError::new(format!(
+                    "OpLabel %{label} is defined twice"
+                )));
+            }
+        }
+        let Some(first) = f.blocks.first() else {
+            return Err(CompileError::new(format!(
+                "{} has no body",
+                self.m.name(func)
+            )));
+        };
+        let first = labels[&first.label.as_ref().and_then(|l| l.result_id).unwrap_or(0)];
+        let cur = self.cur;
+        self.shader.block_mut(cur).term = Terminator::Jump(first);
+        let ret_block = self.shader.new_block();
+        let mut returns: Vec<(BlockId, Comp)> = Vec::new();
+        let mut end_of: HashMap<Id, BlockId> = HashMap::new();
+        let mut pending: Vec<PendingPhi> = Vec::new();
+
+        for b in &f.blocks {
+            let label = b.label.as_ref().and_then(|l| l.result_id).unwrap_or(0);
+            self.cur = labels[&label];
+            let mut merge = None;
+            let target = |l: Id, inst: &dr::Instruction| {
+                labels
+                    .get(&l)
+                    .copied()
+                    .ok_or_else(|| err(inst, format!("%{l} is not a block of this function")))
+            };
+            let mut terminated = false;
+            for inst in &b.instructions {
+                if terminated {
+                    return Err(err(inst, "follows the block's terminator"));
+                }
+                match inst.class.opcode {
+                    SpvOp::Phi => {
+                        let sizes = self.result_sizes(inst)?;
+                        let (ty, rid) = result_of(inst)?;
+                        self.types_of.insert(rid, ty);
+                        let dsts: Vec<Value> =
+                            sizes.iter().map(|s| self.shader.new_value(*s)).collect();
+                        let cur = self.cur;
+                        for d in &dsts {
+                            self.shader.block_mut(cur).phis.push(Phi {
+                                dst: *d,
+                                srcs: Vec::new(),
+                            });
+                        }
+                        let mut srcs = Vec::new();
+                        for i in (0..inst.operands.len()).step_by(2) {
+                            srcs.push((id_at(inst, i)?, id_at(inst, i + 1)?));
+                        }
+                        ids.insert(
+                            rid,
+                            Val::Comp(Comp::new(
+                                dsts.iter().map(|d| Src::Val(*d)).collect(),
+                                sizes,
+                            )),
+                        );
+                        pending.push((self.cur, dsts, srcs, inst.clone()));
+                    }
+                    SpvOp::SelectionMerge => {
+                        merge = Some(Merge::Selection {
+                            merge: target(id_at(inst, 0)?, inst)?,
+                        });
+                    }
+                    SpvOp::LoopMerge => {
+                        merge = Some(Merge::Loop {
+                            merge: target(id_at(inst, 0)?, inst)?,
+                            cont: target(id_at(inst, 1)?, inst)?,
+                        });
+                    }
+                    SpvOp::Branch => {
+                        let t = target(id_at(inst, 0)?, inst)?;
+                        self.finish_block(Terminator::Jump(t), merge.take());
+                        terminated = true;
+                    }
+                    SpvOp::BranchConditional => {
+                        let c = self.comp(&ids, inst, 0)?;
+                        if c.len() != 1 || c.sizes[0] != BitSize::B1 {
+                            return Err(err(inst, "condition is not a boolean"));
+                        }
+                        let term = Terminator::Branch {
+                            cond: c.srcs[0],
+                            then_block: target(id_at(inst, 1)?, inst)?,
+                            else_block: target(id_at(inst, 2)?, inst)?,
+                        };
+                        self.finish_block(term, merge.take());
+                        terminated = true;
+                    }
+                    SpvOp::Switch => {
+                        let sel = self.comp(&ids, inst, 0)?;
+                        if sel.len() != 1 || sel.sizes[0] == BitSize::B1 {
+                            return Err(err(inst, "selector is not an integer"));
+                        }
+                        let default = target(id_at(inst, 1)?, inst)?;
+                        let mut cases = Vec::new();
+                        let mut i = 2;
+                        while i < inst.operands.len() {
+                            let v = match inst.operands[i] {
+                                dr::Operand::LiteralBit32(v) => v as u64,
+                                dr::Operand::LiteralBit64(v) => v,
+                                _ => return Err(err(inst, "case value is not a literal")),
+                            };
+                            cases.push((
+                                v & sel.sizes[0].mask(),
+                                target(id_at(inst, i + 1)?, inst)?,
+                            ));
+                            i += 2;
+                        }
+                        let term = Terminator::Switch {
+                            selector: sel.srcs[0],
+                            size: sel.sizes[0],
+                            cases,
+                            default,
+                        };
+                        self.finish_block(term, merge.take());
+                        terminated = true;
+                    }
+                    SpvOp::Return | SpvOp::ReturnValue => {
+                        if returns_value != (inst.class.opcode == SpvOp::ReturnValue) {
+                            return Err(err(inst, "does not match the function's return type"));
+                        }
+                        let v = if returns_value {
+                            self.comp(&ids, inst, 0)?
+                        } else {
+                            Comp::new(Vec::new(), Vec::new())
+                        };
+                        returns.push((self.cur, v));
+                        self.finish_block(Terminator::Jump(ret_block), None);
+                        terminated = true;
+                    }
+                    SpvOp::Unreachable => {
+                        self.finish_block(Terminator::Unreachable, None);
+                        terminated = true;
+                    }
+                    SpvOp::Kill | SpvOp::TerminateInvocation | SpvOp::DemoteToHelperInvocation => {
+                        return Err(err(inst, "is only valid in fragment shaders"))
+                    }
+                    _ => self.instruction(&mut ids, inst)?,
+                }
+                if terminated {
+                    end_of.insert(label, self.cur);
+                }
+            }
+            if !terminated {
+                return Err(CompileError::new(format!(
+                    "block %{label} has no terminator"
+                )));
+            }
+        }
+
+        for (block, dsts, srcs, inst) in pending {
+            for (val, label) in srcs {
+                let pred = *end_of.get(&label).ok_or_else(|| {
+                    err(&inst, format!("%{label} is not a block of this function"))
+                })?;
+                let c = match self.get(&ids, val) {
+                    Some(Val::Comp(c)) => c,
+                    Some(Val::Ptr(_)) => {
+                        return Err(err(&inst, "phis of pointers are not supported"))
+                    }
+                    None => return Err(err(&inst, format!("%{val} is never defined"))),
+                };
+                if c.len() != dsts.len() {
+                    return Err(err(&inst, "operand does not match the result type"));
+                }
+                for (d, s) in dsts.iter().zip(&c.srcs) {
+                    if let Some(phi) = self
+                        .shader
+                        .block_mut(block)
+                        .phis
+                        .iter_mut()
+                        .find(|p| p.dst == *d)
+                    {
+                        phi.srcs.push((pred, *s));
+                    }
+                }
+            }
+        }
+
+        self.cur = ret_block;
+        self.call_stack.pop();
+        if !returns_value {
+            return Ok(None);
+        }
+        let sizes = self
+            .m
+            .leaves(ret_ty.unwrap_or(0))
+            .map_err(CompileError::new)?;
+        let mut out = Vec::new();
+        for (i, size) in sizes.iter().enumerate() {
+            if returns.is_empty() {
+                out.push(self.value(Op::Undef, *size)?);
+                continue;
+            }
+            let dst = self.shader.new_value(*size);
+            let srcs = returns.iter().map(|(b, c)| (*b, c.srcs[i])).collect();
+            self.shader
+                .block_mut(ret_block)
+                .phis
+                .push(Phi { dst, srcs });
+            out.push(Src::Val(dst));
+        }
+        Ok(Some(Comp::new(out, sizes)))
+    }
+
+    fn finish_block(&mut self, term: Terminator, merge: Option<Merge>) {
+        let cur = self.cur;
+        let b = self.shader.block_mut(cur);
+        b.term = term;
+        b.merge = merge;
+    }
+
+    // ---- instructions ----
+
+    fn instruction(&mut self, ids: &mut Ids, inst: &dr::Instruction) -> Result<()> {
+        use SpvOp as O;
+        let op = inst.class.opcode;
+        let result: Option<Val> = match op {
+            O::Nop | O::Line | O::NoLine | O::Name | O::ModuleProcessed => None,
+            O::Undef => {
+                let sizes = self.result_sizes(inst)?;
+                let mut srcs = Vec::new();
+                for s in &sizes {
+                    srcs.push(self.value(Op::Undef, *s)?);
+                }
+                Some(Val::Comp(Comp::new(srcs, sizes)))
+            }
+            O::Variable => {
+                let (ty, _) = result_of(inst)?;
+                let pointee = match self.m.ty(ty)? {
+                    Type::Pointer {
+                        class: StorageClass::Function,
+                        pointee,
+                    } => *pointee,
+                    _ => return Err(err(inst, "function variables must be in Function storage")),
+                };
+                let slots = self.m.leaves(pointee).map_err(|e| err(inst, e))?;
+                self.shader.locals.push(LocalVar { slots });
+                let p = Ptr {
+                    base: PtrBase::Local(self.shader.locals.len() as u32 - 1),
+                    pointee,
+                    offset: Src::Imm(0),
+                    matrix: None,
+                    comp_stride: None,
+                };
+                if inst.operands.len() > 1 {
+                    let init = self.comp(ids, inst, 1)?;
+                    self.store_to(&p, &init).map_err(|e| err(inst, e))?;
+                }
+                Some(Val::Ptr(p))
+            }
+            O::Load | O::AtomicLoad => {
+                let p = self.ptr(ids, inst, 0)?;
+                Some(Val::Comp(self.load_from(&p).map_err(|e| err(inst, e))?))
+            }
+            O::Store | O::AtomicStore => {
+                let p = self.ptr(ids, inst, 0)?;
+                let vi = if op == O::Store { 1 } else { 3 };
+                let v = self.comp(ids, inst, vi)?;
+                self.store_to(&p, &v).map_err(|e| err(inst, e))?;
+                None
+            }
+            O::CopyMemory => {
+                let dst = self.ptr(ids, inst, 0)?;
+                let src = self.ptr(ids, inst, 1)?;
+                let v = self.load_from(&src).map_err(|e| err(inst, e))?;
+                self.store_to(&dst, &v).map_err(|e| err(inst, e))?;
+                None
+            }
+            O::AccessChain | O::InBoundsAccessChain => {
+                Some(Val::Ptr(self.access_chain(ids, inst)?))
+            }
+            O::PtrAccessChain | O::InBoundsPtrAccessChain => {
+                return Err(err(inst, "pointer arithmetic is not supported"))
+            }
+            O::ArrayLength => Some(Val::Comp(self.array_length(ids, inst)?)),
+            O::FunctionCall => {
+                let callee = id_at(inst, 0)?;
+                let mut args = Vec::new();
+                for i in 1..inst.operands.len() {
+                    let id = id_at(inst, i)?;
+                    args.push(
+                        self.get(ids, id)
+                            .ok_or_else(|| err(inst, format!("%{id} is not defined")))?,
+                    );
+                }
+                self.call(callee, args)?.map(Val::Comp)
+            }
+            O::ExtInst => {
+                let set = id_at(inst, 0)?;
+                if Some(set) != self.m.glsl_std450 {
+                    // Non-semantic (debug info) instructions have no effect.
+                    return Ok(());
+                }
+                Some(Val::Comp(self.glsl_std450(ids, inst)?))
+            }
+            O::ControlBarrier | O::MemoryBarrier => {
+                let scalar = |i: usize| -> Result<u64> {
+                    let id = id_at(inst, i)?;
+                    self.m
+                        .scalar_constant(id)
+                        .ok_or_else(|| err(inst, format!("%{id} is not a constant")))
+                };
+                let (exec_scope, sem) = if op == O::ControlBarrier {
+                    (Some(scalar(0)?), scalar(2)?)
+                } else {
+                    (None, scalar(1)?)
+                };
+                // SPIR-V scopes: Workgroup = 2; memory semantics: UniformMemory 0x40,
+                // WorkgroupMemory 0x100, CrossWorkgroupMemory 0x200, ImageMemory 0x800.
+                let b = Barrier {
+                    execution: exec_scope == Some(2),
+                    buffer_memory: sem & (0x40 | 0x200 | 0x800) != 0,
+                    shared_memory: sem & 0x100 != 0,
+                };
+                if b.execution || b.buffer_memory || b.shared_memory {
+                    self.emit(Op::Barrier(b), None)?;
+                }
+                None
+            }
+            O::AtomicExchange
+            | O::AtomicCompareExchange
+            | O::AtomicIIncrement
+            | O::AtomicIDecrement
+            | O::AtomicIAdd
+            | O::AtomicISub
+            | O::AtomicSMin
+            | O::AtomicUMin
+            | O::AtomicSMax
+            | O::AtomicUMax
+            | O::AtomicAnd
+            | O::AtomicOr
+            | O::AtomicXor => Some(Val::Comp(self.atomic(ids, inst)?)),
+            _ => Some(Val::Comp(self.value_instruction(ids, inst)?)),
+        };
+        if let Some(v) = result {
+            let (ty, rid) = result_of(inst)?;
+            self.types_of.insert(rid, ty);
+            if let Val::Comp(c) = &v {
+                let expect = self.result_sizes(inst)?;
+                if c.sizes != expect {
+                    return Err(err(inst, "result does not match its type"));
+                }
+            }
+            ids.insert(rid, v);
+        }
+        Ok(())
+    }
+
+    fn array_length(&mut self, ids: &Ids, inst: &dr::Instruction) -> Result<Comp> {
+        let p = self.ptr(ids, inst, 0)?;
+        let member = lit_at(inst, 1)?;
+        let (set, binding, index) = match p.base {
+            PtrBase::Buffer {
+                ubo: false,
+                set,
+                binding,
+                index,
+                array_pending: false,
+            } => (set, binding, index),
+            _ => return Err(err(inst, "operand is not a storage buffer block")),
+        };
+        let members = match self.m.ty(p.pointee)? {
+            Type::Struct { members } => members.clone(),
+            _ => return Err(err(inst, "operand is not a struct")),
+        };
+        let arr = *members
+            .get(member as usize)
+            .ok_or_else(|| err(inst, "no such member"))?;
+        let off = layout::member_offset(self.m, p.pointee, member, LayoutKind::Explicit)
+            .map_err(|e| err(inst, e))?;
+        let stride =
+            layout::array_stride(self.m, arr, LayoutKind::Explicit).map_err(|e| err(inst, e))?;
+        if stride == 0 {
+            return Err(err(inst, "array stride is zero"));
+        }
+        let size = self.value(
+            Op::BufferSize(Resource::Binding {
+                set,
+                binding,
+                index,
+            }),
+            BitSize::B32,
+        )?;
+        let base = self.alu(AluOp::IAdd, BitSize::B32, &[p.offset, Src::Imm(off as u64)])?;
+        // A buffer smaller than the array's start has no elements.
+        let bytes = self.alu(AluOp::UMax, BitSize::B32, &[size, base])?;
+        let bytes = self.alu(AluOp::ISub, BitSize::B32, &[bytes, base])?;
+        let n = self.alu(AluOp::UDiv, BitSize::B32, &[bytes, Src::Imm(stride as u64)])?;
+        Ok(Comp::new(vec![n], vec![BitSize::B32]))
+    }
+
+    fn atomic(&mut self, ids: &Ids, inst: &dr::Instruction) -> Result<Comp> {
+        use SpvOp as O;
+        let p = self.ptr(ids, inst, 0)?;
+        let sizes = self.result_sizes(inst)?;
+        if sizes.len() != 1 || sizes[0] == BitSize::B1 {
+            return Err(err(inst, "atomics operate on one integer"));
+        }
+        let size = sizes[0];
+        let space = match p.base {
+            PtrBase::Shared | PtrBase::Buffer { ubo: false, .. } => {
+                self.space(&p).map_err(|e| err(inst, e))?
+            }
+            _ => return Err(err(inst, "atomics need a storage buffer or shared memory")),
+        };
+        let leaves = layout::leaf_offsets(self.m, p.pointee, p.layout(), None, None)
+            .map_err(|e| err(inst, e))?;
+        if leaves.len() != 1 {
+            return Err(err(inst, "pointer is not to a scalar"));
+        }
+        let offset = self.offset_plus(&p, leaves[0].0)?;
+        let data_at = |t: &Self, i: usize| -> Result<Src> {
+            let c = t.comp(ids, inst, i)?;
+            if c.len() != 1 || c.sizes[0] != size {
+                return Err(err(inst, "value does not match the pointer"));
+            }
+            Ok(c.srcs[0])
+        };
+        let (aop, data, compare) = match inst.class.opcode {
+            O::AtomicIIncrement => (AtomicOp::Add, Src::Imm(1), None),
+            O::AtomicIDecrement => (AtomicOp::Add, Src::Imm(size.mask()), None),
+            O::AtomicISub => {
+                let d = data_at(self, 3)?;
+                (AtomicOp::Add, self.alu(AluOp::INeg, size, &[d])?, None)
+            }
+            O::AtomicCompareExchange => (
+                AtomicOp::CompareExchange,
+                data_at(self, 5)?,
+                Some(data_at(self, 6)?),
+            ),
+            other => {
+                let aop = match other {
+                    O::AtomicExchange => AtomicOp::Exchange,
+                    O::AtomicIAdd => AtomicOp::Add,
+                    O::AtomicSMin => AtomicOp::SMin,
+                    O::AtomicUMin => AtomicOp::UMin,
+                    O::AtomicSMax => AtomicOp::SMax,
+                    O::AtomicUMax => AtomicOp::UMax,
+                    O::AtomicAnd => AtomicOp::And,
+                    O::AtomicOr => AtomicOp::Or,
+                    _ => AtomicOp::Xor,
+                };
+                (aop, data_at(self, 3)?, None)
+            }
+        };
+        let v = self.value(
+            Op::Atomic(Atomic {
+                op: aop,
+                space,
+                offset,
+                data,
+                compare,
+                size,
+            }),
+            size,
+        )?;
+        Ok(Comp::new(vec![v], vec![size]))
+    }
+}

@@ -1,0 +1,33 @@
+//! The SPIR-V front end: a module (as glslang or DXC emit it for compute shaders) to the IR.
+
+mod function;
+mod glsl_std450;
+mod layout;
+mod module;
+mod operands;
+mod values;
+
+use crate::error::{CompileError, Result};
+use crate::ir::Shader;
+use std::collections::HashMap;
+
+/// What the front end needs besides the module.
+#[derive(Clone, Debug, Default)]
+pub struct FrontEndOptions {
+    /// The entry point's name ("main" for glslang).
+    pub entry: String,
+    /// Specialisation constant values by SpecId, as bit patterns of the constant's type
+    /// (booleans: 0 or 1).
+    pub spec_constants: HashMap<u32, u64>,
+}
+
+/// Translates a SPIR-V module's compute entry point into the IR, with every function
+/// inlined. Invalid or unsupported input gives an error naming the instruction.
+pub fn translate(words: &[u32], options: &FrontEndOptions) -> Result<Shader> {
+    let dr = rspirv::dr::load_words(words)
+        .map_err(|e| CompileError::new(format!("the module is not valid SPIR-V: {e}")))?;
+    let m = module::Module::new(dr, &options.entry, &options.spec_constants)?;
+    let mut t = function::Translator::new(&m);
+    t.entry()?;
+    Ok(t.shader)
+}

@@ -1,0 +1,61 @@
+//! Test support: GLSL compute shaders compiled with glslangValidator at test time, and
+//! buffers to run them with.
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// The SPIR-V of `tests/shaders/<name>.comp`, compiled now by glslangValidator (from
+/// glslang-tools; `scripts/install-deps` installs it). Panics with a clear message when the
+/// tool is missing or the shader does not compile.
+pub fn spirv(name: &str) -> Vec<u32> {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/shaders")
+        .join(format!("{name}.comp"));
+    let out = std::env::temp_dir().join(format!(
+        "parsnip-compiler-{}-{name}.spv",
+        std::process::id()
+    ));
+    let status = Command::new("glslangValidator")
+        .args(["-V", "--target-env", "vulkan1.2", "-o"])
+        .arg(&out)
+        .arg(&src)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!("glslangValidator could not be run ({e}); install glslang-tools (scripts/install-deps)")
+        });
+    assert!(
+        status.status.success(),
+        "glslangValidator failed on {}:\n{}{}",
+        src.display(),
+        String::from_utf8_lossy(&status.stdout),
+        String::from_utf8_lossy(&status.stderr)
+    );
+    let bytes = std::fs::read(&out).expect("read compiled SPIR-V");
+    let _ = std::fs::remove_file(&out);
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+pub fn u32s_to_bytes(v: &[u32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+pub fn bytes_to_u32s(b: &[u8]) -> Vec<u32> {
+    b.chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+pub fn f32s_to_bytes(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+pub fn bytes_to_f32s(b: &[u8]) -> Vec<f32> {
+    b.chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
