@@ -1,1 +1,58 @@
-//! The kernel boundary: a GPU device trait with msm, null and simulator back ends
+//! The kernel boundary: one trait for "a GPU device", and its back ends.
+//!
+//! The driver talks to a GPU only through [`KernelDevice`]: device facts,
+//! buffer objects with an iova and a CPU mapping, submit queues, submits of
+//! command buffers with their BO list and sync points, fences, and sync
+//! objects. Back ends:
+//!
+//! - [`msm`]: a real Adreno through the Linux msm DRM driver;
+//! - [`null`]: accepts and completes submits without executing them, for
+//!   measuring the driver's CPU cost;
+//! - the simulator (Parsnip's model of the GPU), selected by `PARSNIP_SIM`.
+//!
+//! [`open_device`] picks one (see [`select`] for the rules). The software
+//! back ends are built from blocks public here so the simulator's reuses
+//! them: [`va_allocator`], [`host_memory`], [`sync_table`], [`queue_worker`]
+//! and [`device_lost`].
+//!
+//! ```no_run
+//! use parsnip_kernel_if::{open_device, BoDesc, BoUse, CommandBuffer, Deadline, Submit};
+//!
+//! let dev = open_device()?;
+//! let queue = dev.queue_new(0)?;
+//! let cs = dev.bo_new(&BoDesc::new(4096))?;
+//! # let packets: Vec<u8> = Vec::new();
+//! cs.write(0, &packets)?; // the PM4 packets the driver built
+//! let fence = dev.submit(&Submit {
+//!     queue,
+//!     commands: &[CommandBuffer { bo: &cs, offset: 0, dwords: packets.len() as u32 / 4 }],
+//!     bos: &[BoUse::read(&cs)],
+//!     waits: &[],
+//!     signals: &[],
+//! })?;
+//! dev.fence_wait(fence, Deadline::Never)?;
+//! # Ok::<(), parsnip_kernel_if::Error>(())
+//! ```
+
+pub mod bo;
+pub mod deadline;
+pub mod device;
+pub mod device_lost;
+pub mod error;
+pub mod host_memory;
+pub mod msm;
+pub mod null;
+pub mod queue_worker;
+pub mod select;
+pub mod submit;
+pub mod sync_table;
+pub mod syncobj;
+pub mod va_allocator;
+
+pub use bo::{Bo, BoBacking, BoDesc, CpuCaching};
+pub use deadline::Deadline;
+pub use device::{Backend, CpuAccess, DeviceInfo, GpuFacts, KernelDevice};
+pub use error::{Error, Result};
+pub use select::{open_device, open_from_env};
+pub use submit::{BoUse, CommandBuffer, Fence, QueueId, Submit};
+pub use syncobj::{SyncObj, SyncPoint, WaitMode};

@@ -1,0 +1,143 @@
+//! Which back end a process gets.
+//!
+//! - A real Adreno (a render node driven by msm) when one is present: the
+//!   first in node order.
+//! - The simulator only when asked: `PARSNIP_SIM=<gpu>` (e.g. `a660`).
+//! - The null back end only when asked: `PARSNIP_NULL=<facts>`, for
+//!   measuring the driver's CPU cost. Until the GPU catalogue lands, the
+//!   facts are given as numbers:
+//!   `PARSNIP_NULL=gpu_id=660,chip_id=0x06060001,gmem_size=0x180000,gmem_base=0x100000`.
+//!
+//! Never silently: with neither variable and no msm node, opening fails with
+//! a message saying so and naming `PARSNIP_SIM`.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::device::{GpuFacts, KernelDevice};
+use crate::error::{Error, Result};
+use crate::msm::{self, MsmDevice};
+use crate::null::NullDevice;
+
+/// Selects the simulator and the GPU it models.
+pub const SIM_VAR: &str = "PARSNIP_SIM";
+/// Selects the null back end and the GPU facts it reports.
+pub const NULL_VAR: &str = "PARSNIP_NULL";
+
+/// Opens the device the process environment selects.
+pub fn open_device() -> Result<Arc<dyn KernelDevice>> {
+    open_from_env(|name| std::env::var(name).ok(), Path::new(msm::DRI_DIR))
+}
+
+/// Opens the device `env` selects (a lookup of environment variables),
+/// looking for msm render nodes in `dri_dir`.
+pub fn open_from_env(
+    env: impl Fn(&str) -> Option<String>,
+    dri_dir: &Path,
+) -> Result<Arc<dyn KernelDevice>> {
+    match (env(SIM_VAR), env(NULL_VAR)) {
+        (Some(_), Some(_)) => Err(Error::InvalidArgument(format!(
+            "both {SIM_VAR} and {NULL_VAR} are set: choose one back end"
+        ))),
+        (Some(gpu), None) => open_simulator(&gpu),
+        (None, Some(facts)) => Ok(Arc::new(NullDevice::new(parse_gpu_facts(&facts)?)?)),
+        (None, None) => open_msm(dri_dir),
+    }
+}
+
+/// The simulator back end's entry point (`PARSNIP_SIM=<gpu>`).
+fn open_simulator(gpu: &str) -> Result<Arc<dyn KernelDevice>> {
+    Err(Error::NoDevice(format!(
+        "{SIM_VAR}={gpu}: this build has no simulator back end yet"
+    )))
+}
+
+fn open_msm(dri_dir: &Path) -> Result<Arc<dyn KernelDevice>> {
+    let found = msm::discover_in(dri_dir);
+    let mut failures = Vec::new();
+    for node in &found.msm {
+        match MsmDevice::open(node) {
+            Ok(device) => return Ok(Arc::new(device)),
+            Err(e) => failures.push(format!("{}: {e}", node.display())),
+        }
+    }
+    let seen = if failures.is_empty() {
+        found.summary(dri_dir)
+    } else {
+        failures.join("; ")
+    };
+    Err(Error::NoDevice(format!(
+        "no Adreno GPU found ({seen}). Set {SIM_VAR}=<gpu> (e.g. {SIM_VAR}=a660) to run on \
+         Parsnip's simulated GPU"
+    )))
+}
+
+/// Parses `gpu_id=660,chip_id=0x06060001,gmem_size=0x180000,gmem_base=0x100000`
+/// (decimal or 0x-hex values, all four keys required).
+pub fn parse_gpu_facts(text: &str) -> Result<GpuFacts> {
+    let bad = |why: String| Error::InvalidArgument(format!("{NULL_VAR}={text}: {why}"));
+    let mut values: [Option<u64>; 4] = [None; 4];
+    const KEYS: [&str; 4] = ["gpu_id", "chip_id", "gmem_size", "gmem_base"];
+    for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let (key, value) = item
+            .split_once('=')
+            .ok_or_else(|| bad(format!("`{item}` is not key=value")))?;
+        let slot = KEYS.iter().position(|k| *k == key.trim()).ok_or_else(|| {
+            bad(format!(
+                "unknown key `{key}` (expected {})",
+                KEYS.join(", ")
+            ))
+        })?;
+        let value = value.trim();
+        let parsed = match value
+            .strip_prefix("0x")
+            .or_else(|| value.strip_prefix("0X"))
+        {
+            Some(hex) => u64::from_str_radix(hex, 16),
+            None => value.parse(),
+        }
+        .map_err(|_| bad(format!("`{value}` is not a number")))?;
+        values[slot] = Some(parsed);
+    }
+    let get = |i: usize| values[i].ok_or_else(|| bad(format!("`{}` is missing", KEYS[i])));
+    let gpu_id = get(0)?;
+    Ok(GpuFacts {
+        gpu_id: u32::try_from(gpu_id).map_err(|_| bad(format!("gpu_id {gpu_id} is too large")))?,
+        chip_id: get(1)?,
+        gmem_size: get(2)?,
+        gmem_base: get(3)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gpu_facts_parse_and_errors_name_the_problem() {
+        let f =
+            parse_gpu_facts("gpu_id=660, chip_id=0x06060001,gmem_size=1572864,gmem_base=0x100000")
+                .unwrap();
+        assert_eq!(
+            f,
+            GpuFacts {
+                gpu_id: 660,
+                chip_id: 0x0606_0001,
+                gmem_size: 0x18_0000,
+                gmem_base: 0x10_0000
+            }
+        );
+        let missing = parse_gpu_facts("gpu_id=660,chip_id=1,gmem_size=2").unwrap_err();
+        assert!(
+            missing.to_string().contains("`gmem_base` is missing"),
+            "{missing}"
+        );
+        let unknown = parse_gpu_facts("gpu=660").unwrap_err();
+        assert!(
+            unknown.to_string().contains("unknown key `gpu`"),
+            "{unknown}"
+        );
+        let nan = parse_gpu_facts("gpu_id=a660").unwrap_err();
+        assert!(nan.to_string().contains("`a660` is not a number"), "{nan}");
+    }
+}
