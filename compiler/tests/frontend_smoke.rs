@@ -27,3 +27,29 @@ fn double_translates_and_runs() {
         assert_eq!(*v, 2 * i as u32);
     }
 }
+
+#[test]
+fn print_optimized_uint_bits() {
+    let words = common::spirv("uint_bits");
+    let opts = FrontEndOptions {
+        entry: "main".into(),
+        ..Default::default()
+    };
+    let mut shader = translate(&words, &opts).unwrap();
+    let layout = parsnip_compiler::descriptor_layout::DescriptorLayout::packed(&[
+        (
+            0,
+            0,
+            parsnip_compiler::descriptor_layout::DescriptorKind::StorageBuffer,
+            1,
+        ),
+        (
+            0,
+            1,
+            parsnip_compiler::descriptor_layout::DescriptorKind::StorageBuffer,
+            1,
+        ),
+    ]);
+    parsnip_compiler::passes::run_all(&mut shader, &layout, &mut |_, _| {}).unwrap();
+    println!("{shader}");
+}

@@ -6,7 +6,7 @@ use smallvec::SmallVec;
 
 /// Arithmetic and logic. `size` is the size of the operands (the result's size follows from
 /// [`AluOp::result_size`]); for `Select`, it is the size of the two chosen values.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Alu {
     pub op: AluOp,
     pub size: BitSize,
@@ -228,7 +228,7 @@ pub enum ConvKind {
     Bool,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Convert {
     pub kind: ConvKind,
     pub from: BitSize,
@@ -285,14 +285,14 @@ impl Space {
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Load {
     pub space: Space,
     pub offset: Src,
     pub size: BitSize,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Store {
     pub space: Space,
     pub offset: Src,
@@ -332,7 +332,7 @@ impl AtomicOp {
 }
 
 /// Read-modify-write; the result is the old value.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Atomic {
     pub op: AtomicOp,
     pub space: Space,
@@ -370,7 +370,7 @@ pub struct Barrier {
     pub shared_memory: bool,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Op {
     Alu(Alu),
     Convert(Convert),

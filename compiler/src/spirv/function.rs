@@ -265,7 +265,14 @@ impl<'m> Translator<'m> {
                         comp_stride: None,
                     })
                 }
-                StorageClass::PushConstant => ptr(PtrBase::PushConst),
+                StorageClass::PushConstant => {
+                    let leaves =
+                        layout::leaf_offsets(self.m, g.pointee, LayoutKind::Explicit, None, None)
+                            .map_err(fail)?;
+                    let end = leaves.iter().map(|(o, s)| o + s.bytes()).max().unwrap_or(0);
+                    self.shader.push_constant_bytes = self.shader.push_constant_bytes.max(end);
+                    ptr(PtrBase::PushConst)
+                }
                 StorageClass::Workgroup => {
                     let size =
                         layout::size_of(self.m, g.pointee, LayoutKind::Packed).map_err(fail)?;
