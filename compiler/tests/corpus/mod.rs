@@ -5,11 +5,17 @@
 #![allow(dead_code)]
 
 mod cases;
+mod types;
 
 use parsnip_compiler::descriptor_layout::{DescriptorKind, DescriptorLayout};
 use std::collections::HashMap;
 
-pub use cases::all;
+/// Every case of the corpus.
+pub fn all() -> Vec<Case> {
+    let mut v = cases::all();
+    v.extend(types::all());
+    v
+}
 
 /// A buffer bound to a case.
 #[derive(Clone, Debug)]
@@ -169,6 +175,10 @@ pub fn bytes<T: Copy + Into<u32>>(v: &[T]) -> Vec<u8> {
 
 pub fn ibytes(v: &[i32]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+pub fn dot(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
 pub fn fbytes(v: &[f32]) -> Vec<u8> {
