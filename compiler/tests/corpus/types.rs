@@ -78,7 +78,7 @@ fn bool_logic() -> Case {
     for i in 0..N {
         let (x, y) = (a[i], a[(i + 5) % N]);
         let (p, q, r) = (x > y, (x & 1) == 0, x != -y);
-        let t = (p && q) || (!r && p);
+        let t = p && (q || !r);
         let u = p != q;
         let v = p == (q || r);
         o.push(
