@@ -30,7 +30,7 @@ fn double_translates_and_runs() {
 
 #[test]
 fn print_optimized_uint_bits() {
-    let words = common::spirv("uint_bits");
+    let words = common::spirv("local_array_dynamic");
     let opts = FrontEndOptions {
         entry: "main".into(),
         ..Default::default()

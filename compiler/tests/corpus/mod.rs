@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 mod cases;
+mod control;
 mod types;
 
 use parsnip_compiler::descriptor_layout::{DescriptorKind, DescriptorLayout};
@@ -14,6 +15,7 @@ use std::collections::HashMap;
 pub fn all() -> Vec<Case> {
     let mut v = cases::all();
     v.extend(types::all());
+    v.extend(control::all());
     v
 }
 
