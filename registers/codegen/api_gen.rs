@@ -355,12 +355,10 @@ fn pack_stmt(f: &ApiField, target: &str) -> String {
     match &f.ty {
         RustTy::Bool if lo == hi => format!("{target}.bit({xml:?}, {lo}, {access});"),
         RustTy::Bool => format!("{target}.uint({xml:?}, {lo}, {hi}, {shr}, u64::from({access}));"),
-        RustTy::U32 | RustTy::U64 => {
-            format!("{target}.uint({xml:?}, {lo}, {hi}, {shr}, u64::from({access}));")
-        }
-        RustTy::I32 | RustTy::I64 => {
-            format!("{target}.int({xml:?}, {lo}, {hi}, {shr}, i64::from({access}));")
-        }
+        RustTy::U32 => format!("{target}.uint({xml:?}, {lo}, {hi}, {shr}, u64::from({access}));"),
+        RustTy::U64 => format!("{target}.uint({xml:?}, {lo}, {hi}, {shr}, {access});"),
+        RustTy::I32 => format!("{target}.int({xml:?}, {lo}, {hi}, {shr}, i64::from({access}));"),
+        RustTy::I64 => format!("{target}.int({xml:?}, {lo}, {hi}, {shr}, {access});"),
         RustTy::Fixed { signed, .. } => {
             format!(
                 "{target}.fixed({xml:?}, {lo}, {hi}, {}, {signed}, f64::from({access}));",
@@ -511,17 +509,24 @@ fn emit_struct(out: &mut String, e: &Entry, places: &[(Chips, Place)], chip_note
                 "    pub fn try_to_raw(&self) -> Result<{raw}, crate::encode::FieldError> {{"
             )
             .unwrap();
-            writeln!(
-                out,
-                "        self.packer().finish().map(|v| v as {raw})\n    }}"
-            )
-            .unwrap();
+            // A 64-bit value needs no narrowing.
+            let cast = if raw == "u64" {
+                String::new()
+            } else {
+                format!(" as {raw}")
+            };
+            let map = if cast.is_empty() {
+                String::new()
+            } else {
+                format!(".map(|v| v{cast})")
+            };
+            writeln!(out, "        self.packer().finish(){map}\n    }}").unwrap();
             writeln!(
                 out,
                 "    /// The raw value (out-of-range fields: debug assertion, else truncated)."
             )
             .unwrap();
-            writeln!(out, "    pub fn to_raw(&self) -> {raw} {{\n        self.packer().finish_masked() as {raw}\n    }}").unwrap();
+            writeln!(out, "    pub fn to_raw(&self) -> {raw} {{\n        self.packer().finish_masked(){cast}\n    }}").unwrap();
             writeln!(out, "    #[allow(clippy::all)]").unwrap();
             writeln!(out, "    pub fn from_raw(raw: {raw}) -> Self {{").unwrap();
             writeln!(out, "        let raw = u64::from(raw);").unwrap();

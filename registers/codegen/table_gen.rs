@@ -76,7 +76,7 @@ fn typeinfo(db: &Db, ti: &TypeInfo) -> Result<String, String> {
         Kind::InlineEnum => (
             "InlineEnum".into(),
             "&[]".into(),
-            values(types::inline_values(db, ti)),
+            values(&types::inline_values(db, ti)),
         ),
     };
     Ok(format!(

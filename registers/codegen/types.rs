@@ -35,7 +35,15 @@ pub fn kind(db: &Db, ti: &TypeInfo) -> Result<Kind, String> {
             });
         }
         if let Some(b) = db.bitsets.iter().find(|b| &b.name == name) {
-            return Ok(Kind::Bitset(b.fields.clone()));
+            // An inline bitset's fields follow the register's own; a
+            // named (non-inline) bitset replaces them.
+            let mut fields = if b.inline {
+                ti.fields.clone()
+            } else {
+                Vec::new()
+            };
+            fields.extend(b.fields.iter().cloned());
+            return Ok(Kind::Bitset(fields));
         }
         return Ok(match name.as_str() {
             "hex" => Kind::Hex,
@@ -62,15 +70,16 @@ pub fn kind(db: &Db, ti: &TypeInfo) -> Result<Kind, String> {
     })
 }
 
-/// The values an inline enum type names: its own `value` children, or
+/// The values an inline enum type names: its own `value` children, then
 /// those of the inline enum its type names.
-pub fn inline_values<'a>(db: &'a Db, ti: &'a TypeInfo) -> &'a [crate::source::Value] {
+pub fn inline_values(db: &Db, ti: &TypeInfo) -> Vec<crate::source::Value> {
+    let mut values = ti.values.clone();
     if let Some(name) = &ti.ty {
         if let Some(e) = db.enums.iter().find(|e| &e.name == name) {
-            return &e.values;
+            values.extend(e.values.iter().cloned());
         }
     }
-    &ti.values
+    values
 }
 
 /// `a6xx_format` -> `A6xxFormat`, `RB_2D_DST` -> `Rb2dDst`.

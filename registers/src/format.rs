@@ -275,10 +275,10 @@ fn match_dword(
                 if addr < e.offset {
                     continue;
                 }
-                let (idx, off) = if e.stride != 0 {
-                    ((addr - e.offset) / e.stride, (addr - e.offset) % e.stride)
-                } else {
-                    (0, addr - e.offset)
+                let rel = addr - e.offset;
+                let (idx, off) = match rel.checked_div(e.stride) {
+                    Some(idx) => (idx, rel % e.stride),
+                    None => (0, rel),
                 };
                 if off >= u32::from(*width) / 32 || (e.length != 0 && idx >= e.length) {
                     continue;

@@ -16,10 +16,11 @@
 //! let w = info.write(Chip::A6xx, 0).unwrap();
 //! assert_eq!((w.offset, w.value), (0x8822, 0x330));
 //!
-//! // HLSQ_VS_CNTL has one layout but moved on a7xx.
-//! let cntl = regs::HlsqVsCntl { constlen: 8, enabled: true, ..Default::default() };
-//! assert_eq!(cntl.write(Chip::A6xx).unwrap().offset, 0xb800);
-//! assert_eq!(cntl.write(Chip::A7xx).unwrap().offset, 0xa827);
+//! // SP_WINDOW_OFFSET has one layout but moved on a7xx.
+//! let off = regs::SpWindowOffset { x: 64, y: 32 };
+//! assert_eq!(off.write(Chip::A6xx).unwrap().offset, 0xb4d1);
+//! assert_eq!(off.write(Chip::A7xx).unwrap().offset, 0xab21);
+//! assert_eq!(off.to_raw(), 32 << 16 | 64);
 //! ```
 
 use std::fmt;
