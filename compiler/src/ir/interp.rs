@@ -130,7 +130,7 @@ impl Machine<'_> {
             Space::PushConst => read(&self.d.push_constants, offset, size, "push constants"),
             Space::Shared => read(&self.shared, offset, size, "shared memory"),
             Space::Scratch => read(&inv.scratch, offset, size, "scratch memory"),
-            Space::Const => read(&self.consts, offset * 4, size, "const file"),
+            Space::Const => read(&self.consts, offset, size, "const file"),
             Space::Local(v) => inv
                 .locals
                 .get(*v as usize)

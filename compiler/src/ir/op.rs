@@ -247,7 +247,7 @@ pub enum Resource {
 }
 
 /// A memory a load, store or atomic reaches. Offsets are in bytes except for `Local`
-/// (scalar slots) and `Const` (dwords).
+/// (scalar slots).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Space {
     Ssbo(Resource),
@@ -255,7 +255,7 @@ pub enum Space {
     PushConst,
     Shared,
     Scratch,
-    /// The const file (after I/O lowering); offset in dwords.
+    /// The const file (after I/O lowering): 4 bytes per component, 16 per vec4.
     Const,
     /// A function-local variable slot, before `lower_vars_to_ssa`.
     Local(u32),

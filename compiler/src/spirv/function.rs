@@ -1068,8 +1068,8 @@ impl<'m> Translator<'m> {
             }
             O::AtomicCompareExchange => (
                 AtomicOp::CompareExchange,
-                data_at(self, 5)?,
-                Some(data_at(self, 6)?),
+                data_at(self, 4)?,
+                Some(data_at(self, 5)?),
             ),
             other => {
                 let aop = match other {

@@ -6,6 +6,7 @@
 
 mod cases;
 mod control;
+mod memory;
 mod types;
 
 use parsnip_compiler::descriptor_layout::{DescriptorKind, DescriptorLayout};
@@ -16,6 +17,7 @@ pub fn all() -> Vec<Case> {
     let mut v = cases::all();
     v.extend(types::all());
     v.extend(control::all());
+    v.extend(memory::all());
     v
 }
 
