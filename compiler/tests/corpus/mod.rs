@@ -7,6 +7,7 @@
 mod cases;
 mod control;
 mod memory;
+mod misc;
 mod types;
 
 use parsnip_compiler::descriptor_layout::{DescriptorKind, DescriptorLayout};
@@ -18,6 +19,7 @@ pub fn all() -> Vec<Case> {
     v.extend(types::all());
     v.extend(control::all());
     v.extend(memory::all());
+    v.extend(misc::all());
     v
 }
 
