@@ -6,7 +6,7 @@ mod common;
 mod corpus;
 
 use parsnip_compiler::ir::interp::{self, BufferBinding, Dispatch};
-use parsnip_compiler::ir::Shader;
+use parsnip_compiler::ir::{BitSize, Shader};
 use parsnip_compiler::passes;
 use parsnip_compiler::spirv::{translate, FrontEndOptions};
 
@@ -69,6 +69,22 @@ fn corpus_matches_the_cpu_after_every_pass() {
         });
         if let Err(e) = result {
             failures.push(format!("{}: {e}", case.shader));
+        }
+        // ir3 has no 64-bit integer registers: nothing 64-bit may be left for the back end.
+        for block in &shader.blocks {
+            let defs = block
+                .phis
+                .iter()
+                .map(|p| p.dst)
+                .chain(block.instrs.iter().filter_map(|i| i.dst));
+            for d in defs {
+                if shader.value_size(d) == BitSize::B64 {
+                    failures.push(format!(
+                        "{}: {d} is still 64-bit after the passes",
+                        case.shader
+                    ));
+                }
+            }
         }
         if let Some(e) = first_error {
             failures.push(e);
