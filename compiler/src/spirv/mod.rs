@@ -24,10 +24,33 @@ pub struct FrontEndOptions {
 /// Translates a SPIR-V module's compute entry point into the IR, with every function
 /// inlined. Invalid or unsupported input gives an error naming the instruction.
 pub fn translate(words: &[u32], options: &FrontEndOptions) -> Result<Shader> {
+    check_framing(words)?;
     let dr = rspirv::dr::load_words(words)
         .map_err(|e| CompileError::new(format!("the module is not valid SPIR-V: {e}")))?;
     let m = module::Module::new(dr, &options.entry, &options.spec_constants)?;
     let mut t = function::Translator::new(&m);
     t.entry()?;
     Ok(t.shader)
+}
+
+/// Checks that the module is a header followed by whole instructions (each word count at
+/// least one and within the module), which rspirv's decoder assumes.
+fn check_framing(words: &[u32]) -> Result<()> {
+    if words.len() < 5 || words[0] != rspirv::spirv::MAGIC_NUMBER {
+        return Err(CompileError::new(
+            "the module is not SPIR-V (no header with the magic number)",
+        ));
+    }
+    let mut at = 5;
+    while at < words.len() {
+        let count = (words[at] >> 16) as usize;
+        if count == 0 || at + count > words.len() {
+            return Err(CompileError::new(format!(
+                "the instruction at word {at} (opcode {}) has a word count of {count}, past the end of the module",
+                words[at] & 0xffff
+            )));
+        }
+        at += count;
+    }
+    Ok(())
 }

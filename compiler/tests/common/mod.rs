@@ -13,8 +13,11 @@ pub fn spirv(name: &str) -> Vec<u32> {
     let src = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/shaders")
         .join(format!("{name}.comp"));
+    // Unique per call: tests running in parallel may compile the same shader.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let out = std::env::temp_dir().join(format!(
-        "parsnip-compiler-{}-{name}.spv",
+        "parsnip-compiler-{}-{call}-{name}.spv",
         std::process::id()
     ));
     let status = Command::new("glslangValidator")
