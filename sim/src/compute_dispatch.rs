@@ -30,8 +30,9 @@ pub enum DescriptorSource {
     /// Descriptors in memory at this iova (e.g. SP_CS_IBO, SP_CS_TEX_CONST, or
     /// a CP_LOAD_STATE6 with an indirect source), `count` of them.
     Memory { iova: u64, count: u32 },
-    /// Descriptors loaded directly into the state block by CP_LOAD_STATE6, as
-    /// raw dwords, one entry per descriptor.
+    /// Descriptors loaded into the state block by CP_LOAD_STATE6 (from the
+    /// packet or from memory when it ran), as raw dwords, one entry per
+    /// slot; an empty entry is a slot nothing loaded.
     Loaded(Vec<Vec<u32>>),
 }
 
@@ -50,8 +51,12 @@ pub struct ComputeDispatch {
     pub a7xx: bool,
     /// SP_CS_OBJ_START plus SP_CS_OBJ_FIRST_EXEC_OFFSET.
     pub program_iova: u64,
-    /// Program length in 64-bit instructions, which the command processor
-    /// derives from SP_CS_INSTRLEN; fetching past it is an error.
+    /// The instructions the hardware preloads, SP_CS_INSTRLEN x 16 (ir3
+    /// pads programs to 16 instructions and counts INSTRLEN in those units).
+    /// Not a bound: execution may run past it and the hardware fetches the
+    /// rest from memory. Turnip's a740 compute shader has 17 instructions
+    /// with INSTRLEN 1 (turnip/a740/compute.log). An instruction fetch from
+    /// unmapped memory is a fault.
     pub program_len: u32,
     /// 64 or 128 threads per wave (SP_CS_CTRL_REG0.THREADSIZE).
     pub wave_size: u32,
@@ -61,9 +66,13 @@ pub struct ComputeDispatch {
     pub full_regs: u32,
     pub half_regs: u32,
     pub merged_regs: bool,
-    /// Local size and work group counts and offsets.
+    /// Local size (HLSQ_CS_NDRANGE_0) and work group counts (CP_EXEC_CS or
+    /// the indirect buffer).
     pub local_size: [u32; 3],
     pub group_count: [u32; 3],
+    /// HLSQ_CS_NDRANGE_2/4/6 GLOBALOFF_X/Y/Z, the OpenCL global offset in
+    /// invocations. Where the hardware adds it is not public; Turnip and
+    /// freedreno always program 0 (Vulkan's base group goes in a const).
     pub group_offset: [u32; 3],
     /// Where the hardware writes the built-ins for each thread.
     pub work_group_id: RegId,
