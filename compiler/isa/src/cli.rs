@@ -1,0 +1,1 @@
+//! The `parsnip-ir3` command.
