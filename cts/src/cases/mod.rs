@@ -1,0 +1,112 @@
+//! The cases, one module per area. Each module lists its cases in `CASES`.
+
+use crate::case::Case;
+
+pub mod arithmetic;
+pub mod atomics;
+pub mod barriers;
+pub mod buffer_layouts;
+pub mod control_flow;
+pub mod copies_and_fills;
+pub mod dispatch;
+pub mod indirect_dispatch;
+pub mod memory;
+mod one_dispatch;
+pub mod pipeline_cache;
+pub mod pipelines;
+mod pseudo_random;
+pub mod push_constants;
+pub mod queries;
+pub mod rejections;
+pub mod shared_memory;
+mod step;
+pub mod synchronization;
+pub mod timeline_semaphores;
+
+/// Every case, in a stable order.
+pub fn all() -> Vec<Case> {
+    [
+        arithmetic::CASES,
+        control_flow::CASES,
+        dispatch::CASES,
+        shared_memory::CASES,
+        atomics::CASES,
+        barriers::CASES,
+        push_constants::CASES,
+        buffer_layouts::CASES,
+        indirect_dispatch::CASES,
+        copies_and_fills::CASES,
+        memory::CASES,
+        timeline_semaphores::CASES,
+        synchronization::CASES,
+        queries::CASES,
+        pipelines::CASES,
+        pipeline_cache::CASES,
+        rejections::CASES,
+    ]
+    .concat()
+}
+
+/// Whether `name` matches `pattern`: with `*` a glob over the whole name,
+/// without one a substring.
+pub fn matches(pattern: &str, name: &str) -> bool {
+    if !pattern.contains('*') {
+        return name.contains(pattern);
+    }
+    let parts: Vec<&str> = pattern.split('*').collect();
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if !name.starts_with(first) || name.len() < first.len() + last.len() || !name.ends_with(last) {
+        return false;
+    }
+    let mut rest = &name[first.len()..name.len() - last.len()];
+    for part in &parts[1..parts.len() - 1] {
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+/// The cases of `all` that match any of `patterns`, or all with none.
+pub fn select(all: &[Case], patterns: &[String]) -> Vec<Case> {
+    all.iter()
+        .filter(|c| patterns.is_empty() || patterns.iter().any(|p| matches(p, c.name)))
+        .copied()
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patterns_are_globs_or_substrings() {
+        assert!(matches("atomics", "atomics.counter_add"));
+        assert!(matches("atomics.*", "atomics.counter_add"));
+        assert!(matches("*.counter_*", "atomics.counter_add"));
+        assert!(matches("a*c*d", "abcd"));
+        assert!(!matches("a*c*d", "abdc"));
+        assert!(!matches("ab*ba", "aba"));
+        assert!(!matches("atomics.*", "x.atomics.y"));
+    }
+
+    #[test]
+    fn names_are_unique_and_well_formed() {
+        let cases = all();
+        assert!(cases.len() >= 40, "{} cases", cases.len());
+        let mut names: Vec<&str> = cases.iter().map(|c| c.name).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), cases.len(), "duplicate case names");
+        for name in names {
+            let (area, what) = name.split_once('.').expect("area.what");
+            let ok = |s: &str| {
+                !s.is_empty()
+                    && s.bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+            };
+            assert!(ok(area) && ok(what), "{name}");
+        }
+    }
+}

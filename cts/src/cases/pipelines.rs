@@ -1,0 +1,159 @@
+//! Compute pipelines: specialization constants, and what
+//! VK_KHR_pipeline_executable_properties reports about the compiled code.
+
+use super::pseudo_random::Sequence;
+use super::step::{self, step, WORDS};
+use crate::case::{Case, CaseResult, OrStop, Stop};
+use crate::harness::{Bind, Dependency, Harness, PipelineDesc, Slot};
+use crate::shaders;
+use ash::vk;
+use std::ffi::CStr;
+
+pub const CASES: &[Case] = &[
+    Case {
+        name: "pipelines.specialization",
+        run: specialization,
+    },
+    Case {
+        name: "pipelines.executable_properties",
+        run: executable_properties,
+    },
+];
+
+/// One pipeline of the specialization case: the constants given and what
+/// the shader then stores.
+struct Specialized {
+    name: &'static str,
+    constants: &'static [(u32, u32)],
+    want: [u32; 7],
+}
+
+/// `specialization.comp` with its defaults, then with every constant but
+/// one specialized: an int, a uint that sizes an array, a float, a bool.
+fn specialization(h: &mut Harness) -> Result<CaseResult, Stop> {
+    let storage = vk::BufferUsageFlags::STORAGE_BUFFER;
+    let sets: &[&[Slot]] = &[&[Slot::STORAGE]];
+    let runs = [
+        Specialized {
+            name: "defaults",
+            constants: &[],
+            want: [-7i32 as u32, 40, 0x3fc0_0000, 0, 12345, 81, 80 * 80],
+        },
+        Specialized {
+            name: "specialized",
+            // -12345, 20, 2.75 (0x40300000), VK_TRUE.
+            constants: &[(3, 0xffff_cfc7), (4, 20), (5, 0x4030_0000), (6, vk::TRUE)],
+            want: [-12345i32 as u32, 20, 0x4030_0000, 1, 12345, 41, 40 * 40],
+        },
+    ];
+    let mut result = CaseResult::new();
+    for run in &runs {
+        let output = h.host_buffer(4 * 7, storage)?;
+        let pipeline = h.pipeline(
+            &PipelineDesc::new(&shaders::SPECIALIZATION, sets).specialize(run.constants),
+        )?;
+        let set = h.descriptor_set(&pipeline, 0, &[Bind::whole(&output)])?;
+        h.dispatch_and_wait(&pipeline, &[set], [1, 1, 1])?;
+        result.check(run.name, &h.read_as::<u32>(&output)?, &run.want);
+    }
+    Ok(result)
+}
+
+fn text(bytes: &[std::ffi::c_char]) -> String {
+    let bytes: Vec<u8> = bytes.iter().map(|c| *c as u8).collect();
+    CStr::from_bytes_until_nul(&bytes)
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// With the capture flags, a compute pipeline has a compute executable with
+/// named statistics and at least one NUL-terminated text representation;
+/// the pipeline still computes correctly. Only these facts are outputs:
+/// the statistics themselves belong to each driver.
+fn executable_properties(h: &mut Harness) -> Result<CaseResult, Stop> {
+    if !h.caps().pipeline_executable_info {
+        return Err(Stop::NotSupported(
+            "VK_KHR_pipeline_executable_properties with pipelineExecutableInfo".into(),
+        ));
+    }
+    let sets: &[&[Slot]] = &[&[Slot::STORAGE, Slot::STORAGE]];
+    let flags = vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR
+        | vk::PipelineCreateFlags::CAPTURE_INTERNAL_REPRESENTATIONS_KHR;
+    let pipeline = h.pipeline(
+        &PipelineDesc::new(&shaders::STEP, sets)
+            .push_constants(4)
+            .flags(flags),
+    )?;
+    let ext = ash::khr::pipeline_executable_properties::Device::new(h.instance(), h.device());
+    let info = vk::PipelineInfoKHR::default().pipeline(pipeline.pipeline);
+    // SAFETY: the pipeline is alive and was created with the capture flags.
+    let executables = unsafe { ext.get_pipeline_executable_properties(&info) }
+        .or_stop("vkGetPipelineExecutablePropertiesKHR")?;
+    let mut result = CaseResult::new();
+    let compute = executables
+        .iter()
+        .position(|e| e.stages.contains(vk::ShaderStageFlags::COMPUTE));
+    result.require(compute.is_some(), "no executable for the compute stage");
+    let mut statistics = 0;
+    let mut texts = 0;
+    if let Some(index) = compute {
+        let exec_info = vk::PipelineExecutableInfoKHR::default()
+            .pipeline(pipeline.pipeline)
+            .executable_index(index as u32);
+        // SAFETY: as above; `index` is one of the pipeline's executables.
+        let stats = unsafe { ext.get_pipeline_executable_statistics(&exec_info) }
+            .or_stop("vkGetPipelineExecutableStatisticsKHR")?;
+        statistics = stats.len();
+        for s in &stats {
+            result.require(!text(&s.name).is_empty(), "a statistic without a name");
+        }
+        // SAFETY: as above.
+        let mut reps = unsafe { ext.get_pipeline_executable_internal_representations(&exec_info) }
+            .or_stop("vkGetPipelineExecutableInternalRepresentationsKHR")?;
+        let mut storage: Vec<Vec<u8>> = reps.iter().map(|r| vec![0xa5; r.data_size]).collect();
+        for (rep, bytes) in reps.iter_mut().zip(&mut storage) {
+            rep.p_data = bytes.as_mut_ptr().cast();
+        }
+        let mut count = reps.len() as u32;
+        // SAFETY: each `p_data` points at `data_size` writable bytes that
+        // outlive the call; `count` matches the array.
+        let code = unsafe {
+            (ext.fp()
+                .get_pipeline_executable_internal_representations_khr)(
+                h.device().handle(),
+                &exec_info,
+                &mut count,
+                reps.as_mut_ptr(),
+            )
+        };
+        result.require(
+            code == vk::Result::SUCCESS,
+            format!("reading the representations returned {code:?}"),
+        );
+        for (rep, bytes) in reps.iter().zip(&storage) {
+            if rep.is_text == vk::TRUE {
+                texts += 1;
+                let terminated = bytes[..rep.data_size.min(bytes.len())].contains(&0);
+                result.require(
+                    terminated,
+                    format!("representation {} is not NUL-terminated", text(&rep.name)),
+                );
+            }
+        }
+    }
+    result.require(statistics > 0, "the compute executable has no statistics");
+    result.require(
+        texts > 0,
+        "the compute executable has no text representation",
+    );
+    let initial = Sequence::new(93).u32s(WORDS);
+    let a = step::buffer(h, Some(&initial))?;
+    let b = step::buffer(h, None)?;
+    let set = step::set(h, &pipeline, &a, &b)?;
+    h.run(|r| {
+        step::record(r, &pipeline, set, 6);
+        r.barrier(Dependency::TO_HOST);
+    })?;
+    result.check("output", &h.read_as::<u32>(&b)?, &step(&initial, 6));
+    Ok(result)
+}

@@ -1,0 +1,91 @@
+//! Workgroup shared memory: exchanges between invocations across
+//! `barrier()`, reductions, the full 16 KiB, and shared atomics.
+
+use super::one_dispatch::check_one_dispatch;
+use super::pseudo_random::Sequence;
+use crate::bytes::to_bytes;
+use crate::case::{Case, CaseResult, Stop};
+use crate::harness::Harness;
+use crate::shaders;
+
+pub const CASES: &[Case] = &[
+    Case {
+        name: "shared_memory.mirror",
+        run: mirror,
+    },
+    Case {
+        name: "shared_memory.reduction",
+        run: reduction,
+    },
+    Case {
+        name: "shared_memory.all_16k",
+        run: all_16k,
+    },
+    Case {
+        name: "shared_memory.atomics",
+        run: atomics,
+    },
+];
+
+/// Two workgroups of 128: each invocation reads its mirror's value.
+fn mirror(h: &mut Harness) -> Result<CaseResult, Stop> {
+    let values = Sequence::new(21).u32s(256);
+    let want: Vec<u32> = (0..256)
+        .map(|i| values[(i / 128) * 128 + 127 - i % 128])
+        .collect();
+    check_one_dispatch(h, &shaders::SHARED_REVERSE, &to_bytes(&values), &want, 2)
+}
+
+/// Four workgroups of 256 reduce their values to a sum and a maximum.
+fn reduction(h: &mut Harness) -> Result<CaseResult, Stop> {
+    let values = Sequence::new(22).u32s(1024);
+    let want: Vec<u32> = values
+        .chunks(256)
+        .flat_map(|g| {
+            [
+                g.iter().fold(0u32, |a, v| a.wrapping_add(*v)),
+                *g.iter().max().unwrap_or(&0),
+            ]
+        })
+        .collect();
+    check_one_dispatch(h, &shaders::SHARED_REDUCTION, &to_bytes(&values), &want, 4)
+}
+
+/// Two workgroups, each filling and reading all of a 16 KiB shared array.
+fn all_16k(h: &mut Harness) -> Result<CaseResult, Stop> {
+    if h.properties().limits.max_compute_shared_memory_size < 16384 {
+        return Ok(CaseResult::failed(
+            "maxComputeSharedMemorySize is below the required 16384",
+        ));
+    }
+    let seeds = [0x1234_5678u32, 0x9abc_def1];
+    let mut want = Vec::new();
+    for seed in seeds {
+        for l in 0..256u32 {
+            for k in 0..4 {
+                let slot = (4 * l + k + 513) & 1023;
+                want.extend([slot, seed, slot ^ seed, slot.wrapping_mul(seed)]);
+            }
+        }
+    }
+    check_one_dispatch(h, &shaders::SHARED_16K, &to_bytes(&seeds), &want, 2)
+}
+
+/// Two workgroups of 128 apply add, min, max, or, and, xor to shared words.
+fn atomics(h: &mut Harness) -> Result<CaseResult, Stop> {
+    let values = Sequence::new(23).u32s(256);
+    let want: Vec<u32> = values
+        .chunks(128)
+        .flat_map(|g| {
+            [
+                g.iter().fold(0u32, |a, v| a.wrapping_add(*v)),
+                *g.iter().min().unwrap_or(&0),
+                g.iter().map(|v| *v as i32).max().unwrap_or(0) as u32,
+                g.iter().fold(0, |a, v| a | 1 << (v & 31)),
+                g.iter().fold(u32::MAX, |a, v| a & (v | 0x0f0f_0f0f)),
+                g.iter().fold(0, |a, v| a ^ v),
+            ]
+        })
+        .collect();
+    check_one_dispatch(h, &shaders::SHARED_ATOMICS, &to_bytes(&values), &want, 2)
+}

@@ -1,0 +1,262 @@
+//! What a case drives the device through: an instance with the validation
+//! layer, the first physical device the loader offers, a device with one
+//! compute queue, and helpers that create buffers, pipelines, descriptor sets
+//! and command buffers and submit them.
+//!
+//! Every object a case creates through the harness, or hands to
+//! [`Harness::own`], is destroyed by the harness at the end of the case, in
+//! reverse order of creation, before the device: the validation layer then
+//! reports any object the driver or the case leaked as an error.
+
+mod commands;
+mod memory;
+mod pipelines;
+mod promoted;
+mod setup;
+
+pub use commands::{Dependency, Recorder, Submission};
+pub use memory::{Buffer, Placement, POISON, POISON_WORD};
+pub use pipelines::{Bind, ComputePipeline, PipelineDesc, Slot};
+pub use promoted::{Synchronization2, TimelineSemaphores};
+pub use setup::Capabilities;
+
+use crate::case::{OrStop, Stop};
+use crate::validation::ValidationLog;
+use ash::vk;
+use std::collections::HashMap;
+
+/// How long the harness waits for a fence or semaphore before calling the
+/// device hung: generous, because the simulated GPU is slow.
+pub const WAIT_TIMEOUT_NS: u64 = 60_000_000_000;
+
+/// Declares [`Owned`], one variant per handle type, and makes each handle
+/// type [`Ownable`].
+macro_rules! owned_handles {
+    ($($variant:ident($t:ty)),* $(,)?) => {
+        /// An object the harness destroys at the end of the case.
+        #[derive(Clone, Copy, Debug)]
+        pub enum Owned {
+            $($variant($t)),*
+        }
+        $(
+            impl Ownable for $t {
+                fn owned(self) -> Owned {
+                    Owned::$variant(self)
+                }
+            }
+        )*
+    };
+}
+
+/// A handle type the harness can own.
+pub trait Ownable: Copy {
+    fn owned(self) -> Owned;
+}
+
+owned_handles!(
+    Buffer(vk::Buffer),
+    Memory(vk::DeviceMemory),
+    BufferView(vk::BufferView),
+    ShaderModule(vk::ShaderModule),
+    DescriptorSetLayout(vk::DescriptorSetLayout),
+    DescriptorPool(vk::DescriptorPool),
+    PipelineLayout(vk::PipelineLayout),
+    Pipeline(vk::Pipeline),
+    PipelineCache(vk::PipelineCache),
+    Fence(vk::Fence),
+    Semaphore(vk::Semaphore),
+    Event(vk::Event),
+    QueryPool(vk::QueryPool),
+    CommandPool(vk::CommandPool),
+);
+
+/// A mapped range of host-visible memory.
+struct Mapping {
+    ptr: *mut u8,
+    size: usize,
+}
+
+pub struct Harness {
+    // The messenger callback points into this log; `Drop` destroys the
+    // instance before any field is dropped.
+    validation: ValidationLog,
+    // Kept so the loader stays loaded while the instance lives.
+    _entry: ash::Entry,
+    instance: ash::Instance,
+    debug_utils: ash::ext::debug_utils::Instance,
+    messenger: vk::DebugUtilsMessengerEXT,
+    physical: vk::PhysicalDevice,
+    properties: vk::PhysicalDeviceProperties,
+    memory_properties: vk::PhysicalDeviceMemoryProperties,
+    caps: Capabilities,
+    device: ash::Device,
+    queue: vk::Queue,
+    queue_family: u32,
+    command_pool: vk::CommandPool,
+    timeline: Option<TimelineSemaphores>,
+    synchronization2: Option<Synchronization2>,
+    owned: Vec<Owned>,
+    mappings: HashMap<vk::DeviceMemory, Mapping>,
+    torn_down: bool,
+}
+
+impl Harness {
+    pub fn instance(&self) -> &ash::Instance {
+        &self.instance
+    }
+
+    pub fn device(&self) -> &ash::Device {
+        &self.device
+    }
+
+    pub fn physical_device(&self) -> vk::PhysicalDevice {
+        self.physical
+    }
+
+    pub fn properties(&self) -> &vk::PhysicalDeviceProperties {
+        &self.properties
+    }
+
+    pub fn memory_properties(&self) -> &vk::PhysicalDeviceMemoryProperties {
+        &self.memory_properties
+    }
+
+    /// What the device offers and the harness enabled.
+    pub fn caps(&self) -> &Capabilities {
+        &self.caps
+    }
+
+    pub fn queue(&self) -> vk::Queue {
+        self.queue
+    }
+
+    pub fn queue_family(&self) -> u32 {
+        self.queue_family
+    }
+
+    pub fn validation(&self) -> &ValidationLog {
+        &self.validation
+    }
+
+    /// The timeline semaphore entry points, or `NotSupported`.
+    pub fn timeline(&self) -> Result<&TimelineSemaphores, Stop> {
+        self.timeline.as_ref().ok_or_else(|| {
+            Stop::NotSupported(
+                "timeline semaphores (Vulkan 1.2 or VK_KHR_timeline_semaphore)".into(),
+            )
+        })
+    }
+
+    /// `vkQueueSubmit2` and `vkCmdPipelineBarrier2`, or `NotSupported`.
+    pub fn synchronization2(&self) -> Result<&Synchronization2, Stop> {
+        self.synchronization2.as_ref().ok_or_else(|| {
+            Stop::NotSupported("synchronization2 (Vulkan 1.3 or VK_KHR_synchronization2)".into())
+        })
+    }
+
+    /// Makes the harness destroy `handle` at the end of the case.
+    pub fn own<T: Ownable>(&mut self, handle: T) -> T {
+        self.owned.push(handle.owned());
+        handle
+    }
+
+    pub fn fence(&mut self, signaled: bool) -> Result<vk::Fence, Stop> {
+        let flags = if signaled {
+            vk::FenceCreateFlags::SIGNALED
+        } else {
+            vk::FenceCreateFlags::empty()
+        };
+        let info = vk::FenceCreateInfo::default().flags(flags);
+        // SAFETY: the device is alive; the fence is owned from here on.
+        let fence = unsafe { self.device.create_fence(&info, None) }.or_stop("vkCreateFence")?;
+        Ok(self.own(fence))
+    }
+
+    pub fn binary_semaphore(&mut self) -> Result<vk::Semaphore, Stop> {
+        let info = vk::SemaphoreCreateInfo::default();
+        // SAFETY: the device is alive; the semaphore is owned from here on.
+        let semaphore =
+            unsafe { self.device.create_semaphore(&info, None) }.or_stop("vkCreateSemaphore")?;
+        Ok(self.own(semaphore))
+    }
+
+    pub fn timeline_semaphore(&mut self, initial: u64) -> Result<vk::Semaphore, Stop> {
+        self.timeline()?;
+        let mut kind = vk::SemaphoreTypeCreateInfo::default()
+            .semaphore_type(vk::SemaphoreType::TIMELINE)
+            .initial_value(initial);
+        let info = vk::SemaphoreCreateInfo::default().push_next(&mut kind);
+        // SAFETY: the device is alive and has timeline semaphores enabled.
+        let semaphore = unsafe { self.device.create_semaphore(&info, None) }
+            .or_stop("vkCreateSemaphore (timeline)")?;
+        Ok(self.own(semaphore))
+    }
+
+    pub fn event(&mut self) -> Result<vk::Event, Stop> {
+        let info = vk::EventCreateInfo::default();
+        // SAFETY: the device is alive; the event is owned from here on.
+        let event = unsafe { self.device.create_event(&info, None) }.or_stop("vkCreateEvent")?;
+        Ok(self.own(event))
+    }
+
+    /// Destroys everything the case created, then the device, the
+    /// messenger and the instance, and returns the validation log, complete.
+    pub fn finish(mut self) -> ValidationLog {
+        self.tear_down();
+        self.validation.clone()
+    }
+
+    fn tear_down(&mut self) {
+        if self.torn_down {
+            return;
+        }
+        self.torn_down = true;
+        // SAFETY: every handle below was created from this device or instance
+        // and is destroyed once: `owned` holds each handle once, and
+        // `torn_down` keeps a second call from running. Waiting for idle first
+        // means no submitted work still uses them.
+        unsafe {
+            // A device lost here is already a failure the case reported.
+            let _ = self.device.device_wait_idle();
+            for owned in self.owned.drain(..).rev() {
+                destroy(&self.device, owned);
+            }
+            self.device.destroy_command_pool(self.command_pool, None);
+            self.device.destroy_device(None);
+            self.debug_utils
+                .destroy_debug_utils_messenger(self.messenger, None);
+            self.instance.destroy_instance(None);
+        }
+        self.mappings.clear();
+    }
+}
+
+impl Drop for Harness {
+    fn drop(&mut self) {
+        self.tear_down();
+    }
+}
+
+/// # Safety
+/// `owned` was created from `device` and is no longer in use.
+unsafe fn destroy(device: &ash::Device, owned: Owned) {
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        match owned {
+            Owned::Buffer(h) => device.destroy_buffer(h, None),
+            Owned::Memory(h) => device.free_memory(h, None),
+            Owned::BufferView(h) => device.destroy_buffer_view(h, None),
+            Owned::ShaderModule(h) => device.destroy_shader_module(h, None),
+            Owned::DescriptorSetLayout(h) => device.destroy_descriptor_set_layout(h, None),
+            Owned::DescriptorPool(h) => device.destroy_descriptor_pool(h, None),
+            Owned::PipelineLayout(h) => device.destroy_pipeline_layout(h, None),
+            Owned::Pipeline(h) => device.destroy_pipeline(h, None),
+            Owned::PipelineCache(h) => device.destroy_pipeline_cache(h, None),
+            Owned::Fence(h) => device.destroy_fence(h, None),
+            Owned::Semaphore(h) => device.destroy_semaphore(h, None),
+            Owned::Event(h) => device.destroy_event(h, None),
+            Owned::QueryPool(h) => device.destroy_query_pool(h, None),
+            Owned::CommandPool(h) => device.destroy_command_pool(h, None),
+        }
+    }
+}

@@ -1,0 +1,382 @@
+//! Creating the instance (with the validation layer and its messenger) and
+//! the device (with the optional features the cases use, when offered).
+
+use super::promoted::{Synchronization2, TimelineSemaphores};
+use super::Harness;
+use crate::case::{OrStop, Stop};
+use crate::validation::{ValidationLog, LAYER_NAME};
+use ash::vk;
+use std::collections::HashMap;
+use std::ffi::CStr;
+
+/// What the device offers and the harness enabled, for cases to consult
+/// before using anything optional.
+#[derive(Clone, Debug, Default)]
+pub struct Capabilities {
+    /// The device's `apiVersion`.
+    pub api_version: u32,
+    pub timeline_semaphore: bool,
+    pub synchronization2: bool,
+    pub host_query_reset: bool,
+    pub shader_int64: bool,
+    /// `vkCmdDispatchBase` (Vulkan 1.1).
+    pub dispatch_base: bool,
+    /// `VK_KHR_pipeline_executable_properties` with `pipelineExecutableInfo`.
+    pub pipeline_executable_info: bool,
+    /// `timestampValidBits` of the queue family the harness uses.
+    pub timestamp_valid_bits: u32,
+    /// The device extensions the harness enabled.
+    pub enabled_extensions: Vec<String>,
+}
+
+/// Synchronization validation checks the barriers of every case: a missing
+/// barrier that lavapipe forgives would be a hang or stale data on a tiler.
+const SYNCHRONIZATION_VALIDATION: [vk::ValidationFeatureEnableEXT; 1] =
+    [vk::ValidationFeatureEnableEXT::SYNCHRONIZATION_VALIDATION];
+
+fn names(list: &[vk::ExtensionProperties]) -> Vec<String> {
+    list.iter()
+        .filter_map(|e| e.extension_name_as_c_str().ok())
+        .map(|n| n.to_string_lossy().into_owned())
+        .collect()
+}
+
+impl Harness {
+    /// Loads the Vulkan loader and creates the instance, device and queue.
+    /// The loader picks the driver from the process environment
+    /// (`VK_DRIVER_FILES`), which is why the runner runs each driver in a
+    /// process of its own.
+    pub fn new() -> Result<Harness, Stop> {
+        // SAFETY: loading libvulkan.so.1 runs its initialisers; the loader is
+        // a well-behaved shared library.
+        let entry = unsafe { ash::Entry::load() }
+            .map_err(|e| Stop::Error(format!("cannot load the Vulkan loader: {e}")))?;
+
+        // SAFETY: global queries with no handles.
+        let layers = unsafe { entry.enumerate_instance_layer_properties() }
+            .or_stop("vkEnumerateInstanceLayerProperties")?;
+        if !layers
+            .iter()
+            .any(|l| l.layer_name_as_c_str() == Ok(LAYER_NAME))
+        {
+            return Err(Stop::Error(format!(
+                "the Khronos validation layer {} is not installed (Debian package \
+                 vulkan-validationlayers; scripts/install-deps installs it)",
+                LAYER_NAME.to_string_lossy()
+            )));
+        }
+        // SAFETY: as above.
+        let global_extensions = names(
+            &unsafe { entry.enumerate_instance_extension_properties(None) }
+                .or_stop("vkEnumerateInstanceExtensionProperties")?,
+        );
+        // SAFETY: as above; the layer name is NUL-terminated.
+        let layer_extensions = names(
+            &unsafe { entry.enumerate_instance_extension_properties(Some(LAYER_NAME)) }
+                .or_stop("vkEnumerateInstanceExtensionProperties (validation layer)")?,
+        );
+        let offered = |name: &CStr| {
+            let name = name.to_string_lossy();
+            global_extensions
+                .iter()
+                .chain(&layer_extensions)
+                .any(|e| *e == name)
+        };
+        if !offered(ash::ext::debug_utils::NAME) {
+            return Err(Stop::Error("VK_EXT_debug_utils is not offered".into()));
+        }
+        let mut extensions = vec![ash::ext::debug_utils::NAME.as_ptr()];
+        let validation_features = offered(ash::ext::validation_features::NAME);
+        if validation_features {
+            extensions.push(ash::ext::validation_features::NAME.as_ptr());
+        }
+
+        // SAFETY: a global query.
+        let loader_version = unsafe { entry.try_enumerate_instance_version() }
+            .or_stop("vkEnumerateInstanceVersion")?
+            .unwrap_or(vk::API_VERSION_1_0);
+        let app = vk::ApplicationInfo::default()
+            .application_name(c"parsnip-cts")
+            .engine_name(c"parsnip-cts")
+            .api_version(loader_version.min(vk::API_VERSION_1_3));
+        let layer_names = [LAYER_NAME.as_ptr()];
+        let validation = ValidationLog::default();
+        let mut messenger_info = validation.messenger_info();
+        let mut features = vk::ValidationFeaturesEXT::default()
+            .enabled_validation_features(&SYNCHRONIZATION_VALIDATION);
+        let mut instance_info = vk::InstanceCreateInfo::default()
+            .application_info(&app)
+            .enabled_layer_names(&layer_names)
+            .enabled_extension_names(&extensions)
+            .push_next(&mut messenger_info);
+        if validation_features {
+            instance_info = instance_info.push_next(&mut features);
+        }
+        // SAFETY: every pointer in `instance_info` refers to locals that
+        // outlive the call; the messenger's user data is `validation`, which
+        // the harness keeps until the instance is destroyed.
+        let instance =
+            unsafe { entry.create_instance(&instance_info, None) }.or_stop("vkCreateInstance")?;
+        let debug_utils = ash::ext::debug_utils::Instance::new(&entry, &instance);
+        // SAFETY: as above.
+        let messenger = match unsafe {
+            debug_utils.create_debug_utils_messenger(&validation.messenger_info(), None)
+        } {
+            Ok(m) => m,
+            Err(e) => {
+                // SAFETY: nothing else was created from the instance.
+                unsafe { instance.destroy_instance(None) };
+                return Err(Stop::Error(format!(
+                    "vkCreateDebugUtilsMessengerEXT returned {e:?}"
+                )));
+            }
+        };
+
+        let mut partial = PartialHarness {
+            entry,
+            instance,
+            debug_utils,
+            messenger,
+            validation,
+        };
+        match partial.create_device() {
+            Ok(device) => Ok(partial.complete(device)),
+            Err(stop) => {
+                partial.destroy();
+                Err(stop)
+            }
+        }
+    }
+}
+
+/// The instance-level half of a harness, while the device is being made.
+struct PartialHarness {
+    entry: ash::Entry,
+    instance: ash::Instance,
+    debug_utils: ash::ext::debug_utils::Instance,
+    messenger: vk::DebugUtilsMessengerEXT,
+    validation: ValidationLog,
+}
+
+struct DeviceParts {
+    physical: vk::PhysicalDevice,
+    properties: vk::PhysicalDeviceProperties,
+    memory_properties: vk::PhysicalDeviceMemoryProperties,
+    caps: Capabilities,
+    device: ash::Device,
+    queue_family: u32,
+    queue: vk::Queue,
+    command_pool: vk::CommandPool,
+}
+
+impl PartialHarness {
+    fn destroy(self) {
+        // SAFETY: the messenger and instance were created here and nothing
+        // else derived from them survives.
+        unsafe {
+            self.debug_utils
+                .destroy_debug_utils_messenger(self.messenger, None);
+            self.instance.destroy_instance(None);
+        }
+    }
+
+    fn create_device(&mut self) -> Result<DeviceParts, Stop> {
+        let instance = &self.instance;
+        // SAFETY: the instance is alive.
+        let physical_devices = unsafe { instance.enumerate_physical_devices() }
+            .or_stop("vkEnumeratePhysicalDevices")?;
+        let Some(&physical) = physical_devices.first() else {
+            return Err(Stop::Error("the loader found no physical device".into()));
+        };
+        // SAFETY: `physical` was just enumerated from the live instance, as
+        // are the queries below.
+        let (properties, memory_properties, families, offered) = unsafe {
+            (
+                instance.get_physical_device_properties(physical),
+                instance.get_physical_device_memory_properties(physical),
+                instance.get_physical_device_queue_family_properties(physical),
+                names(
+                    &instance
+                        .enumerate_device_extension_properties(physical)
+                        .or_stop("vkEnumerateDeviceExtensionProperties")?,
+                ),
+            )
+        };
+        let Some(queue_family) = families
+            .iter()
+            .position(|f| f.queue_flags.contains(vk::QueueFlags::COMPUTE))
+        else {
+            return Err(Stop::Error("no queue family supports compute".into()));
+        };
+        let api = properties.api_version;
+        let at_least = |minor: u32| at_least(api, minor);
+        let has = |name: &CStr| offered.iter().any(|e| *e == *name.to_string_lossy());
+
+        // Each optional feature: core from some version, or an extension.
+        let timeline_ext = !at_least(2) && has(ash::khr::timeline_semaphore::NAME);
+        let sync2_ext = !at_least(3) && has(ash::khr::synchronization2::NAME);
+        let host_reset_ext = !at_least(2) && has(ash::ext::host_query_reset::NAME);
+        let executable_ext = has(ash::khr::pipeline_executable_properties::NAME);
+        let timeline_known = at_least(2) || timeline_ext;
+        let sync2_known = at_least(3) || sync2_ext;
+        let host_reset_known = at_least(2) || host_reset_ext;
+
+        let mut timeline = vk::PhysicalDeviceTimelineSemaphoreFeatures::default();
+        let mut sync2 = vk::PhysicalDeviceSynchronization2Features::default();
+        let mut host_reset = vk::PhysicalDeviceHostQueryResetFeatures::default();
+        let mut executable = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default();
+        let mut query = vk::PhysicalDeviceFeatures2::default();
+        if timeline_known {
+            query = query.push_next(&mut timeline);
+        }
+        if sync2_known {
+            query = query.push_next(&mut sync2);
+        }
+        if host_reset_known {
+            query = query.push_next(&mut host_reset);
+        }
+        if executable_ext {
+            query = query.push_next(&mut executable);
+        }
+        // SAFETY: `query` chains only structures valid for this device's
+        // version and extensions, all alive for the call.
+        unsafe { instance.get_physical_device_features2(physical, &mut query) };
+        let supported = query.features;
+        let caps = Capabilities {
+            api_version: api,
+            timeline_semaphore: timeline.timeline_semaphore == vk::TRUE,
+            synchronization2: sync2.synchronization2 == vk::TRUE,
+            host_query_reset: host_reset.host_query_reset == vk::TRUE,
+            shader_int64: supported.shader_int64 == vk::TRUE,
+            dispatch_base: at_least(1),
+            pipeline_executable_info: executable.pipeline_executable_info == vk::TRUE,
+            timestamp_valid_bits: families[queue_family].timestamp_valid_bits,
+            enabled_extensions: Vec::new(),
+        };
+
+        // Enable exactly what was found, through the same structures.
+        let mut enabled = caps.clone();
+        let mut extensions: Vec<&CStr> = Vec::new();
+        let mut enable_timeline =
+            vk::PhysicalDeviceTimelineSemaphoreFeatures::default().timeline_semaphore(true);
+        let mut enable_sync2 =
+            vk::PhysicalDeviceSynchronization2Features::default().synchronization2(true);
+        let mut enable_host_reset =
+            vk::PhysicalDeviceHostQueryResetFeatures::default().host_query_reset(true);
+        let mut enable_executable =
+            vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default()
+                .pipeline_executable_info(true);
+        let features = vk::PhysicalDeviceFeatures::default().shader_int64(caps.shader_int64);
+        let priorities = [1.0f32];
+        let queues = [vk::DeviceQueueCreateInfo::default()
+            .queue_family_index(queue_family as u32)
+            .queue_priorities(&priorities)];
+        let mut device_info = vk::DeviceCreateInfo::default()
+            .queue_create_infos(&queues)
+            .enabled_features(&features);
+        if caps.timeline_semaphore {
+            device_info = device_info.push_next(&mut enable_timeline);
+            if timeline_ext {
+                extensions.push(ash::khr::timeline_semaphore::NAME);
+            }
+        }
+        if caps.synchronization2 {
+            device_info = device_info.push_next(&mut enable_sync2);
+            if sync2_ext {
+                extensions.push(ash::khr::synchronization2::NAME);
+            }
+        }
+        if caps.host_query_reset {
+            device_info = device_info.push_next(&mut enable_host_reset);
+            if host_reset_ext {
+                extensions.push(ash::ext::host_query_reset::NAME);
+            }
+        }
+        if caps.pipeline_executable_info {
+            device_info = device_info.push_next(&mut enable_executable);
+            extensions.push(ash::khr::pipeline_executable_properties::NAME);
+        }
+        let extension_ptrs: Vec<_> = extensions.iter().map(|e| e.as_ptr()).collect();
+        device_info = device_info.enabled_extension_names(&extension_ptrs);
+        enabled.enabled_extensions = extensions
+            .iter()
+            .map(|e| e.to_string_lossy().into_owned())
+            .collect();
+        // SAFETY: `device_info` and its chain point at locals alive for the
+        // call; the features and extensions were reported by this device.
+        let device = unsafe { instance.create_device(physical, &device_info, None) }
+            .or_stop("vkCreateDevice")?;
+        let pool_info = vk::CommandPoolCreateInfo::default()
+            .flags(vk::CommandPoolCreateFlags::RESET_COMMAND_BUFFER)
+            .queue_family_index(queue_family as u32);
+        // SAFETY: the device was just created with this queue family.
+        let (queue, command_pool) = unsafe {
+            let queue = device.get_device_queue(queue_family as u32, 0);
+            match device.create_command_pool(&pool_info, None) {
+                Ok(pool) => (queue, pool),
+                Err(e) => {
+                    device.destroy_device(None);
+                    return Err(Stop::Error(format!("vkCreateCommandPool returned {e:?}")));
+                }
+            }
+        };
+        Ok(DeviceParts {
+            physical,
+            properties,
+            memory_properties,
+            caps: enabled,
+            device,
+            queue_family: queue_family as u32,
+            queue,
+            command_pool,
+        })
+    }
+
+    fn complete(self, parts: DeviceParts) -> Harness {
+        let timeline = match (
+            parts.caps.timeline_semaphore,
+            at_least(parts.caps.api_version, 2),
+        ) {
+            (false, _) => None,
+            (true, true) => Some(TimelineSemaphores::Core(Box::new(parts.device.clone()))),
+            (true, false) => Some(TimelineSemaphores::Khr(
+                ash::khr::timeline_semaphore::Device::new(&self.instance, &parts.device),
+            )),
+        };
+        let synchronization2 = match (
+            parts.caps.synchronization2,
+            at_least(parts.caps.api_version, 3),
+        ) {
+            (false, _) => None,
+            (true, true) => Some(Synchronization2::Core(Box::new(parts.device.clone()))),
+            (true, false) => Some(Synchronization2::Khr(
+                ash::khr::synchronization2::Device::new(&self.instance, &parts.device),
+            )),
+        };
+        Harness {
+            validation: self.validation,
+            _entry: self.entry,
+            instance: self.instance,
+            debug_utils: self.debug_utils,
+            messenger: self.messenger,
+            physical: parts.physical,
+            properties: parts.properties,
+            memory_properties: parts.memory_properties,
+            caps: parts.caps,
+            device: parts.device,
+            queue: parts.queue,
+            queue_family: parts.queue_family,
+            command_pool: parts.command_pool,
+            timeline,
+            synchronization2,
+            owned: Vec::new(),
+            mappings: HashMap::new(),
+            torn_down: false,
+        }
+    }
+}
+
+/// Whether a Vulkan version is at least 1.`minor`.
+fn at_least(api: u32, minor: u32) -> bool {
+    vk::api_version_major(api) > 1 || vk::api_version_minor(api) >= minor
+}
