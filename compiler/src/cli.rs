@@ -1,0 +1,158 @@
+//! `parsnip-compile`: the compiler as a command, for looking at what it makes of a shader.
+//!
+//! ```text
+//! parsnip-compile SHADER.spv [--stage compute] [--entry NAME] [--gpu a660|a740|...]
+//!                 [--ir] [--disasm] [--stats] [--set-binding SET:BINDING:ssbo|ubo[:COUNT]]...
+//! ```
+
+use crate::descriptor_layout::{DescriptorKind, DescriptorLayout};
+use crate::{compile_to_ir, CompileOptions};
+
+pub const USAGE: &str = "usage: parsnip-compile SHADER.spv [--stage compute] [--entry NAME] \
+[--gpu a660|a740|...] [--ir] [--disasm] [--stats] [--binding SET:BINDING:ssbo|ubo[:COUNT]]...";
+
+#[derive(Debug, Default, PartialEq)]
+pub struct Args {
+    pub path: String,
+    pub entry: String,
+    pub gpu: String,
+    pub ir: bool,
+    pub disasm: bool,
+    pub stats: bool,
+    pub bindings: Vec<(u32, u32, DescriptorKind, u32)>,
+}
+
+pub fn parse(args: &[String]) -> Result<Args, String> {
+    let mut a = Args {
+        entry: "main".into(),
+        gpu: "a660".into(),
+        ..Args::default()
+    };
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |name: &str| {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("{name} needs a value\n{USAGE}"))
+        };
+        match arg.as_str() {
+            "--stage" => {
+                let s = value("--stage")?;
+                if s != "compute" && s != "comp" {
+                    return Err(format!("stage {s} is not supported; only compute is"));
+                }
+            }
+            "--entry" => a.entry = value("--entry")?,
+            "--gpu" => a.gpu = value("--gpu")?,
+            "--ir" => a.ir = true,
+            "--disasm" => a.disasm = true,
+            "--stats" => a.stats = true,
+            "--binding" => {
+                let v = value("--binding")?;
+                let parts: Vec<&str> = v.split(':').collect();
+                let num = |s: &str| {
+                    s.parse::<u32>()
+                        .map_err(|_| format!("bad number {s} in --binding {v}"))
+                };
+                if parts.len() < 3 || parts.len() > 4 {
+                    return Err(format!(
+                        "--binding {v}: expected SET:BINDING:ssbo|ubo[:COUNT]"
+                    ));
+                }
+                let kind = match parts[2] {
+                    "ssbo" => DescriptorKind::StorageBuffer,
+                    "ubo" => DescriptorKind::UniformBuffer,
+                    k => return Err(format!("--binding {v}: unknown kind {k}")),
+                };
+                let count = if parts.len() == 4 { num(parts[3])? } else { 1 };
+                a.bindings
+                    .push((num(parts[0])?, num(parts[1])?, kind, count));
+            }
+            "-h" | "--help" => return Err(USAGE.into()),
+            s if s.starts_with('-') => return Err(format!("unknown option {s}\n{USAGE}")),
+            s => {
+                if !a.path.is_empty() {
+                    return Err(format!("more than one shader given\n{USAGE}"));
+                }
+                a.path = s.into();
+            }
+        }
+    }
+    if a.path.is_empty() {
+        return Err(USAGE.into());
+    }
+    Ok(a)
+}
+
+/// Runs the command; returns what to print, or an error message.
+pub fn run(args: &[String]) -> Result<String, String> {
+    let a = parse(args)?;
+    let bytes = std::fs::read(&a.path).map_err(|e| format!("{}: {e}", a.path))?;
+    if bytes.len() % 4 != 0 {
+        return Err(format!(
+            "{}: {} bytes is not a whole number of SPIR-V words",
+            a.path,
+            bytes.len()
+        ));
+    }
+    let words: Vec<u32> = bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let options = CompileOptions {
+        gpu: a.gpu.clone(),
+        entry: a.entry.clone(),
+        layout: DescriptorLayout::packed(&a.bindings),
+        ..CompileOptions::default()
+    };
+    let shader = compile_to_ir(&words, &options).map_err(|e| format!("{}: {e}", a.path))?;
+    let mut out = String::new();
+    if a.ir {
+        out.push_str(&shader.to_string());
+    }
+    if a.disasm || a.stats || !a.ir {
+        return Err(format!(
+            "{}: the ir3 back end (instruction selection, scheduling, register allocation, \
+             encoding) is not written yet; only --ir output is available",
+            a.path
+        ));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn parses_the_documented_options() {
+        let a = parse(&args(
+            "x.spv --gpu a740 --entry go --stats --disasm --binding 1:2:ubo:3",
+        ))
+        .unwrap();
+        assert_eq!(a.path, "x.spv");
+        assert_eq!(a.gpu, "a740");
+        assert_eq!(a.entry, "go");
+        assert!(a.stats && a.disasm && !a.ir);
+        assert_eq!(a.bindings, vec![(1, 2, DescriptorKind::UniformBuffer, 3)]);
+    }
+
+    #[test]
+    fn refuses_bad_command_lines() {
+        assert!(parse(&args("")).is_err());
+        assert!(parse(&args("x.spv --stage vertex"))
+            .unwrap_err()
+            .contains("only compute"));
+        assert!(parse(&args("x.spv --bogus"))
+            .unwrap_err()
+            .contains("--bogus"));
+        assert!(parse(&args("x.spv --binding 0:1")).is_err());
+        assert!(parse(&args("x.spv --gpu"))
+            .unwrap_err()
+            .contains("needs a value"));
+    }
+}
