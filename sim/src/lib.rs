@@ -4,6 +4,26 @@
 //! space and the command streams handed to submit, nothing else (see
 //! ARCHITECTURE.md). It runs streams Parsnip wrote and streams other drivers
 //! wrote (Turnip's traces, real-hardware captures) alike.
+//!
+//! - [`Gpu`]: a GPU of the catalogue with its [`memory::AddressSpace`];
+//!   [`Gpu::submit`] runs command streams on a [`Context`].
+//! - [`cp`]: the command processor (PM4 packets, IB levels, draw state,
+//!   CP_LOAD_STATE6, dispatches, waits, events, predication).
+//! - [`register_file`]: registers per chip, and strict mode.
+//! - [`report`]: faults, hangs and bad streams, reported like the kernel.
+//! - [`compute_dispatch`]: what the command processor hands the shader
+//!   processor for one dispatch, through [`shader_core::ShaderCore`].
 
+pub mod always_on_counter;
 pub mod compute_dispatch;
+pub mod cp;
+pub mod gpu;
 pub mod memory;
+pub mod options;
+pub mod register_file;
+pub mod report;
+pub mod shader_core;
+
+pub use gpu::{Context, Gpu, IbRange, SubmitStats};
+pub use options::SimOptions;
+pub use report::GpuError;

@@ -3,10 +3,17 @@
 //! Everything the model reads or writes goes through here, so an access that
 //! touches an address no buffer object covers is caught and reported the way
 //! the kernel reports an SMMU/iova fault, instead of reading garbage.
+//!
+//! Buffer objects are mapped and unmapped while the GPU runs (a driver
+//! allocates memory while an earlier submit executes, as it does on
+//! hardware), so the table of mappings sits behind a lock and every method
+//! takes `&self`. An access holds the lock only for its own copy.
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
+
+use parking_lot::RwLock;
 
 /// Host memory behind one buffer object.
 ///
@@ -120,7 +127,7 @@ struct Mapping {
 /// The set of buffer objects visible to the GPU, by iova.
 #[derive(Default)]
 pub struct AddressSpace {
-    mappings: BTreeMap<u64, Mapping>,
+    mappings: RwLock<BTreeMap<u64, Mapping>>,
 }
 
 impl AddressSpace {
@@ -129,13 +136,14 @@ impl AddressSpace {
     }
 
     /// Makes `backing` visible at `iova`.
-    pub fn map(&mut self, iova: u64, backing: Arc<dyn Backing>) -> Result<(), MapError> {
+    pub fn map(&self, iova: u64, backing: Arc<dyn Backing>) -> Result<(), MapError> {
         let len = backing.len() as u64;
         if len == 0 {
             return Err(MapError::Empty { iova });
         }
         let end = iova.checked_add(len).ok_or(MapError::Wraps { iova, len })?;
-        if let Some((&start, m)) = self.mappings.range(..end).next_back() {
+        let mut mappings = self.mappings.write();
+        if let Some((&start, m)) = mappings.range(..end).next_back() {
             if start + m.len > iova {
                 return Err(MapError::Overlap {
                     iova,
@@ -144,13 +152,22 @@ impl AddressSpace {
                 });
             }
         }
-        self.mappings.insert(iova, Mapping { len, backing });
+        mappings.insert(iova, Mapping { len, backing });
         Ok(())
     }
 
     /// Removes the buffer object mapped at `iova`; returns whether one was.
-    pub fn unmap(&mut self, iova: u64) -> bool {
-        self.mappings.remove(&iova).is_some()
+    pub fn unmap(&self, iova: u64) -> bool {
+        self.mappings.write().remove(&iova).is_some()
+    }
+
+    /// The buffer objects mapped, as `(iova, length)` in address order.
+    pub fn mappings(&self) -> Vec<(u64, u64)> {
+        self.mappings
+            .read()
+            .iter()
+            .map(|(&iova, m)| (iova, m.len))
+            .collect()
     }
 
     /// Whether `iova..iova+len` is entirely backed.
@@ -175,10 +192,10 @@ impl AddressSpace {
             write,
         };
         let end = iova.checked_add(len).ok_or(fault(iova))?;
+        let mappings = self.mappings.read();
         let mut at = iova;
         while at < end {
-            let (&start, m) = self
-                .mappings
+            let (&start, m) = mappings
                 .range(..=at)
                 .next_back()
                 .filter(|(&s, m)| at < s + m.len)
@@ -186,7 +203,8 @@ impl AddressSpace {
             let chunk_end = end.min(start + m.len);
             let offset = (at - start) as usize;
             // SAFETY: `offset < m.len` and `chunk_end - start <= m.len`, which
-            // is the backing's length, so the pointer stays inside it.
+            // is the backing's length, so the pointer stays inside it; the
+            // read lock keeps the backing mapped while `f` copies.
             let ptr = unsafe { m.backing.as_ptr().add(offset) };
             f(ptr, (at - iova) as usize..(chunk_end - iova) as usize);
             at = chunk_end;
@@ -254,7 +272,7 @@ mod tests {
 
     #[test]
     fn reads_back_what_was_written() {
-        let mut a = AddressSpace::new();
+        let a = AddressSpace::new();
         a.map(0x1000, buf(0x100)).unwrap();
         a.write_u32(0x1010, 0xdead_beef).unwrap();
         assert_eq!(a.read_u32(0x1010).unwrap(), 0xdead_beef);
@@ -263,7 +281,7 @@ mod tests {
 
     #[test]
     fn access_outside_any_buffer_faults_at_the_first_unbacked_byte() {
-        let mut a = AddressSpace::new();
+        let a = AddressSpace::new();
         a.map(0x1000, buf(0x100)).unwrap();
         let err = a.read_u32(0x10fe).unwrap_err();
         assert_eq!(
@@ -280,7 +298,7 @@ mod tests {
 
     #[test]
     fn adjacent_buffers_read_as_one_range() {
-        let mut a = AddressSpace::new();
+        let a = AddressSpace::new();
         a.map(0x1000, buf(0x10)).unwrap();
         a.map(0x1010, buf(0x10)).unwrap();
         a.write(0x100c, &[1, 2, 3, 4, 5, 6, 7, 8]).unwrap();
@@ -290,7 +308,7 @@ mod tests {
 
     #[test]
     fn overlapping_maps_are_refused() {
-        let mut a = AddressSpace::new();
+        let a = AddressSpace::new();
         a.map(0x1000, buf(0x100)).unwrap();
         assert!(matches!(
             a.map(0x10f0, buf(0x100)),

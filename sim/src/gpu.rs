@@ -1,0 +1,150 @@
+//! The GPU model: a GPU of the catalogue, its address space, and contexts
+//! that run command streams on it.
+//!
+//! ```ignore
+//! let gpu = Gpu::new(gpu::by_name("a660")?, SimOptions::default());
+//! gpu.memory().map(0x1_0000_0000, backing)?;
+//! let mut ctx = gpu.new_context();
+//! gpu.submit(&mut ctx, &[IbRange { iova: 0x1_0000_0000, dwords: 64 }])?;
+//! ```
+//!
+//! A [`Context`] holds what a command stream leaves behind: the register
+//! file, the state CP_LOAD_STATE6 loaded, draw-state groups, predicates. The
+//! kernel interface's simulator back end makes one per submit queue; replay
+//! one per trace. After a fault or hang a context is lost, as the kernel
+//! kills the context of a submit that hung the GPU.
+
+use std::sync::Arc;
+
+use parsnip_registers::gpu::GpuInfo;
+
+use crate::always_on_counter::AlwaysOnCounter;
+use crate::cp::{CommandProcessor, CpState};
+use crate::memory::AddressSpace;
+use crate::options::SimOptions;
+use crate::register_file::RegisterFile;
+use crate::report::{CpSite, ErrorKind, GpuError};
+use crate::shader_core::ShaderCore;
+
+/// A command stream handed to submit: `dwords` dwords at `iova`, run as an
+/// IB1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IbRange {
+    pub iova: u64,
+    pub dwords: u32,
+}
+
+/// What a submit did, for tools that print it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SubmitStats {
+    /// Packets executed (type 4 and type 7), in every IB level.
+    pub packets: u64,
+    /// Register writes.
+    pub register_writes: u64,
+    /// Compute dispatches launched.
+    pub dispatches: u32,
+}
+
+pub(crate) struct GpuShared {
+    pub(crate) info: &'static GpuInfo,
+    pub(crate) memory: Arc<AddressSpace>,
+    pub(crate) options: SimOptions,
+    pub(crate) clock: AlwaysOnCounter,
+    pub(crate) shader_core: Box<dyn ShaderCore>,
+}
+
+/// A model of one GPU. Cheap to clone: clones share the address space.
+#[derive(Clone)]
+pub struct Gpu {
+    shared: Arc<GpuShared>,
+}
+
+/// The state one stream of submits builds up on the GPU.
+pub struct Context {
+    pub(crate) regs: RegisterFile,
+    pub(crate) cp: CpState,
+    lost: bool,
+}
+
+impl Context {
+    /// The register file (for tools and tests that inspect it).
+    pub fn registers(&self) -> &RegisterFile {
+        &self.regs
+    }
+
+    /// Whether an earlier submit on this context faulted or hung.
+    pub fn is_lost(&self) -> bool {
+        self.lost
+    }
+}
+
+impl Gpu {
+    /// A model of `info` with an empty address space, running shaders on
+    /// `shader_core`.
+    pub fn with_shader_core(
+        info: &'static GpuInfo,
+        options: SimOptions,
+        memory: Arc<AddressSpace>,
+        shader_core: Box<dyn ShaderCore>,
+    ) -> Self {
+        Self {
+            shared: Arc::new(GpuShared {
+                info,
+                memory,
+                options,
+                clock: AlwaysOnCounter::new(),
+                shader_core,
+            }),
+        }
+    }
+
+    pub fn info(&self) -> &'static GpuInfo {
+        self.shared.info
+    }
+
+    pub fn options(&self) -> &SimOptions {
+        &self.shared.options
+    }
+
+    /// The GPU's address space: map buffer objects here.
+    pub fn memory(&self) -> &Arc<AddressSpace> {
+        &self.shared.memory
+    }
+
+    /// The always-on counter (19.2 MHz), as CP timestamps read it.
+    pub fn timestamp(&self) -> u64 {
+        self.shared.clock.read()
+    }
+
+    /// A context with nothing programmed.
+    pub fn new_context(&self) -> Context {
+        Context {
+            regs: RegisterFile::new(self.shared.info.chip, self.shared.options.strict),
+            cp: CpState::new(),
+            lost: false,
+        }
+    }
+
+    /// Runs `streams` in order on `ctx`, each as an IB1. The first fault,
+    /// hang or stream error ends the submit and loses the context.
+    pub fn submit(&self, ctx: &mut Context, streams: &[IbRange]) -> Result<SubmitStats, GpuError> {
+        if ctx.lost {
+            return Err(GpuError {
+                kind: ErrorKind::ContextLost,
+                site: CpSite::default(),
+            });
+        }
+        let mut cp = CommandProcessor::new(&self.shared, &mut ctx.regs, &mut ctx.cp);
+        let result = streams
+            .iter()
+            .try_for_each(|s| cp.run_submitted_ib(s.iova, s.dwords));
+        let stats = cp.stats();
+        match result {
+            Ok(()) => Ok(stats),
+            Err(e) => {
+                ctx.lost = true;
+                Err(e)
+            }
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! How strictly and how patiently the model runs.
+//!
+//! Strict mode is on unless a user turns it off: a dispatch that depends on a
+//! register nothing programmed is an error (see [`crate::register_file`]).
+//! The hang budget bounds how long a CP wait polls memory and how many
+//! instructions a dispatch may execute, so a stream that would hang the GPU
+//! ends its submit with a report instead of hanging the process.
+//!
+//! Environment (read by [`SimOptions::from_env`], which the kernel interface's
+//! simulator back end and `parsnip-replay` use):
+//! - `PARSNIP_SIM_STRICT=0` turns strict mode off (`1`, the default, keeps it).
+//! - `PARSNIP_SIM_WAIT_MS=<ms>`: how long a CP wait polls (default 2000).
+//! - `PARSNIP_SIM_SHADER_BUDGET=<n>`: instructions one dispatch may execute
+//!   (default 2^32).
+
+use std::fmt;
+use std::time::Duration;
+
+/// Selects strict mode.
+pub const STRICT_VAR: &str = "PARSNIP_SIM_STRICT";
+/// Sets the CP wait budget in milliseconds.
+pub const WAIT_MS_VAR: &str = "PARSNIP_SIM_WAIT_MS";
+/// Sets the shader instruction budget per dispatch.
+pub const SHADER_BUDGET_VAR: &str = "PARSNIP_SIM_SHADER_BUDGET";
+
+/// The model's run-time settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SimOptions {
+    /// A dispatch reading a register nothing programmed since the context
+    /// began is an error naming it.
+    pub strict: bool,
+    /// How long a CP wait (CP_WAIT_REG_MEM, CP_WAIT_MEM_GTE) polls before the
+    /// submit ends with a hang report.
+    pub wait_budget: Duration,
+    /// Instructions one dispatch may execute (summed over its waves) before
+    /// it ends with a hang report.
+    pub shader_budget: u64,
+}
+
+impl Default for SimOptions {
+    fn default() -> Self {
+        Self {
+            strict: true,
+            wait_budget: Duration::from_secs(2),
+            shader_budget: 1 << 32,
+        }
+    }
+}
+
+/// A setting in the environment that does not parse.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionError {
+    pub variable: &'static str,
+    pub value: String,
+    pub expected: &'static str,
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}={}: expected {}",
+            self.variable, self.value, self.expected
+        )
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+impl SimOptions {
+    /// The defaults, changed by whichever variables `env` (a lookup of
+    /// environment variables) sets.
+    pub fn from_lookup(env: impl Fn(&str) -> Option<String>) -> Result<Self, OptionError> {
+        let mut options = Self::default();
+        if let Some(v) = env(STRICT_VAR) {
+            options.strict = match v.trim() {
+                "1" | "true" | "on" => true,
+                "0" | "false" | "off" => false,
+                _ => {
+                    return Err(OptionError {
+                        variable: STRICT_VAR,
+                        value: v,
+                        expected: "0 or 1",
+                    })
+                }
+            };
+        }
+        if let Some(v) = env(WAIT_MS_VAR) {
+            let ms: u64 = v.trim().parse().map_err(|_| OptionError {
+                variable: WAIT_MS_VAR,
+                value: v.clone(),
+                expected: "a number of milliseconds",
+            })?;
+            options.wait_budget = Duration::from_millis(ms);
+        }
+        if let Some(v) = env(SHADER_BUDGET_VAR) {
+            options.shader_budget = v.trim().parse().map_err(|_| OptionError {
+                variable: SHADER_BUDGET_VAR,
+                value: v.clone(),
+                expected: "a number of instructions",
+            })?;
+        }
+        Ok(options)
+    }
+
+    /// The defaults changed by the process environment.
+    pub fn from_env() -> Result<Self, OptionError> {
+        Self::from_lookup(|name| std::env::var(name).ok())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strict_is_on_unless_turned_off() {
+        assert!(SimOptions::from_lookup(|_| None).unwrap().strict);
+        let off = SimOptions::from_lookup(|n| (n == STRICT_VAR).then(|| "0".to_string())).unwrap();
+        assert!(!off.strict);
+    }
+
+    #[test]
+    fn budgets_parse_and_bad_values_name_the_variable() {
+        let o = SimOptions::from_lookup(|n| match n {
+            WAIT_MS_VAR => Some("15".into()),
+            SHADER_BUDGET_VAR => Some("1000".into()),
+            _ => None,
+        })
+        .unwrap();
+        assert_eq!(o.wait_budget, Duration::from_millis(15));
+        assert_eq!(o.shader_budget, 1000);
+        let e = SimOptions::from_lookup(|n| (n == WAIT_MS_VAR).then(|| "soon".to_string()))
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "PARSNIP_SIM_WAIT_MS=soon: expected a number of milliseconds"
+        );
+    }
+}

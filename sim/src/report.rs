@@ -1,0 +1,338 @@
+//! What ends a submit early, reported so a user recognises it: a fault reads
+//! like the msm kernel's iova fault, a hang like its hangcheck, and both say
+//! which packet (IB level, IB address, dword offset, opcode) or which shader
+//! instruction (dispatch, wave, PC, instruction text) was running.
+
+use std::fmt;
+use std::time::Duration;
+
+use parsnip_registers::pm4::HeaderError;
+
+use crate::memory::Fault;
+use crate::register_file::RegisterReadError;
+
+/// Which of the CP's instruction fetchers ran a packet. The a6xx/a7xx CP has
+/// one per level: IB1 (what the kernel's ring calls), IB2 (what an IB1
+/// calls) and SDS, the draw-state fetcher (a6xx.xml's CP_IB1_BASE,
+/// CP_IB2_BASE and CP_SDS_BASE).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IbLevel {
+    Ib1,
+    Ib2,
+    DrawState,
+}
+
+impl fmt::Display for IbLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            IbLevel::Ib1 => "IB1",
+            IbLevel::Ib2 => "IB2",
+            IbLevel::DrawState => "SDS",
+        })
+    }
+}
+
+/// One packet being executed: where it is and what it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PacketSite {
+    pub level: IbLevel,
+    /// The iova of the IB's first dword.
+    pub ib: u64,
+    /// The IB's length in dwords.
+    pub ib_dwords: u32,
+    /// The offset of the packet's header in the IB, in dwords.
+    pub dword: u32,
+    /// The opcode's name (`CP_EXEC_CS`), `type 4` for a register write, or
+    /// the raw header for an undecodable one.
+    pub packet: String,
+}
+
+impl fmt::Display for PacketSite {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} at {} {:#x} dword {} (iova {:#x})",
+            self.packet,
+            self.level,
+            self.ib,
+            self.dword,
+            self.ib + u64::from(self.dword) * 4
+        )
+    }
+}
+
+/// The chain of packets that led to an event, outermost (the submitted IB1)
+/// first.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CpSite(pub Vec<PacketSite>);
+
+impl CpSite {
+    /// The packet that was executing (the innermost).
+    pub fn packet(&self) -> Option<&PacketSite> {
+        self.0.last()
+    }
+}
+
+impl fmt::Display for CpSite {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut frames = self.0.iter().rev();
+        match frames.next() {
+            None => f.write_str("no packet"),
+            Some(inner) => {
+                write!(f, "{inner}")?;
+                for outer in frames {
+                    write!(f, ", called by {outer}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// A shader instruction that was executing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShaderSite {
+    /// Which dispatch of the submit (0 for the first CP_EXEC_CS).
+    pub dispatch: u32,
+    /// The work group, as (x, y, z).
+    pub work_group: [u32; 3],
+    pub wave: u32,
+    /// The instruction's index in the program.
+    pub pc: u32,
+    /// The instruction as the disassembler prints it, or its raw word.
+    pub instruction: String,
+}
+
+impl fmt::Display for ShaderSite {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [x, y, z] = self.work_group;
+        write!(
+            f,
+            "dispatch {}, work group ({x}, {y}, {z}), wave {}, pc {}: {}",
+            self.dispatch, self.wave, self.pc, self.instruction
+        )
+    }
+}
+
+/// What the shader processor reports when a dispatch does not complete.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShaderFailure {
+    /// An access no buffer object covers.
+    Fault { fault: Fault, at: ShaderSite },
+    /// The instruction budget ran out.
+    Hang { executed: u64, at: ShaderSite },
+    /// The program cannot run (an undecodable word, an access a descriptor
+    /// does not allow, shared memory out of range...).
+    Error {
+        message: String,
+        at: Option<ShaderSite>,
+    },
+}
+
+/// Why the model stopped on a command stream that is not well formed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StreamProblem {
+    /// The dword is not a valid packet header.
+    BadHeader(HeaderError),
+    /// A type 7 opcode this GPU generation does not have.
+    UnknownOpcode { opcode: u32 },
+    /// A packet the hardware has that the model does not execute (yet).
+    NotModelled { what: String },
+    /// The packet's payload runs past the end of its IB.
+    PastEnd { needed: u32, left: u32 },
+    /// An IB called from a level that cannot call one.
+    TooDeep { from: IbLevel },
+    /// A payload that is the wrong size or holds a value the packet does not
+    /// allow.
+    BadPayload { why: String },
+    /// A dispatch the registers describe wrongly (a wave size the GPU lacks,
+    /// two registers that must agree and do not...).
+    BadState { why: String },
+}
+
+impl fmt::Display for StreamProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StreamProblem::BadHeader(e) => write!(f, "bad packet header {e}"),
+            StreamProblem::UnknownOpcode { opcode } => {
+                write!(f, "unknown type 7 opcode {opcode:#04x}")
+            }
+            StreamProblem::NotModelled { what } => f.write_str(what),
+            StreamProblem::PastEnd { needed, left } => {
+                write!(f, "packet needs {needed} dwords but its IB has {left} left")
+            }
+            StreamProblem::TooDeep { from } => write!(
+                f,
+                "an IB called from {from}: the CP has no fetcher below it"
+            ),
+            StreamProblem::BadPayload { why } => f.write_str(why),
+            StreamProblem::BadState { why } => f.write_str(why),
+        }
+    }
+}
+
+/// Why a CP hang was declared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HangCause {
+    /// A wait whose condition never became true.
+    Wait {
+        /// The condition, e.g. `(mem[0x100004000] & 0xffffffff) == 0x1`.
+        condition: String,
+        /// The value the condition saw last.
+        last_value: u64,
+        waited: Duration,
+    },
+    /// A dispatch that exhausted its instruction budget.
+    Shader { executed: u64, at: ShaderSite },
+}
+
+/// What ended a submit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// An access to an address no buffer object covers, by the packet in
+    /// the error's site or by a shader it launched.
+    Fault {
+        fault: Fault,
+        shader: Option<ShaderSite>,
+    },
+    Hang(HangCause),
+    BadStream(StreamProblem),
+    /// Strict mode, or a register the model could not read.
+    Register(RegisterReadError),
+    /// The shader could not run.
+    Shader {
+        message: String,
+        at: Option<ShaderSite>,
+    },
+    /// The context was lost by an earlier error; nothing runs on it.
+    ContextLost,
+}
+
+/// A submit that did not complete: what happened and which packet ran.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GpuError {
+    pub kind: ErrorKind,
+    pub site: CpSite,
+}
+
+impl GpuError {
+    pub fn is_fault(&self) -> bool {
+        matches!(self.kind, ErrorKind::Fault { .. })
+    }
+
+    pub fn is_hang(&self) -> bool {
+        matches!(self.kind, ErrorKind::Hang(_))
+    }
+}
+
+impl fmt::Display for GpuError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            // The msm kernel: "*** gpu fault: ttbr0=... iova=... dir=READ
+            // type=TRANSLATION source=CP ...".
+            ErrorKind::Fault { fault, shader } => {
+                write!(f, "*** {fault}")?;
+                match shader {
+                    Some(s) => write!(f, " source=SP ({s}), launched by {}", self.site),
+                    None => write!(f, " source=CP ({})", self.site),
+                }
+            }
+            // The msm kernel: "hangcheck detected gpu lockup rb 0!".
+            ErrorKind::Hang(HangCause::Wait {
+                condition,
+                last_value,
+                waited,
+            }) => write!(
+                f,
+                "hangcheck detected gpu lockup: {} waited {:.3} s for {condition} \
+                 (last value {last_value:#x})",
+                self.site,
+                waited.as_secs_f64()
+            ),
+            ErrorKind::Hang(HangCause::Shader { executed, at }) => write!(
+                f,
+                "hangcheck detected gpu lockup: shader still running after {executed} \
+                 instructions ({at}), launched by {}",
+                self.site
+            ),
+            ErrorKind::BadStream(p) => write!(f, "CP error: {p} ({})", self.site),
+            ErrorKind::Register(e) => write!(f, "{e} ({})", self.site),
+            ErrorKind::Shader { message, at } => {
+                write!(f, "shader error: {message}")?;
+                if let Some(at) = at {
+                    write!(f, " ({at})")?;
+                }
+                write!(f, ", launched by {}", self.site)
+            }
+            ErrorKind::ContextLost => {
+                f.write_str("the context was lost by an earlier fault or hang")
+            }
+        }
+    }
+}
+
+impl std::error::Error for GpuError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn site() -> CpSite {
+        CpSite(vec![
+            PacketSite {
+                level: IbLevel::Ib1,
+                ib: 0x1_0002_8000,
+                ib_dwords: 185,
+                dword: 0x7f,
+                packet: "CP_INDIRECT_BUFFER".into(),
+            },
+            PacketSite {
+                level: IbLevel::Ib2,
+                ib: 0x1_0000_5700,
+                ib_dwords: 38,
+                dword: 3,
+                packet: "CP_MEM_WRITE".into(),
+            },
+        ])
+    }
+
+    #[test]
+    fn a_fault_reads_like_the_kernels_and_names_the_packet_chain() {
+        let e = GpuError {
+            kind: ErrorKind::Fault {
+                fault: Fault {
+                    iova: 0xdead_0000,
+                    len: 4,
+                    write: true,
+                },
+                shader: None,
+            },
+            site: site(),
+        };
+        assert_eq!(
+            e.to_string(),
+            "*** gpu fault: iova=0x00000000dead0000 dir=WRITE len=4 source=CP (CP_MEM_WRITE at \
+             IB2 0x100005700 dword 3 (iova 0x10000570c), called by CP_INDIRECT_BUFFER at IB1 \
+             0x100028000 dword 127 (iova 0x1000281fc))"
+        );
+    }
+
+    #[test]
+    fn a_wait_hang_names_the_condition() {
+        let e = GpuError {
+            kind: ErrorKind::Hang(HangCause::Wait {
+                condition: "(mem[0x100004000] & 0xffffffff) == 0x1".into(),
+                last_value: 0,
+                waited: Duration::from_millis(20),
+            }),
+            site: CpSite(site().0[..1].to_vec()),
+        };
+        assert!(e.is_hang());
+        assert_eq!(
+            e.to_string(),
+            "hangcheck detected gpu lockup: CP_INDIRECT_BUFFER at IB1 0x100028000 dword 127 \
+             (iova 0x1000281fc) waited 0.020 s for (mem[0x100004000] & 0xffffffff) == 0x1 \
+             (last value 0x0)"
+        );
+    }
+}
