@@ -16,6 +16,7 @@
 //! println!("{shader}");
 //! ```
 
+pub mod backend;
 pub mod cli;
 pub mod descriptor_layout;
 pub mod error;
@@ -64,6 +65,13 @@ pub fn compile_to_ir(spirv: &[u32], options: &CompileOptions) -> error::Result<i
     check_limits(&shader, model.as_ref())?;
     passes::run_all(&mut shader, &options.layout, &mut |_, _| {})?;
     Ok(shader)
+}
+
+/// Compiles a SPIR-V compute shader to ir3 for the driver.
+pub fn compile(spirv: &[u32], options: &CompileOptions) -> error::Result<backend::CompiledShader> {
+    let shader = compile_to_ir(spirv, options)?;
+    let model = target::model(&options.gpu)?;
+    backend::compile(&shader, model.as_ref())
 }
 
 /// Refuses shaders the GPU cannot run whatever the code: too much shared memory, or a

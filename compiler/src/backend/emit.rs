@@ -1,0 +1,303 @@
+//! Encoding: the legalised program as parsnip-isa instructions and 64-bit words.
+
+use super::legalize::{scalar, LInstr, LOp};
+use super::mir::*;
+use super::ra::Allocation;
+use crate::error::{CompileError, Result};
+use parsnip_isa::{
+    encode, Alu, Alu3, Atomic, Barrier, BufferDesc, DotMode, Flow, Ibo, IndexMode, Instr, IsaGen,
+    Ldc, Local, Mem, Mov, MovDst, Op, Opcode, Operand, Pred, Reg, ResinfoB, Sfu, Src8, SrcKind,
+    Type, P0_X,
+};
+
+struct Ctx<'a> {
+    m: &'a MShader,
+    alloc: &'a Allocation,
+}
+
+impl Ctx<'_> {
+    /// The register number of a component: scalar k, or half register 2k.
+    fn num(&self, c: Comp) -> Result<u8> {
+        let k = scalar(self.alloc, c);
+        let n = if self.m.info(c.0).half { 2 * k } else { k };
+        u8::try_from(n).map_err(|_| CompileError::new(format!("register {n} out of range")))
+    }
+
+    fn reg(&self, c: Comp) -> Result<Reg> {
+        Ok(if self.m.info(c.0).half {
+            Reg::half(self.num(c)?)
+        } else {
+            Reg::full(self.num(c)?)
+        })
+    }
+
+    fn operand(&self, s: &MSrc, mods: Mods, half: bool) -> Result<Operand> {
+        let mut o = match s {
+            MSrc::Reg(c) => Operand {
+                kind: SrcKind::Reg(self.num(*c)?),
+                half: self.m.info(c.0).half,
+                ..Operand::default()
+            },
+            MSrc::Imm(i) => Operand {
+                kind: SrcKind::Imm(*i),
+                half,
+                ..Operand::default()
+            },
+            MSrc::Const(n) => Operand {
+                kind: SrcKind::Const(*n),
+                half: false,
+                ..Operand::default()
+            },
+            MSrc::Fixed(r) => Operand::reg(*r),
+        };
+        o.neg = mods.neg;
+        o.abs = mods.abs;
+        Ok(o)
+    }
+
+    fn src8(&self, s: &MSrc8) -> Result<Src8> {
+        Ok(match s {
+            MSrc8::Reg(c) => Src8::Reg(self.num(*c)?),
+            MSrc8::Imm(i) => Src8::Imm(*i),
+        })
+    }
+
+    fn desc(base: u8, index: &MSrc8) -> BufferDesc {
+        BufferDesc {
+            mode: if matches!(index, MSrc8::Imm(_)) {
+                IndexMode::Imm
+            } else {
+                IndexMode::Nonuniform
+            },
+            bindless: true,
+            base,
+        }
+    }
+
+    fn mop(&self, op: &MOp) -> Result<Op> {
+        Ok(match op {
+            MOp::Alu {
+                op,
+                dst,
+                srcs,
+                cond,
+                sat,
+                half,
+            } => {
+                let ops: Vec<Operand> = srcs
+                    .iter()
+                    .map(|(s, m)| self.operand(s, *m, *half))
+                    .collect::<Result<_>>()?;
+                if op.cat() == 3 {
+                    let three: [Operand; 3] = [ops[0], ops[1], ops[2]];
+                    Op::Alu3(Alu3 {
+                        op: *op,
+                        dst: self.reg(*dst)?,
+                        srcs: three,
+                        repeat: 0,
+                        nop: 0,
+                        sat: *sat,
+                        ul: false,
+                        dot: DotMode::default(),
+                    })
+                } else {
+                    Op::Alu(Alu {
+                        op: *op,
+                        dst: self.reg(*dst)?,
+                        src1: ops[0],
+                        src2: ops.get(1).copied(),
+                        cond: *cond,
+                        repeat: 0,
+                        nop: 0,
+                        sat: *sat,
+                        ul: false,
+                        ei: false,
+                    })
+                }
+            }
+            MOp::Mov {
+                dst,
+                src,
+                src_type,
+                dst_type,
+                round,
+            } => {
+                let mut s = self.operand(src, Mods::default(), src_type.is_half_cat1())?;
+                s.half = src_type.is_half_cat1();
+                Op::Mov(Mov {
+                    src_type: *src_type,
+                    dst_type: *dst_type,
+                    dst: MovDst::Reg(self.num(*dst)?),
+                    src: s,
+                    repeat: 0,
+                    ul: false,
+                    round: *round,
+                })
+            }
+            MOp::Sfu { op, dst, src, half } => Op::Sfu(Sfu {
+                op: *op,
+                dst: self.reg(*dst)?,
+                src: self.operand(&MSrc::Reg(*src), Mods::default(), *half)?,
+                repeat: 0,
+                sat: false,
+                ul: false,
+            }),
+            MOp::Ibo {
+                op,
+                ty,
+                reg,
+                coord,
+                base,
+                index,
+            } => Op::Mem(Mem::Ibo(Ibo {
+                op: *op,
+                typed: false,
+                d: 1,
+                ty: *ty,
+                type_size: 1,
+                desc: Self::desc(*base, index),
+                reg: self.num(*reg)?,
+                coord: self.num(*coord)?,
+                offset: None,
+                ssbo: self.src8(index)?,
+            })),
+            MOp::Local {
+                op,
+                ty,
+                reg,
+                addr,
+                offset,
+            } => Op::Mem(Mem::Local(Local {
+                op: *op,
+                ty: *ty,
+                reg: self.num(*reg)?,
+                addr: self.num(*addr)?,
+                offset: *offset,
+                size: 1,
+            })),
+            MOp::LocalAtomic {
+                op,
+                ty,
+                dst,
+                addr,
+                data,
+            } => Op::Mem(Mem::Atomic(Atomic {
+                op: *op,
+                typed: false,
+                d: 1,
+                ty: *ty,
+                type_size: 1,
+                dst: self.num(*dst)?,
+                src1: Src8::Reg(self.num(*addr)?),
+                src2: Src8::Reg(self.num(*data)?),
+            })),
+            MOp::Ldc {
+                dst,
+                offset,
+                comp,
+                base,
+                index,
+            } => Op::Mem(Mem::Ldc(Ldc {
+                op: Opcode::Ldc,
+                u: false,
+                component: *comp,
+                size: 1,
+                dst: self.num(*dst)?,
+                src1: self.src8(offset)?,
+                src2: self.src8(index)?,
+                desc: Self::desc(*base, index),
+            })),
+            MOp::Resinfo { dst, base, index } => Op::Mem(Mem::ResinfoB(ResinfoB {
+                op: Opcode::ResinfoB,
+                typed: false,
+                d: 1,
+                ty: Type::U32,
+                type_size: 1,
+                desc: Self::desc(*base, index),
+                dst: self.num(*dst)?,
+                ssbo: self.src8(index)?,
+            })),
+            MOp::Barrier { op, global, local } => {
+                let fence = *op == Opcode::Fence;
+                Op::Barrier(Barrier {
+                    op: *op,
+                    g: fence && *global,
+                    l: fence && *local,
+                    r: fence,
+                    w: fence,
+                })
+            }
+        })
+    }
+}
+
+/// Encodes the program; branch targets become instruction offsets. Returns the
+/// instructions (for printing) and their words.
+pub fn emit(
+    prog: &[LInstr],
+    starts: &[usize],
+    m: &MShader,
+    alloc: &Allocation,
+    gen: IsaGen,
+) -> Result<(Vec<Instr>, Vec<u64>)> {
+    let ctx = Ctx { m, alloc };
+    let mut instrs = Vec::with_capacity(prog.len());
+    for (i, l) in prog.iter().enumerate() {
+        let rel = |target: usize| starts[target] as i32 - i as i32;
+        let op = match &l.op {
+            LOp::M(mop) => ctx.mop(mop)?,
+            LOp::SetP0(c) => Op::Alu(Alu {
+                op: Opcode::CmpsU,
+                dst: Reg::full(P0_X),
+                src1: ctx.operand(&MSrc::Reg(*c), Mods::default(), m.info(c.0).half)?,
+                src2: Some(Operand {
+                    kind: SrcKind::Imm(0),
+                    half: m.info(c.0).half,
+                    ..Operand::default()
+                }),
+                cond: parsnip_isa::Cond::Ne,
+                repeat: 0,
+                nop: 0,
+                sat: false,
+                ul: false,
+                ei: false,
+            }),
+            LOp::Br { target, inv } => {
+                let mut f = Flow::new(Opcode::Br);
+                f.pred = Some(Pred { comp: 0, inv: *inv });
+                f.target = rel(*target);
+                Op::Flow(f)
+            }
+            LOp::Jump { target } => {
+                let mut f = Flow::new(Opcode::Jump);
+                f.target = rel(*target);
+                Op::Flow(f)
+            }
+            LOp::End => Op::Flow(Flow::new(Opcode::End)),
+            LOp::Nop { repeat } => {
+                let mut f = Flow::new(Opcode::Nop);
+                f.repeat = *repeat;
+                Op::Flow(f)
+            }
+        };
+        instrs.push(Instr {
+            sy: l.sy,
+            ss: l.ss,
+            jp: l.jp,
+            op,
+        });
+    }
+    // ir3 programs are fetched in groups of 16 instructions (SP_CS_INSTRLEN counts them):
+    // pad with nops.
+    while instrs.len() % 16 != 0 {
+        instrs.push(Instr::new(Op::Flow(Flow::new(Opcode::Nop))));
+    }
+    let mut words = Vec::with_capacity(instrs.len());
+    for (i, ins) in instrs.iter().enumerate() {
+        let w = encode(ins, gen).map_err(|e| {
+            CompileError::new(format!("cannot encode instruction {i} ({ins}): {e}"))
+        })?;
+        words.push(w);
+    }
+    Ok((instrs, words))
+}

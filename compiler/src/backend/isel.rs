@@ -1,0 +1,1215 @@
+//! Instruction selection: the lowered, optimised IR to ir3 operations on virtual registers.
+//!
+//! Values live in one scalar each (booleans as 0/1, as ir3's comparisons write them: Mesa's
+//! ir3_compiler_nir.c). Phis leave SSA here: each phi gets a temporary that every
+//! predecessor writes just before its terminator and that the phi's block copies at its
+//! start, so that parallel-copy cycles (swaps around loops) cannot lose a value.
+//!
+//! Hardware rules this relies on, each with where it is known from:
+//! - Conversions: `cov` rounds toward zero unless marked, so float results of F2F and I2F
+//!   are marked round-to-nearest-even; float-to-integer `cov` clamps to the destination
+//!   type, which is what the IR's F2I means; integer narrowing truncates (parsnip-isa's
+//!   eval/conv.rs, after Mesa's create_cov).
+//! - Shifts take the amount modulo the width (parsnip-isa eval/alu.rs), as the IR does, so
+//!   shifts need no masking.
+//! - `(sat)` does not work on `sel` (parsnip-isa's opcode table, Mesa's
+//!   is_sat_compatible): saturation is never folded into a select.
+//! - `ldl`/`stl`/`ldp`/`stp` take a 13-bit signed immediate byte offset (parsnip-isa's
+//!   `Local`, freedreno's cat6 XML): only constants in [-4096, 4095] are folded into it.
+//! - There is no 32x32-bit multiply: `mull.u` multiplies the low 16 bits and `madsh.m16`
+//!   adds `(a >> 16) * (b & 0xffff) << 16` (eval/alu.rs), so a product is
+//!   `mull.u(a, b) + madsh.m16(a, b) + madsh.m16(b, a)`, as Mesa lowers NIR's imul.
+//! - `stib.b`/`ldib.b`/`atomic.b` on an untyped 1D u32 buffer take an element index: Turnip
+//!   stores `data[i]` with the coordinate `i` (turnip/a660/compute.pipeline-executable.txt).
+//!   Atomics name a register group: destination, then data (or compare, data), as Mesa's
+//!   emit_intrinsic_atomic_ssbo builds it.
+
+use super::mir::*;
+use crate::error::{CompileError, Result};
+use crate::ir::{self, AluOp, BitSize, ConvKind, Op, Space, Src, SysVal, Terminator};
+use parsnip_isa::{Cond, Opcode, Round, Type};
+use smallvec::smallvec;
+use std::collections::HashMap;
+
+/// The registers the driver must program for the hardware to deliver the built-ins.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct InputRegs {
+    /// LOCALIDREGID: local invocation id x, y, z in consecutive components (r0.x).
+    pub local_id: u8,
+    /// WGIDCONSTID: workgroup id x, y, z (the shared register r48.x, where Turnip has it).
+    pub workgroup_id: u8,
+}
+
+pub const INPUT_REGS: InputRegs = InputRegs {
+    local_id: 0,
+    workgroup_id: parsnip_isa::SHARED_FIRST,
+};
+
+/// The 13-bit signed immediate offset of ldl/stl/ldp/stp.
+pub fn fits_local_offset(v: i64) -> bool {
+    (-4096..=4095).contains(&v)
+}
+
+/// cat2 immediates: 11 bits, sign-extended (parsnip-isa's SrcKind::Imm).
+fn fits_alu_imm(v: i64) -> bool {
+    (-1024..=1023).contains(&v)
+}
+
+struct Sel<'a> {
+    ir: &'a ir::Shader,
+    m: MShader,
+    vals: HashMap<ir::Value, VReg>,
+    /// What each IR value was defined as (for folding address arithmetic).
+    defs: HashMap<ir::Value, ir::Op>,
+    cur: usize,
+    phi_temps: HashMap<ir::Value, VReg>,
+}
+
+fn err(msg: impl Into<String>) -> CompileError {
+    CompileError::new(msg)
+}
+
+impl Sel<'_> {
+    fn emit(&mut self, op: MOp) {
+        let cur = self.cur;
+        self.m.blocks[cur].instrs.push(op);
+    }
+
+    fn vreg_of(&mut self, v: ir::Value) -> VReg {
+        if let Some(r) = self.vals.get(&v) {
+            return *r;
+        }
+        let half = self.ir.value_size(v) == BitSize::B16;
+        let r = self.m.new_vreg(1, half);
+        self.vals.insert(v, r);
+        r
+    }
+
+    fn new_reg(&mut self, half: bool) -> VReg {
+        self.m.new_vreg(1, half)
+    }
+
+    fn mov_imm(&mut self, v: u64, half: bool) -> Comp {
+        let r = self.new_reg(half);
+        let ty = if half { Type::U16 } else { Type::U32 };
+        let bits = if half { v & 0xffff } else { v & 0xffff_ffff };
+        self.emit(MOp::Mov {
+            dst: r.into(),
+            src: MSrc::Imm(bits as u32 as i32),
+            src_type: ty,
+            dst_type: ty,
+            round: Round::Zero,
+        });
+        r.into()
+    }
+
+    /// A source in a register.
+    fn reg(&mut self, s: Src, half: bool) -> Comp {
+        match s {
+            Src::Val(v) => self.vreg_of(v).into(),
+            Src::Imm(i) => self.mov_imm(i, half),
+        }
+    }
+
+    /// An integer ALU source: small immediates stay immediate.
+    fn int_src(&mut self, s: Src, half: bool) -> MSrc {
+        if let Src::Imm(i) = s {
+            let v = if half {
+                i as u16 as i16 as i64
+            } else {
+                i as u32 as i32 as i64
+            };
+            if fits_alu_imm(v) {
+                return MSrc::Imm(v as i32);
+            }
+        }
+        MSrc::Reg(self.reg(s, half))
+    }
+
+    fn alu(&mut self, op: Opcode, dst: Comp, srcs: &[(MSrc, Mods)], cond: Cond, half: bool) {
+        self.emit(MOp::Alu {
+            op,
+            dst,
+            srcs: srcs.iter().copied().collect(),
+            cond,
+            sat: false,
+            half,
+        });
+    }
+
+    fn plain(s: MSrc) -> (MSrc, Mods) {
+        (s, Mods::default())
+    }
+
+    fn neg(s: MSrc) -> (MSrc, Mods) {
+        (
+            s,
+            Mods {
+                neg: true,
+                abs: false,
+            },
+        )
+    }
+
+    fn abs(s: MSrc) -> (MSrc, Mods) {
+        (
+            s,
+            Mods {
+                neg: false,
+                abs: true,
+            },
+        )
+    }
+
+    /// dst = op(a, b) on full registers with integer sources.
+    fn int2(&mut self, op: Opcode, dst: Comp, a: Src, b: Src, half: bool) {
+        let a = self.int_src(a, half);
+        let b = self.int_src(b, half);
+        // cat2's first source cannot be an immediate when the second is too; keep one
+        // in a register.
+        let a = if matches!(a, MSrc::Imm(_)) && matches!(b, MSrc::Imm(_)) {
+            let MSrc::Imm(v) = a else { unreachable!() };
+            MSrc::Reg(self.mov_imm(v as u32 as u64, half))
+        } else {
+            a
+        };
+        self.alu(op, dst, &[Self::plain(a), Self::plain(b)], Cond::Lt, half);
+    }
+
+    fn cmp(&mut self, op: Opcode, cond: Cond, dst: Comp, a: Src, b: Src, half: bool) {
+        let a = MSrc::Reg(self.reg(a, half));
+        let b = self.int_src(b, half);
+        self.alu(op, dst, &[Self::plain(a), Self::plain(b)], cond, half);
+    }
+
+    fn mul32(&mut self, dst: Comp, a: Src, b: Src) {
+        let (a, b) = (self.reg(a, false), self.reg(b, false));
+        let (ra, rb) = (MSrc::Reg(a), MSrc::Reg(b));
+        let t0 = self.new_reg(false);
+        self.alu(
+            Opcode::MullU,
+            t0.into(),
+            &[Self::plain(ra), Self::plain(rb)],
+            Cond::Lt,
+            false,
+        );
+        let t1 = self.new_reg(false);
+        self.alu(
+            Opcode::MadshM16,
+            t1.into(),
+            &[
+                Self::plain(ra),
+                Self::plain(rb),
+                Self::plain(MSrc::Reg(t0.into())),
+            ],
+            Cond::Lt,
+            false,
+        );
+        self.alu(
+            Opcode::MadshM16,
+            dst,
+            &[
+                Self::plain(rb),
+                Self::plain(ra),
+                Self::plain(MSrc::Reg(t1.into())),
+            ],
+            Cond::Lt,
+            false,
+        );
+    }
+
+    fn sel_alu(&mut self, dst: Comp, a: &ir::Alu) -> Result<()> {
+        use AluOp::*;
+        let half = a.size == BitSize::B16;
+        let s = &a.srcs;
+        let f = |t: &mut Self, x: Src| MSrc::Reg(t.reg(x, half));
+        let fop = |t: &mut Self, op: Opcode, x: Src, y: Src, neg_y: bool| {
+            let (x, y) = (f(t, x), f(t, y));
+            let y = if neg_y { Self::neg(y) } else { Self::plain(y) };
+            t.alu(op, dst, &[Self::plain(x), y], Cond::Lt, half);
+        };
+        let sfu = |t: &mut Self, op: Opcode, x: Src| {
+            let x = t.reg(x, half);
+            t.emit(MOp::Sfu {
+                op,
+                dst,
+                src: x,
+                half,
+            });
+        };
+        match a.op {
+            Mov => {
+                let (ty, src) = if half {
+                    (Type::U16, s[0])
+                } else {
+                    (Type::U32, s[0])
+                };
+                let src = match src {
+                    Src::Imm(i) => MSrc::Imm(i as u32 as i32),
+                    Src::Val(v) => MSrc::Reg(self.vreg_of(v).into()),
+                };
+                self.emit(MOp::Mov {
+                    dst,
+                    src,
+                    src_type: ty,
+                    dst_type: ty,
+                    round: Round::Zero,
+                });
+            }
+            IAdd => self.int2(Opcode::AddU, dst, s[0], s[1], half),
+            ISub => self.int2(Opcode::SubU, dst, s[0], s[1], half),
+            IMul if half => {
+                // mull.u multiplies the low 16 bits: exactly a 16-bit product.
+                self.int2(Opcode::MullU, dst, s[0], s[1], true);
+            }
+            IMul => self.mul32(dst, s[0], s[1]),
+            INeg => {
+                let x = f(self, s[0]);
+                self.alu(Opcode::AbsnegS, dst, &[Self::neg(x)], Cond::Lt, half);
+            }
+            IAbs => {
+                let x = f(self, s[0]);
+                self.alu(Opcode::AbsnegS, dst, &[Self::abs(x)], Cond::Lt, half);
+            }
+            UMin => self.int2(Opcode::MinU, dst, s[0], s[1], half),
+            UMax => self.int2(Opcode::MaxU, dst, s[0], s[1], half),
+            SMin => self.int2(Opcode::MinS, dst, s[0], s[1], half),
+            SMax => self.int2(Opcode::MaxS, dst, s[0], s[1], half),
+            And => self.int2(Opcode::AndB, dst, s[0], s[1], half),
+            Or => self.int2(Opcode::OrB, dst, s[0], s[1], half),
+            Xor => self.int2(Opcode::XorB, dst, s[0], s[1], half),
+            Not if a.size == BitSize::B1 => self.int2(Opcode::XorB, dst, s[0], Src::Imm(1), false),
+            Not => {
+                let x = f(self, s[0]);
+                self.alu(Opcode::NotB, dst, &[Self::plain(x)], Cond::Lt, half);
+            }
+            Shl => self.int2(Opcode::ShlB, dst, s[0], s[1], half),
+            UShr => self.int2(Opcode::ShrB, dst, s[0], s[1], half),
+            SShr => self.int2(Opcode::AshrB, dst, s[0], s[1], half),
+            BitCount => {
+                let x = f(self, s[0]);
+                self.alu(Opcode::CbitsB, dst, &[Self::plain(x)], Cond::Lt, half);
+            }
+            BitReverse => {
+                let x = f(self, s[0]);
+                self.alu(Opcode::BfrevB, dst, &[Self::plain(x)], Cond::Lt, half);
+            }
+            FindLsb => {
+                // The lowest set bit is the count of leading zeros of the reversed value;
+                // clz.b of 0 is -1, which is findLSB's answer for 0.
+                let x = f(self, s[0]);
+                let r = self.new_reg(half);
+                self.alu(Opcode::BfrevB, r.into(), &[Self::plain(x)], Cond::Lt, half);
+                self.alu(
+                    Opcode::ClzB,
+                    dst,
+                    &[Self::plain(MSrc::Reg(r.into()))],
+                    Cond::Lt,
+                    half,
+                );
+            }
+            UFindMsb | SFindMsb => {
+                // msb = (width - 1) - clz; clz of 0 (and clz.s of -1) is -1, for which
+                // findMSB is -1 too: select it explicitly.
+                let x = f(self, s[0]);
+                let clz = self.new_reg(half);
+                let op = if a.op == UFindMsb {
+                    Opcode::ClzB
+                } else {
+                    Opcode::ClzS
+                };
+                self.alu(op, clz.into(), &[Self::plain(x)], Cond::Lt, half);
+                let width = a.size.bits() as i32 - 1;
+                let r = self.new_reg(half);
+                let w = self.mov_imm(width as u64, half);
+                self.alu(
+                    Opcode::SubU,
+                    r.into(),
+                    &[
+                        Self::plain(MSrc::Reg(w)),
+                        Self::plain(MSrc::Reg(clz.into())),
+                    ],
+                    Cond::Lt,
+                    half,
+                );
+                let none = self.new_reg(half);
+                self.alu(
+                    Opcode::CmpsS,
+                    none.into(),
+                    &[
+                        Self::plain(MSrc::Reg(clz.into())),
+                        Self::plain(MSrc::Imm(0)),
+                    ],
+                    Cond::Lt,
+                    half,
+                );
+                let minus1 = self.mov_imm(u64::MAX, half);
+                let sel = if half { Opcode::SelB16 } else { Opcode::SelB32 };
+                self.alu(
+                    sel,
+                    dst,
+                    &[
+                        Self::plain(MSrc::Reg(minus1)),
+                        Self::plain(MSrc::Reg(none.into())),
+                        Self::plain(MSrc::Reg(r.into())),
+                    ],
+                    Cond::Lt,
+                    half,
+                );
+            }
+            IEq => self.cmp(Opcode::CmpsU, Cond::Eq, dst, s[0], s[1], half),
+            INe => self.cmp(Opcode::CmpsU, Cond::Ne, dst, s[0], s[1], half),
+            ULt => self.cmp(Opcode::CmpsU, Cond::Lt, dst, s[0], s[1], half),
+            ULe => self.cmp(Opcode::CmpsU, Cond::Le, dst, s[0], s[1], half),
+            SLt => self.cmp(Opcode::CmpsS, Cond::Lt, dst, s[0], s[1], half),
+            SLe => self.cmp(Opcode::CmpsS, Cond::Le, dst, s[0], s[1], half),
+            FAdd => fop(self, Opcode::AddF, s[0], s[1], false),
+            FSub => fop(self, Opcode::AddF, s[0], s[1], true),
+            FMul => fop(self, Opcode::MulF, s[0], s[1], false),
+            FMin => fop(self, Opcode::MinF, s[0], s[1], false),
+            FMax => fop(self, Opcode::MaxF, s[0], s[1], false),
+            FDiv => {
+                let r = self.new_reg(half);
+                let y = self.reg(s[1], half);
+                self.emit(MOp::Sfu {
+                    op: Opcode::Rcp,
+                    dst: r.into(),
+                    src: y,
+                    half,
+                });
+                let x = f(self, s[0]);
+                self.alu(
+                    Opcode::MulF,
+                    dst,
+                    &[Self::plain(x), Self::plain(MSrc::Reg(r.into()))],
+                    Cond::Lt,
+                    half,
+                );
+            }
+            FFma => {
+                let (x, y, z) = (f(self, s[0]), f(self, s[1]), f(self, s[2]));
+                let op = if half { Opcode::MadF16 } else { Opcode::MadF32 };
+                self.alu(
+                    op,
+                    dst,
+                    &[Self::plain(x), Self::plain(y), Self::plain(z)],
+                    Cond::Lt,
+                    half,
+                );
+            }
+            FNeg => {
+                let x = f(self, s[0]);
+                self.alu(Opcode::AbsnegF, dst, &[Self::neg(x)], Cond::Lt, half);
+            }
+            FAbs => {
+                let x = f(self, s[0]);
+                self.alu(Opcode::AbsnegF, dst, &[Self::abs(x)], Cond::Lt, half);
+            }
+            FSat => {
+                let x = f(self, s[0]);
+                self.emit(MOp::Alu {
+                    op: Opcode::AbsnegF,
+                    dst,
+                    srcs: smallvec![Self::plain(x)],
+                    cond: Cond::Lt,
+                    sat: true,
+                    half,
+                });
+            }
+            FSign => {
+                let x = f(self, s[0]);
+                self.alu(Opcode::SignF, dst, &[Self::plain(x)], Cond::Lt, half);
+            }
+            FFloor | FCeil | FTrunc | FRoundEven => {
+                let op = match a.op {
+                    FFloor => Opcode::FloorF,
+                    FCeil => Opcode::CeilF,
+                    FTrunc => Opcode::TruncF,
+                    _ => Opcode::RndneF,
+                };
+                let x = f(self, s[0]);
+                self.alu(op, dst, &[Self::plain(x)], Cond::Lt, half);
+            }
+            FFract => {
+                let x = f(self, s[0]);
+                let fl = self.new_reg(half);
+                self.alu(Opcode::FloorF, fl.into(), &[Self::plain(x)], Cond::Lt, half);
+                self.alu(
+                    Opcode::AddF,
+                    dst,
+                    &[Self::plain(x), Self::neg(MSrc::Reg(fl.into()))],
+                    Cond::Lt,
+                    half,
+                );
+            }
+            FSqrt => sfu(self, Opcode::Sqrt, s[0]),
+            FRsq => sfu(self, Opcode::Rsq, s[0]),
+            FRcp => sfu(self, Opcode::Rcp, s[0]),
+            FExp2 => sfu(self, Opcode::Exp2, s[0]),
+            FLog2 => sfu(self, Opcode::Log2, s[0]),
+            FSin => sfu(self, Opcode::Sin, s[0]),
+            FCos => sfu(self, Opcode::Cos, s[0]),
+            FEq | FNeU | FLt | FLe => {
+                let cond = match a.op {
+                    FEq => Cond::Eq,
+                    FNeU => Cond::Ne,
+                    FLt => Cond::Lt,
+                    _ => Cond::Le,
+                };
+                let (x, y) = (f(self, s[0]), f(self, s[1]));
+                self.alu(
+                    Opcode::CmpsF,
+                    dst,
+                    &[Self::plain(x), Self::plain(y)],
+                    cond,
+                    half,
+                );
+            }
+            FIsNan => {
+                let x = f(self, s[0]);
+                self.alu(
+                    Opcode::CmpsF,
+                    dst,
+                    &[Self::plain(x), Self::plain(x)],
+                    Cond::Ne,
+                    half,
+                );
+            }
+            FIsInf => {
+                let x = f(self, s[0]);
+                let inf = if half { 0x7c00 } else { 0x7f80_0000 };
+                let k = self.mov_imm(inf, half);
+                self.alu(
+                    Opcode::CmpsF,
+                    dst,
+                    &[Self::abs(x), Self::plain(MSrc::Reg(k))],
+                    Cond::Eq,
+                    half,
+                );
+            }
+            Select => {
+                let c = self.reg(s[0], false);
+                let (x, y) = (f(self, s[1]), f(self, s[2]));
+                let cond = if half {
+                    // sel.b16 reads a half condition: narrow the 0/1 boolean.
+                    let h = self.new_reg(true);
+                    self.emit(MOp::Mov {
+                        dst: h.into(),
+                        src: MSrc::Reg(c),
+                        src_type: Type::U32,
+                        dst_type: Type::U16,
+                        round: Round::Zero,
+                    });
+                    h.into()
+                } else {
+                    c
+                };
+                let op = if half { Opcode::SelB16 } else { Opcode::SelB32 };
+                self.alu(
+                    op,
+                    dst,
+                    &[Self::plain(x), Self::plain(MSrc::Reg(cond)), Self::plain(y)],
+                    Cond::Lt,
+                    half,
+                );
+            }
+            Pack32 => {
+                // lo | hi << 16 from two half values.
+                let lo = self.widen(s[0]);
+                let hi = self.widen(s[1]);
+                let t = self.new_reg(false);
+                self.alu(
+                    Opcode::ShlB,
+                    t.into(),
+                    &[Self::plain(MSrc::Reg(hi)), Self::plain(MSrc::Imm(16))],
+                    Cond::Lt,
+                    false,
+                );
+                self.alu(
+                    Opcode::OrB,
+                    dst,
+                    &[Self::plain(MSrc::Reg(lo)), Self::plain(MSrc::Reg(t.into()))],
+                    Cond::Lt,
+                    false,
+                );
+            }
+            Unpack32Lo | Unpack32Hi => {
+                let mut x = self.reg(s[0], false);
+                if a.op == Unpack32Hi {
+                    let t = self.new_reg(false);
+                    self.alu(
+                        Opcode::ShrB,
+                        t.into(),
+                        &[Self::plain(MSrc::Reg(x)), Self::plain(MSrc::Imm(16))],
+                        Cond::Lt,
+                        false,
+                    );
+                    x = t.into();
+                }
+                self.emit(MOp::Mov {
+                    dst,
+                    src: MSrc::Reg(x),
+                    src_type: Type::U32,
+                    dst_type: Type::U16,
+                    round: Round::Zero,
+                });
+            }
+            op => {
+                return Err(err(format!(
+                    "ir3 has no instruction for {} (it should have been lowered)",
+                    op.name()
+                )))
+            }
+        }
+        Ok(())
+    }
+
+    /// A 16-bit value zero-extended into a full register.
+    fn widen(&mut self, s: Src) -> Comp {
+        match s {
+            Src::Imm(i) => self.mov_imm(i & 0xffff, false),
+            Src::Val(v) => {
+                let h = self.vreg_of(v);
+                let r = self.new_reg(false);
+                self.emit(MOp::Mov {
+                    dst: r.into(),
+                    src: MSrc::Reg(h.into()),
+                    src_type: Type::U16,
+                    dst_type: Type::U32,
+                    round: Round::Zero,
+                });
+                r.into()
+            }
+        }
+    }
+
+    fn sel_convert(&mut self, dst: Comp, c: &ir::Convert) -> Result<()> {
+        use BitSize::*;
+        let int_ty = |s: BitSize, signed: bool| match (s, signed) {
+            (B16, false) => Type::U16,
+            (B16, true) => Type::S16,
+            (_, false) => Type::U32,
+            (_, true) => Type::S32,
+        };
+        let fty = |s: BitSize| if s == B16 { Type::F16 } else { Type::F32 };
+        let src_half = c.from == B16;
+        let (st, dt, round) = match c.kind {
+            ConvKind::F2F => (fty(c.from), fty(c.to), Round::Even),
+            ConvKind::F2I { signed } => (fty(c.from), int_ty(c.to, signed), Round::Zero),
+            ConvKind::I2F { signed } => (int_ty(c.from, signed), fty(c.to), Round::Even),
+            ConvKind::I2I { signed } => (int_ty(c.from, signed), int_ty(c.to, signed), Round::Zero),
+            ConvKind::Bool => {
+                if c.to == B1 {
+                    // x != 0
+                    self.cmp(Opcode::CmpsU, Cond::Ne, dst, c.src, Src::Imm(0), src_half);
+                    return Ok(());
+                }
+                // A 0/1 boolean to an integer of the destination's size.
+                (Type::U32, int_ty(c.to, false), Round::Zero)
+            }
+        };
+        if c.from == B64 || c.to == B64 {
+            return Err(err("64-bit conversions should have been lowered"));
+        }
+        let src = match c.src {
+            Src::Imm(i) => MSrc::Imm(i as u32 as i32),
+            Src::Val(v) => MSrc::Reg(self.vreg_of(v).into()),
+        };
+        self.emit(MOp::Mov {
+            dst,
+            src,
+            src_type: st,
+            dst_type: dt,
+            round,
+        });
+        Ok(())
+    }
+
+    /// A descriptor index as cat6 takes it.
+    fn desc(&mut self, r: &ir::Resource) -> Result<(u8, MSrc8)> {
+        match *r {
+            ir::Resource::Bindless { base, index } => {
+                let idx = match index {
+                    Src::Imm(i) if i < 256 => MSrc8::Imm(i as u8),
+                    s => MSrc8::Reg(self.reg(s, false)),
+                };
+                Ok((base as u8, idx))
+            }
+            ir::Resource::Binding { .. } => {
+                Err(err("descriptors should have been lowered to bindless"))
+            }
+        }
+    }
+
+    /// `offset / 4` as an element index in a register.
+    fn dword_index(&mut self, offset: Src) -> Comp {
+        if let Src::Val(v) = offset {
+            // offset = x << 2 is the common shape: use x.
+            if let Some(Op::Alu(a)) = self.defs.get(&v) {
+                if a.op == AluOp::Shl && a.srcs[1] == Src::Imm(2) {
+                    if let Src::Val(x) = a.srcs[0] {
+                        return self.vreg_of(x).into();
+                    }
+                }
+            }
+        }
+        match offset {
+            Src::Imm(i) => self.mov_imm(i >> 2, false),
+            s => {
+                let r = self.new_reg(false);
+                let x = self.reg(s, false);
+                self.alu(
+                    Opcode::ShrB,
+                    r.into(),
+                    &[Self::plain(MSrc::Reg(x)), Self::plain(MSrc::Imm(2))],
+                    Cond::Lt,
+                    false,
+                );
+                r.into()
+            }
+        }
+    }
+
+    /// Splits an address into a register and a constant that fits the 13-bit offset.
+    fn local_address(&mut self, offset: Src) -> (Comp, i32) {
+        if let Src::Val(v) = offset {
+            if let Some(Op::Alu(a)) = self.defs.get(&v) {
+                if a.op == AluOp::IAdd {
+                    if let (Src::Val(x), Src::Imm(k)) = (a.srcs[0], a.srcs[1]) {
+                        let k = k as u32 as i32 as i64;
+                        if fits_local_offset(k) {
+                            return (self.vreg_of(x).into(), k as i32);
+                        }
+                    }
+                }
+            }
+        }
+        match offset {
+            Src::Imm(i) if fits_local_offset(i as u32 as i32 as i64) => {
+                (self.mov_imm(0, false), i as u32 as i32)
+            }
+            s => (self.reg(s, false), 0),
+        }
+    }
+
+    fn mem_type(size: BitSize) -> Type {
+        if size == BitSize::B16 {
+            Type::U16
+        } else {
+            Type::U32
+        }
+    }
+
+    fn sel_load(&mut self, dst: Comp, l: &ir::Load) -> Result<()> {
+        match &l.space {
+            Space::Const => {
+                let Src::Imm(off) = l.offset else {
+                    return Err(err(
+                        "dynamically indexed push constants are not supported yet",
+                    ));
+                };
+                if off % 4 != 0 || l.size != BitSize::B32 {
+                    return Err(err("const-file reads must be whole aligned dwords"));
+                }
+                self.emit(MOp::Mov {
+                    dst,
+                    src: MSrc::Const((off / 4) as u16),
+                    src_type: Type::U32,
+                    dst_type: Type::U32,
+                    round: Round::Zero,
+                });
+            }
+            Space::Ssbo(r) => {
+                if l.size != BitSize::B32 {
+                    return Err(err(format!(
+                        "{}-bit storage buffer loads are not supported yet",
+                        l.size.bits()
+                    )));
+                }
+                let (base, index) = self.desc(r)?;
+                let coord = self.dword_index(l.offset);
+                self.emit(MOp::Ibo {
+                    op: Opcode::LdibB,
+                    ty: Type::U32,
+                    reg: dst,
+                    coord,
+                    base,
+                    index,
+                });
+            }
+            Space::Ubo(r) => {
+                if l.size != BitSize::B32 {
+                    return Err(err(format!(
+                        "{}-bit uniform buffer loads are not supported yet",
+                        l.size.bits()
+                    )));
+                }
+                let (base, index) = self.desc(r)?;
+                match l.offset {
+                    Src::Imm(off) if off / 16 < 256 => {
+                        self.emit(MOp::Ldc {
+                            dst,
+                            offset: MSrc8::Imm((off / 16) as u8),
+                            comp: ((off / 4) % 4) as u8,
+                            base,
+                            index,
+                        });
+                    }
+                    s => {
+                        // The component of ldc is an immediate: load all four of the vec4
+                        // and pick the one the offset names.
+                        let x = self.reg(s, false);
+                        let vec4 = self.new_reg(false);
+                        self.alu(
+                            Opcode::ShrB,
+                            vec4.into(),
+                            &[Self::plain(MSrc::Reg(x)), Self::plain(MSrc::Imm(4))],
+                            Cond::Lt,
+                            false,
+                        );
+                        let comp = self.new_reg(false);
+                        let t = self.new_reg(false);
+                        self.alu(
+                            Opcode::ShrB,
+                            t.into(),
+                            &[Self::plain(MSrc::Reg(x)), Self::plain(MSrc::Imm(2))],
+                            Cond::Lt,
+                            false,
+                        );
+                        self.alu(
+                            Opcode::AndB,
+                            comp.into(),
+                            &[Self::plain(MSrc::Reg(t.into())), Self::plain(MSrc::Imm(3))],
+                            Cond::Lt,
+                            false,
+                        );
+                        let mut acc: Option<Comp> = None;
+                        for k in 0..4u8 {
+                            let v = self.new_reg(false);
+                            self.emit(MOp::Ldc {
+                                dst: v.into(),
+                                offset: MSrc8::Reg(vec4.into()),
+                                comp: k,
+                                base,
+                                index,
+                            });
+                            acc = Some(match acc {
+                                None => v.into(),
+                                Some(prev) => {
+                                    let is_k = self.new_reg(false);
+                                    self.alu(
+                                        Opcode::CmpsU,
+                                        is_k.into(),
+                                        &[
+                                            Self::plain(MSrc::Reg(comp.into())),
+                                            Self::plain(MSrc::Imm(k as i32)),
+                                        ],
+                                        Cond::Eq,
+                                        false,
+                                    );
+                                    let out = if k == 3 {
+                                        dst
+                                    } else {
+                                        self.new_reg(false).into()
+                                    };
+                                    self.alu(
+                                        Opcode::SelB32,
+                                        out,
+                                        &[
+                                            Self::plain(MSrc::Reg(v.into())),
+                                            Self::plain(MSrc::Reg(is_k.into())),
+                                            Self::plain(MSrc::Reg(prev)),
+                                        ],
+                                        Cond::Lt,
+                                        false,
+                                    );
+                                    out
+                                }
+                            });
+                        }
+                    }
+                }
+            }
+            Space::Shared | Space::Scratch => {
+                let (addr, offset) = self.local_address(l.offset);
+                let op = if l.space == Space::Shared {
+                    Opcode::Ldl
+                } else {
+                    Opcode::Ldp
+                };
+                self.emit(MOp::Local {
+                    op,
+                    ty: Self::mem_type(l.size),
+                    reg: dst,
+                    addr,
+                    offset,
+                });
+            }
+            Space::PushConst | Space::Local(_) => {
+                return Err(err(format!("{} loads should have been lowered", l.space)))
+            }
+        }
+        Ok(())
+    }
+
+    fn sel_store(&mut self, st: &ir::Store) -> Result<()> {
+        let half = st.size == BitSize::B16;
+        match &st.space {
+            Space::Ssbo(r) => {
+                if st.size != BitSize::B32 {
+                    return Err(err(format!(
+                        "{}-bit storage buffer stores are not supported yet",
+                        st.size.bits()
+                    )));
+                }
+                let (base, index) = self.desc(r)?;
+                let coord = self.dword_index(st.offset);
+                let value = self.reg(st.value, false);
+                self.emit(MOp::Ibo {
+                    op: Opcode::StibB,
+                    ty: Type::U32,
+                    reg: value,
+                    coord,
+                    base,
+                    index,
+                });
+            }
+            Space::Shared | Space::Scratch => {
+                let (addr, offset) = self.local_address(st.offset);
+                let value = self.reg(st.value, half);
+                let op = if st.space == Space::Shared {
+                    Opcode::Stl
+                } else {
+                    Opcode::Stp
+                };
+                self.emit(MOp::Local {
+                    op,
+                    ty: Self::mem_type(st.size),
+                    reg: value,
+                    addr,
+                    offset,
+                });
+            }
+            s => return Err(err(format!("stores to {s} are not possible"))),
+        }
+        Ok(())
+    }
+
+    fn sel_atomic(&mut self, dst: Comp, a: &ir::Atomic) -> Result<()> {
+        if a.size != BitSize::B32 {
+            return Err(err("only 32-bit atomics are supported"));
+        }
+        let signed = matches!(a.op, ir::AtomicOp::SMin | ir::AtomicOp::SMax);
+        let ty = if signed { Type::S32 } else { Type::U32 };
+        let cmpxchg = a.op == ir::AtomicOp::CompareExchange;
+        match &a.space {
+            Space::Ssbo(r) => {
+                let op = match a.op {
+                    ir::AtomicOp::Add => Opcode::AtomicBAdd,
+                    ir::AtomicOp::SMin | ir::AtomicOp::UMin => Opcode::AtomicBMin,
+                    ir::AtomicOp::SMax | ir::AtomicOp::UMax => Opcode::AtomicBMax,
+                    ir::AtomicOp::And => Opcode::AtomicBAnd,
+                    ir::AtomicOp::Or => Opcode::AtomicBOr,
+                    ir::AtomicOp::Xor => Opcode::AtomicBXor,
+                    ir::AtomicOp::Exchange => Opcode::AtomicBXchg,
+                    ir::AtomicOp::CompareExchange => Opcode::AtomicBCmpxchg,
+                };
+                let (base, index) = self.desc(r)?;
+                let coord = self.dword_index(a.offset);
+                // The group: destination, then (compare,) data.
+                let group = self.m.new_vreg(if cmpxchg { 3 } else { 2 }, false);
+                let mut k = 1;
+                if let Some(c) = a.compare {
+                    self.copy_into(Comp(group, 1), c);
+                    k = 2;
+                }
+                self.copy_into(Comp(group, k), a.data);
+                self.emit(MOp::Ibo {
+                    op,
+                    ty,
+                    reg: Comp(group, 0),
+                    coord,
+                    base,
+                    index,
+                });
+                self.emit(MOp::Mov {
+                    dst,
+                    src: MSrc::Reg(Comp(group, 0)),
+                    src_type: Type::U32,
+                    dst_type: Type::U32,
+                    round: Round::Zero,
+                });
+            }
+            Space::Shared => {
+                let op = match a.op {
+                    ir::AtomicOp::Add => Opcode::AtomicAdd,
+                    ir::AtomicOp::SMin | ir::AtomicOp::UMin => Opcode::AtomicMin,
+                    ir::AtomicOp::SMax | ir::AtomicOp::UMax => Opcode::AtomicMax,
+                    ir::AtomicOp::And => Opcode::AtomicAnd,
+                    ir::AtomicOp::Or => Opcode::AtomicOr,
+                    ir::AtomicOp::Xor => Opcode::AtomicXor,
+                    ir::AtomicOp::Exchange => Opcode::AtomicXchg,
+                    ir::AtomicOp::CompareExchange => Opcode::AtomicCmpxchg,
+                };
+                let addr = self.reg(a.offset, false);
+                let data = if cmpxchg {
+                    let g = self.m.new_vreg(2, false);
+                    self.copy_into(Comp(g, 0), a.compare.unwrap_or(Src::Imm(0)));
+                    self.copy_into(Comp(g, 1), a.data);
+                    Comp(g, 0)
+                } else {
+                    self.reg(a.data, false)
+                };
+                self.emit(MOp::LocalAtomic {
+                    op,
+                    ty,
+                    dst,
+                    addr,
+                    data,
+                });
+            }
+            s => return Err(err(format!("atomics on {s} are not supported"))),
+        }
+        Ok(())
+    }
+
+    fn copy_into(&mut self, dst: Comp, s: Src) {
+        let src = match s {
+            Src::Imm(i) => MSrc::Imm(i as u32 as i32),
+            Src::Val(v) => MSrc::Reg(self.vreg_of(v).into()),
+        };
+        self.emit(MOp::Mov {
+            dst,
+            src,
+            src_type: Type::U32,
+            dst_type: Type::U32,
+            round: Round::Zero,
+        });
+    }
+
+    fn copy_value(&mut self, dst: Comp, s: Src, half: bool) {
+        let ty = if half { Type::U16 } else { Type::U32 };
+        let src = match s {
+            Src::Imm(i) => MSrc::Imm(i as u32 as i32),
+            Src::Val(v) => MSrc::Reg(self.vreg_of(v).into()),
+        };
+        self.emit(MOp::Mov {
+            dst,
+            src,
+            src_type: ty,
+            dst_type: ty,
+            round: Round::Zero,
+        });
+    }
+
+    fn sel_instr(&mut self, instr: &ir::Instr) -> Result<()> {
+        let dst = instr.dst.map(|d| Comp::from(self.vreg_of(d)));
+        let need = || dst.ok_or_else(|| err("an operation's result has no value"));
+        match &instr.op {
+            Op::Alu(a) => self.sel_alu(need()?, a)?,
+            Op::Convert(c) => self.sel_convert(need()?, c)?,
+            Op::SysVal(s) => {
+                let d = need()?;
+                let src = match s {
+                    SysVal::LocalInvocationId(c) => MSrc::Fixed(INPUT_REGS.local_id + c),
+                    SysVal::WorkgroupId(c) => MSrc::Fixed(INPUT_REGS.workgroup_id + c),
+                    other => {
+                        return Err(err(format!(
+                            "system value {other} is not supported by the back end yet"
+                        )))
+                    }
+                };
+                if let MSrc::Fixed(r) = src {
+                    if !self.m.fixed_inputs.contains(&r) {
+                        self.m.fixed_inputs.push(r);
+                    }
+                }
+                self.emit(MOp::Mov {
+                    dst: d,
+                    src,
+                    src_type: Type::U32,
+                    dst_type: Type::U32,
+                    round: Round::Zero,
+                });
+            }
+            Op::Load(l) => self.sel_load(need()?, l)?,
+            Op::Store(s) => self.sel_store(s)?,
+            Op::Atomic(a) => {
+                let d = match dst {
+                    Some(d) => d,
+                    None => self.new_reg(false).into(),
+                };
+                self.sel_atomic(d, a)?
+            }
+            Op::Barrier(b) => {
+                let op = if b.execution {
+                    Opcode::Bar
+                } else {
+                    Opcode::Fence
+                };
+                self.emit(MOp::Barrier {
+                    op,
+                    global: b.buffer_memory,
+                    local: b.shared_memory || b.execution,
+                });
+            }
+            Op::BufferSize(r) => {
+                let (base, index) = self.desc(r)?;
+                let group = self.m.new_vreg(3, false);
+                self.emit(MOp::Resinfo {
+                    dst: Comp(group, 0),
+                    base,
+                    index,
+                });
+                // .x is the size in elements of the descriptor's format; the driver writes
+                // storage buffers as 32-bit elements.
+                self.alu(
+                    Opcode::ShlB,
+                    need()?,
+                    &[
+                        Self::plain(MSrc::Reg(Comp(group, 0))),
+                        Self::plain(MSrc::Imm(2)),
+                    ],
+                    Cond::Lt,
+                    false,
+                );
+            }
+            Op::Undef => {
+                let d = need()?;
+                let half = self.m.info(d.0).half;
+                self.copy_value(d, Src::Imm(0), half);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Selects ir3 operations for a lowered, optimised shader.
+pub fn select(shader: &ir::Shader) -> Result<MShader> {
+    let n = shader.blocks.len();
+    let mut s = Sel {
+        ir: shader,
+        m: MShader {
+            blocks: vec![
+                MBlock {
+                    instrs: Vec::new(),
+                    term: MTerm::End
+                };
+                n
+            ],
+            vregs: Vec::new(),
+            fixed_inputs: Vec::new(),
+        },
+        vals: HashMap::new(),
+        defs: HashMap::new(),
+        cur: 0,
+        phi_temps: HashMap::new(),
+    };
+    for block in &shader.blocks {
+        for instr in &block.instrs {
+            if let Some(d) = instr.dst {
+                s.defs.insert(d, instr.op.clone());
+            }
+        }
+        for phi in &block.phis {
+            let half = shader.value_size(phi.dst) == BitSize::B16;
+            let t = s.m.new_vreg(1, half);
+            s.phi_temps.insert(phi.dst, t);
+        }
+    }
+    for b in 0..n {
+        s.cur = b;
+        let block = &shader.blocks[b];
+        for phi in &block.phis {
+            let half = shader.value_size(phi.dst) == BitSize::B16;
+            let d = s.vreg_of(phi.dst);
+            let t = s.phi_temps[&phi.dst];
+            let ty = if half { Type::U16 } else { Type::U32 };
+            s.emit(MOp::Mov {
+                dst: d.into(),
+                src: MSrc::Reg(t.into()),
+                src_type: ty,
+                dst_type: ty,
+                round: Round::Zero,
+            });
+        }
+        for instr in &block.instrs {
+            s.sel_instr(instr)?;
+        }
+        // Phi temporaries of the successors, written before the terminator.
+        for succ in block.term.successors() {
+            for phi in &shader.block(succ).phis {
+                let half = shader.value_size(phi.dst) == BitSize::B16;
+                if let Some((_, src)) = phi.srcs.iter().find(|(p, _)| p.index() == b) {
+                    let t = s.phi_temps[&phi.dst];
+                    s.copy_value(t.into(), *src, half);
+                }
+            }
+        }
+        let term = match &block.term {
+            Terminator::Jump(t) => MTerm::Jump(t.index()),
+            Terminator::Return => MTerm::End,
+            Terminator::Unreachable => MTerm::End,
+            Terminator::Branch {
+                cond,
+                then_block,
+                else_block,
+            } => {
+                let c = s.reg(*cond, false);
+                MTerm::Branch {
+                    cond: c,
+                    then_block: then_block.index(),
+                    else_block: else_block.index(),
+                }
+            }
+            Terminator::Switch {
+                selector,
+                size,
+                cases,
+                default,
+            } => {
+                // A chain of compares, each in its own block.
+                let half = *size == BitSize::B16;
+                let sel = s.reg(*selector, half);
+                let mut here = b;
+                let mut term = MTerm::Jump(default.index());
+                for (i, (v, target)) in cases.iter().enumerate() {
+                    s.cur = here;
+                    let c = s.new_reg(false);
+                    let imm = s.int_src(Src::Imm(*v), half);
+                    s.alu(
+                        Opcode::CmpsU,
+                        c.into(),
+                        &[Sel::plain(MSrc::Reg(sel)), Sel::plain(imm)],
+                        Cond::Eq,
+                        half,
+                    );
+                    let next = if i + 1 == cases.len() {
+                        default.index()
+                    } else {
+                        s.m.blocks.push(MBlock {
+                            instrs: Vec::new(),
+                            term: MTerm::End,
+                        });
+                        s.m.blocks.len() - 1
+                    };
+                    let t = MTerm::Branch {
+                        cond: c.into(),
+                        then_block: target.index(),
+                        else_block: next,
+                    };
+                    if here == b {
+                        term = t;
+                    } else {
+                        s.m.blocks[here].term = t;
+                    }
+                    here = next;
+                }
+                s.cur = b;
+                term
+            }
+        };
+        s.m.blocks[b].term = term;
+    }
+    Ok(s.m)
+}

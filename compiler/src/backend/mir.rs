@@ -1,0 +1,391 @@
+//! The machine IR between instruction selection and encoding: ir3 operations on virtual
+//! registers, in blocks with explicit control flow. After register allocation every
+//! virtual register has a physical one and [`super::emit`] builds `parsnip_isa` instructions.
+
+use parsnip_isa::{Cond, Opcode, Round, Type};
+use smallvec::SmallVec;
+
+/// A virtual register: one scalar, or a group of consecutive scalars (the operand of
+/// atomics that name a register vector).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VReg(pub u32);
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct VRegInfo {
+    /// Consecutive scalars.
+    pub size: u8,
+    /// Read and written as half (16-bit) registers: in the merged register file of
+    /// a6xx/a7xx, half register 2k is the low half of full scalar k (Mesa's ir3 RA).
+    pub half: bool,
+}
+
+/// A scalar component of a virtual register.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Comp(pub VReg, pub u8);
+
+impl From<VReg> for Comp {
+    fn from(v: VReg) -> Comp {
+        Comp(v, 0)
+    }
+}
+
+/// An ALU source.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MSrc {
+    Reg(Comp),
+    /// An immediate that fits the instruction's immediate field.
+    Imm(i32),
+    /// A const-file component `c[n / 4].xyzw[n % 4]`.
+    Const(u16),
+    /// A register the hardware wrote before the shader started (local ids, workgroup id).
+    Fixed(u8),
+}
+
+/// A cat6 operand that is a register or an 8-bit immediate.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MSrc8 {
+    Reg(Comp),
+    Imm(u8),
+}
+
+/// Source modifiers of an ALU source.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Mods {
+    pub neg: bool,
+    pub abs: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum MOp {
+    /// cat2 (one or two sources) and cat3 (three sources).
+    Alu {
+        op: Opcode,
+        dst: Comp,
+        srcs: SmallVec<[(MSrc, Mods); 3]>,
+        cond: Cond,
+        sat: bool,
+        /// Operates on half registers.
+        half: bool,
+    },
+    /// cat1 `mov`/`cov`.
+    Mov {
+        dst: Comp,
+        src: MSrc,
+        src_type: Type,
+        dst_type: Type,
+        round: Round,
+    },
+    /// cat4.
+    Sfu {
+        op: Opcode,
+        dst: Comp,
+        src: Comp,
+        half: bool,
+    },
+    /// `ldib.b`/`stib.b`/`atomic.b.*` on a bindless storage buffer: `reg` is the
+    /// destination (load), the value (store), or the group (destination, [compare,]
+    /// data) of an atomic; `coord` the element index.
+    Ibo {
+        op: Opcode,
+        ty: Type,
+        reg: Comp,
+        coord: Comp,
+        base: u8,
+        index: MSrc8,
+    },
+    /// `ldl`/`stl` (shared) and `ldp`/`stp` (private): `reg` is the destination or
+    /// value; the address is `addr` + `offset` bytes.
+    Local {
+        op: Opcode,
+        ty: Type,
+        reg: Comp,
+        addr: Comp,
+        offset: i32,
+    },
+    /// `atomic.*` on shared memory: `dst` = old value of `l[addr]`, `data` the operand
+    /// (for compare-exchange a group (compare, data)).
+    LocalAtomic {
+        op: Opcode,
+        ty: Type,
+        dst: Comp,
+        addr: Comp,
+        data: Comp,
+    },
+    /// `ldc`: one component of a uniform buffer, at vec4 `offset` component `comp`.
+    Ldc {
+        dst: Comp,
+        offset: MSrc8,
+        comp: u8,
+        base: u8,
+        index: MSrc8,
+    },
+    /// `resinfo.b` of a storage buffer into a group of three.
+    Resinfo { dst: Comp, base: u8, index: MSrc8 },
+    /// `bar` (execution and memory) or `fence` (memory only).
+    Barrier {
+        op: Opcode,
+        global: bool,
+        local: bool,
+    },
+}
+
+impl MOp {
+    /// Components read.
+    pub fn uses(&self) -> SmallVec<[Comp; 4]> {
+        let mut u = SmallVec::new();
+        let src8 = |s: &MSrc8, u: &mut SmallVec<[Comp; 4]>| {
+            if let MSrc8::Reg(c) = s {
+                u.push(*c);
+            }
+        };
+        match self {
+            MOp::Alu { srcs, .. } => {
+                for (s, _) in srcs {
+                    if let MSrc::Reg(c) = s {
+                        u.push(*c);
+                    }
+                }
+            }
+            MOp::Mov { src, .. } => {
+                if let MSrc::Reg(c) = src {
+                    u.push(*c);
+                }
+            }
+            MOp::Sfu { src, .. } => u.push(*src),
+            MOp::Ibo {
+                op,
+                reg,
+                coord,
+                index,
+                ..
+            } => {
+                u.push(*coord);
+                src8(index, &mut u);
+                if *op == Opcode::StibB {
+                    u.push(*reg);
+                } else if *op != Opcode::LdibB {
+                    // Atomics read the data (and comparand) after the destination slot.
+                    u.push(Comp(reg.0, reg.1 + 1));
+                    if *op == Opcode::AtomicBCmpxchg {
+                        u.push(Comp(reg.0, reg.1 + 2));
+                    }
+                }
+            }
+            MOp::Local { op, reg, addr, .. } => {
+                u.push(*addr);
+                if matches!(op, Opcode::Stl | Opcode::Stp) {
+                    u.push(*reg);
+                }
+            }
+            MOp::LocalAtomic { op, addr, data, .. } => {
+                u.push(*addr);
+                u.push(*data);
+                if *op == Opcode::AtomicCmpxchg {
+                    u.push(Comp(data.0, data.1 + 1));
+                }
+            }
+            MOp::Ldc { offset, index, .. } => {
+                src8(offset, &mut u);
+                src8(index, &mut u);
+            }
+            MOp::Resinfo { index, .. } => src8(index, &mut u),
+            MOp::Barrier { .. } => {}
+        }
+        u
+    }
+
+    /// Components written.
+    pub fn defs(&self) -> SmallVec<[Comp; 3]> {
+        let mut d = SmallVec::new();
+        match self {
+            MOp::Alu { dst, .. } | MOp::Mov { dst, .. } | MOp::Sfu { dst, .. } => d.push(*dst),
+            MOp::Ibo { op, reg, .. } if *op != Opcode::StibB => d.push(*reg),
+            MOp::Local {
+                op: Opcode::Ldl | Opcode::Ldp,
+                reg,
+                ..
+            } => d.push(*reg),
+            MOp::LocalAtomic { dst, .. } | MOp::Ldc { dst, .. } => d.push(*dst),
+            MOp::Resinfo { dst, .. } => {
+                for k in 0..3 {
+                    d.push(Comp(dst.0, dst.1 + k));
+                }
+            }
+            _ => {}
+        }
+        d
+    }
+
+    /// Every component operand, for renaming.
+    pub fn for_each_comp_mut(&mut self, mut f: impl FnMut(&mut Comp)) {
+        let src8 = |s: &mut MSrc8, f: &mut dyn FnMut(&mut Comp)| {
+            if let MSrc8::Reg(c) = s {
+                f(c);
+            }
+        };
+        match self {
+            MOp::Alu { dst, srcs, .. } => {
+                f(dst);
+                for (s, _) in srcs {
+                    if let MSrc::Reg(c) = s {
+                        f(c);
+                    }
+                }
+            }
+            MOp::Mov { dst, src, .. } => {
+                f(dst);
+                if let MSrc::Reg(c) = src {
+                    f(c);
+                }
+            }
+            MOp::Sfu { dst, src, .. } => {
+                f(dst);
+                f(src);
+            }
+            MOp::Ibo {
+                reg, coord, index, ..
+            } => {
+                f(reg);
+                f(coord);
+                src8(index, &mut f);
+            }
+            MOp::Local { reg, addr, .. } => {
+                f(reg);
+                f(addr);
+            }
+            MOp::LocalAtomic {
+                dst, addr, data, ..
+            } => {
+                f(dst);
+                f(addr);
+                f(data);
+            }
+            MOp::Ldc {
+                dst, offset, index, ..
+            } => {
+                f(dst);
+                src8(offset, &mut f);
+                src8(index, &mut f);
+            }
+            MOp::Resinfo { dst, index, .. } => {
+                f(dst);
+                src8(index, &mut f);
+            }
+            MOp::Barrier { .. } => {}
+        }
+    }
+
+    /// Whether the instruction's effect goes beyond its destination (memory, barriers).
+    pub fn has_side_effects(&self) -> bool {
+        match self {
+            MOp::Ibo { op, .. } => *op != Opcode::LdibB,
+            MOp::Local { op, .. } => matches!(op, Opcode::Stl | Opcode::Stp),
+            MOp::LocalAtomic { .. } | MOp::Barrier { .. } => true,
+            _ => false,
+        }
+    }
+
+    /// Whether it reads memory (so it must stay ordered after stores and barriers).
+    pub fn reads_memory(&self) -> bool {
+        matches!(
+            self,
+            MOp::Ibo { .. } | MOp::Local { .. } | MOp::LocalAtomic { .. } | MOp::Barrier { .. }
+        )
+    }
+
+    /// The opcode, for latency questions.
+    pub fn opcode(&self) -> Opcode {
+        match self {
+            MOp::Alu { op, .. }
+            | MOp::Sfu { op, .. }
+            | MOp::Ibo { op, .. }
+            | MOp::Local { op, .. }
+            | MOp::LocalAtomic { op, .. }
+            | MOp::Barrier { op, .. } => *op,
+            MOp::Mov { .. } => Opcode::Mov,
+            MOp::Ldc { .. } => Opcode::Ldc,
+            MOp::Resinfo { .. } => Opcode::ResinfoB,
+        }
+    }
+}
+
+/// How a block ends.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MTerm {
+    Jump(usize),
+    /// To `then_block` if `cond` (a 0/1 value) is non-zero.
+    Branch {
+        cond: Comp,
+        then_block: usize,
+        else_block: usize,
+    },
+    End,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MBlock {
+    pub instrs: Vec<MOp>,
+    pub term: MTerm,
+}
+
+/// A shader in machine IR.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MShader {
+    pub blocks: Vec<MBlock>,
+    pub vregs: Vec<VRegInfo>,
+    /// Hardware-written registers read by `MSrc::Fixed` operands (kept free until their
+    /// last read).
+    pub fixed_inputs: Vec<u8>,
+}
+
+impl MShader {
+    pub fn new_vreg(&mut self, size: u8, half: bool) -> VReg {
+        self.vregs.push(VRegInfo { size, half });
+        VReg(self.vregs.len() as u32 - 1)
+    }
+
+    pub fn info(&self, v: VReg) -> VRegInfo {
+        self.vregs[v.0 as usize]
+    }
+
+    pub fn successors(&self, b: usize) -> Vec<usize> {
+        match self.blocks[b].term {
+            MTerm::Jump(t) => vec![t],
+            MTerm::Branch {
+                then_block,
+                else_block,
+                ..
+            } => vec![then_block, else_block],
+            MTerm::End => vec![],
+        }
+    }
+}
+
+/// Removes operations without side effects whose results nothing reads (left behind by
+/// selection, e.g. a byte offset whose element index was taken from its operand).
+pub fn remove_dead(m: &mut MShader) {
+    loop {
+        let mut used = vec![false; m.vregs.len()];
+        for b in &m.blocks {
+            for op in &b.instrs {
+                for u in op.uses() {
+                    used[u.0 .0 as usize] = true;
+                }
+            }
+            if let MTerm::Branch { cond, .. } = &b.term {
+                used[cond.0 .0 as usize] = true;
+            }
+        }
+        let mut changed = false;
+        for b in &mut m.blocks {
+            let before = b.instrs.len();
+            b.instrs.retain(|op| {
+                op.has_side_effects() || op.defs().iter().any(|d| used[d.0 .0 as usize])
+            });
+            changed |= b.instrs.len() != before;
+        }
+        if !changed {
+            break;
+        }
+    }
+}

@@ -1,0 +1,184 @@
+//! The ir3 back end: instruction selection, scheduling, register allocation, legalisation
+//! and encoding, producing what the driver needs to run the shader.
+
+pub mod emit;
+pub mod isel;
+pub mod legalize;
+pub mod mir;
+pub mod ra;
+pub mod sched;
+
+use crate::error::{CompileError, Result};
+use crate::ir;
+use crate::target::ShaderModel;
+use parsnip_isa::IsaGen;
+
+pub use isel::InputRegs;
+
+/// The statistics reported through VK_KHR_pipeline_executable_properties.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Instructions up to and including `end` (not the padding after it).
+    pub instructions: u32,
+    /// Of which nops.
+    pub nops: u32,
+    /// Instructions with `(ss)` and with `(sy)`.
+    pub ss: u32,
+    pub sy: u32,
+    /// Register footprint in vec4s.
+    pub full_regs: u32,
+    pub half_regs: u32,
+    /// Values spilled to private memory.
+    pub spills: u32,
+    /// Waves an SP can hold at this footprint and wave size.
+    pub max_waves: u32,
+}
+
+impl Stats {
+    /// `name: value` lines, the `--stats` format of parsnip-compile.
+    pub fn lines(&self) -> String {
+        format!(
+            "instructions: {}\nnops: {}\nss: {}\nsy: {}\nfull_regs: {}\nhalf_regs: {}\nspills: {}\nmax_waves: {}\n",
+            self.instructions, self.nops, self.ss, self.sy, self.full_regs, self.half_regs, self.spills, self.max_waves
+        )
+    }
+}
+
+/// A compiled compute shader and everything the driver programs for it.
+#[derive(Clone, Debug)]
+pub struct CompiledShader {
+    /// The program, two dwords per instruction (low dword first), padded to 16
+    /// instructions.
+    pub code: Vec<u32>,
+    /// Instructions in `code`, padding included (SP_CS_INSTRLEN is this / 16).
+    pub instr_count: u32,
+    pub local_size: [u32; 3],
+    /// Threads per wave: 64, or 128 on GPUs that support double wave size.
+    pub wave_size: u32,
+    /// Register footprint (SP_CS_CTRL_REG0 FULLREGFOOTPRINT / HALFREGFOOTPRINT), vec4s.
+    pub full_regs: u32,
+    pub half_regs: u32,
+    /// Const-file vec4s the shader reads (push constants and driver parameters).
+    pub const_vec4: u32,
+    pub consts: ir::ConstLayout,
+    /// Shared memory per workgroup, bytes.
+    pub shared_bytes: u32,
+    /// Private memory per invocation (local arrays and spills), bytes.
+    pub private_bytes: u32,
+    pub uses_barrier: bool,
+    /// Where the hardware must put the built-ins; `None` when the shader does not read
+    /// them (the driver then programs "unused", r63.x).
+    pub local_id_reg: Option<u8>,
+    pub workgroup_id_reg: Option<u8>,
+    pub stats: Stats,
+    pub disassembly: String,
+}
+
+fn words_to_dwords(words: &[u64]) -> Vec<u32> {
+    words
+        .iter()
+        .flat_map(|w| [*w as u32, (*w >> 32) as u32])
+        .collect()
+}
+
+/// Compiles a lowered, optimised shader.
+pub fn compile(shader: &ir::Shader, model: &dyn ShaderModel) -> Result<CompiledShader> {
+    let gen = if model.gpu().chip == parsnip_registers::chip::Chip::A7xx {
+        IsaGen::A7xx
+    } else {
+        IsaGen::A6xx
+    };
+    let mut m = isel::select(shader)?;
+    mir::remove_dead(&mut m);
+    sched::schedule(&mut m, model);
+    let alloc = ra::allocate(&mut m, shader.scratch_bytes)?;
+    let (prog, starts) = legalize::legalize(&m, &alloc, model);
+    let (instrs, words) = emit::emit(&prog, &starts, &m, &alloc, gen)?;
+
+    // Footprint: every scalar any value occupies, and the hardware-written inputs.
+    let mut max_full: Option<u32> = None;
+    let mut max_half: Option<u32> = None;
+    for (v, info) in m.vregs.iter().enumerate() {
+        let p = alloc.phys[v];
+        if p == u32::MAX {
+            continue;
+        }
+        let last = p + info.size as u32 - 1;
+        if info.half {
+            max_half = Some(max_half.map_or(2 * last, |h: u32| h.max(2 * last)));
+        }
+        max_full = Some(max_full.map_or(last, |f: u32| f.max(last)));
+    }
+    for &r in &m.fixed_inputs {
+        if (r as u32) < ra::FULL_SCALARS {
+            max_full = Some(max_full.map_or(r as u32, |f: u32| f.max(r as u32)));
+        }
+    }
+    let full_regs = max_full.map_or(0, |f| f / 4 + 1);
+    let half_regs = max_half.map_or(0, |h| h / 4 + 1);
+
+    let uses_barrier = shader.blocks.iter().any(|b| {
+        b.instrs.iter().any(|i| {
+            matches!(
+                i.op,
+                ir::Op::Barrier(ir::Barrier {
+                    execution: true,
+                    ..
+                })
+            )
+        })
+    });
+    let [x, y, z] = shader.local_size;
+    let invocations = x * y * z;
+    // All waves of a workgroup with a barrier must be resident at once (Mesa refuses such
+    // shaders otherwise): use double-size waves if single ones do not fit.
+    let mut double = false;
+    if uses_barrier
+        && invocations.div_ceil(model.wave_size(false)) > model.max_waves(full_regs, false)
+    {
+        double = model.gpu().supports_double_threadsize;
+        if !double || invocations.div_ceil(model.wave_size(true)) > model.max_waves(full_regs, true)
+        {
+            return Err(CompileError::new(format!(
+                "a workgroup of {invocations} invocations with a barrier needs more waves than fit at {full_regs} registers"
+            )));
+        }
+    }
+    let end = prog
+        .iter()
+        .position(|l| matches!(l.op, legalize::LOp::End))
+        .map_or(prog.len(), |e| e + 1);
+    let stats = Stats {
+        instructions: end as u32,
+        nops: prog[..end]
+            .iter()
+            .filter(|l| legalize::is_nop(&l.op))
+            .count() as u32,
+        ss: prog[..end].iter().filter(|l| l.ss).count() as u32,
+        sy: prog[..end].iter().filter(|l| l.sy).count() as u32,
+        full_regs,
+        half_regs,
+        spills: alloc.spills,
+        max_waves: model.max_waves(full_regs, double),
+    };
+    let reads = |r: u8| m.fixed_inputs.iter().any(|f| (r..r + 3).contains(f));
+    let disassembly = instrs.iter().map(|i| format!("{i}\n")).collect();
+    Ok(CompiledShader {
+        code: words_to_dwords(&words),
+        instr_count: instrs.len() as u32,
+        local_size: shader.local_size,
+        wave_size: model.wave_size(double),
+        full_regs,
+        half_regs,
+        const_vec4: shader.consts.dwords.div_ceil(4),
+        consts: shader.consts.clone(),
+        shared_bytes: shader.shared_bytes,
+        private_bytes: shader.scratch_bytes.next_multiple_of(4) + alloc.spill_bytes,
+        uses_barrier,
+        local_id_reg: reads(isel::INPUT_REGS.local_id).then_some(isel::INPUT_REGS.local_id),
+        workgroup_id_reg: reads(isel::INPUT_REGS.workgroup_id)
+            .then_some(isel::INPUT_REGS.workgroup_id),
+        stats,
+        disassembly,
+    })
+}
