@@ -1,11 +1,24 @@
 //! The GPU model: a GPU of the catalogue, its address space, and contexts
 //! that run command streams on it.
 //!
-//! ```ignore
+//! ```
+//! use std::sync::Arc;
+//! use parsnip_registers::{gpu, pm4};
+//! use parsnip_sim::memory::OwnedBacking;
+//! use parsnip_sim::{Gpu, IbRange, SimOptions};
+//!
 //! let gpu = Gpu::new(gpu::by_name("a660")?, SimOptions::default());
-//! gpu.memory().map(0x1_0000_0000, backing)?;
+//! let iova = 0x1_0000_0000;
+//! gpu.memory().map(iova, Arc::new(OwnedBacking::zeroed(4096)?))?;
+//! // CP_MEM_WRITE of 42 to iova + 0x100.
+//! let op = pm4::opcode_by_name(gpu.info().chip, "CP_MEM_WRITE").unwrap();
+//! let stream = [pm4::pkt7(op, 3), (iova + 0x100) as u32, (iova >> 32) as u32, 42];
+//! let bytes: Vec<u8> = stream.iter().flat_map(|d| d.to_le_bytes()).collect();
+//! gpu.memory().write(iova, &bytes)?;
 //! let mut ctx = gpu.new_context();
-//! gpu.submit(&mut ctx, &[IbRange { iova: 0x1_0000_0000, dwords: 64 }])?;
+//! gpu.submit(&mut ctx, &[IbRange { iova, dwords: 4 }])?;
+//! assert_eq!(gpu.memory().read_u32(iova + 0x100)?, 42);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! A [`Context`] holds what a command stream leaves behind: the register
@@ -24,7 +37,7 @@ use crate::memory::AddressSpace;
 use crate::options::SimOptions;
 use crate::register_file::RegisterFile;
 use crate::report::{CpSite, ErrorKind, GpuError};
-use crate::shader_core::ShaderCore;
+use crate::shader_core::{NoShaderProcessor, ShaderCore};
 
 /// A command stream handed to submit: `dwords` dwords at `iova`, run as an
 /// IB1.
@@ -79,8 +92,17 @@ impl Context {
 }
 
 impl Gpu {
-    /// A model of `info` with an empty address space, running shaders on
-    /// `shader_core`.
+    /// A model of `info` with an empty address space.
+    pub fn new(info: &'static GpuInfo, options: SimOptions) -> Self {
+        Self::with_shader_core(
+            info,
+            options,
+            Arc::new(AddressSpace::new()),
+            Box::new(NoShaderProcessor),
+        )
+    }
+
+    /// A model of `info` on `memory`, running shaders on `shader_core`.
     pub fn with_shader_core(
         info: &'static GpuInfo,
         options: SimOptions,
