@@ -10,9 +10,11 @@ use std::ptr::NonNull;
 use std::sync::Arc;
 
 use memmap2::{MmapOptions, MmapRaw};
+use parking_lot::Mutex;
 
-use crate::bo::{Bo, BoBacking};
+use crate::bo::{Bo, BoBacking, BoDesc};
 use crate::error::{Error, Result};
+use crate::va_allocator::VaAllocator;
 
 /// The page size BOs are rounded to, as the kernel's GEM objects are.
 pub const PAGE_SIZE: u64 = 4096;
@@ -74,6 +76,34 @@ unsafe impl Sync for HostMemory {}
 /// Rounds up to a whole number of pages; `None` on overflow.
 pub fn round_to_page(len: u64) -> Option<u64> {
     Some(len.checked_add(PAGE_SIZE - 1)? & !(PAGE_SIZE - 1))
+}
+
+/// Allocates what a software back end's BO needs, as `desc` asks: its size
+/// rounded to pages, an iova (the fixed one, page-aligned, or one `va`
+/// picks) and zeroed host memory. On failure nothing stays allocated.
+pub fn allocate_host_bo(va: &Mutex<VaAllocator>, desc: &BoDesc) -> Result<(u64, Arc<HostMemory>)> {
+    let size = round_to_page(desc.size).filter(|&s| s > 0).ok_or_else(|| {
+        Error::InvalidArgument(format!("BO size {:#x} is zero or too large", desc.size))
+    })?;
+    let iova = match desc.fixed_iova {
+        Some(iova) if iova % PAGE_SIZE != 0 => {
+            return Err(Error::InvalidArgument(format!(
+                "fixed iova {iova:#x} is not page-aligned"
+            )))
+        }
+        Some(iova) => {
+            va.lock().alloc_at(iova, size)?;
+            iova
+        }
+        None => va.lock().alloc(size, PAGE_SIZE)?,
+    };
+    match HostMemory::new(size) {
+        Ok(memory) => Ok((iova, Arc::new(memory))),
+        Err(e) => {
+            let _ = va.lock().free(iova);
+            Err(e)
+        }
+    }
 }
 
 /// Runs when a host BO is freed: gives its iova back and tells the back end.

@@ -8,7 +8,7 @@
 //! - [`msm`]: a real Adreno through the Linux msm DRM driver;
 //! - [`null`]: accepts and completes submits without executing them, for
 //!   measuring the driver's CPU cost;
-//! - the simulator (Parsnip's model of the GPU), selected by `PARSNIP_SIM`.
+//! - [`sim`]: Parsnip's model of the GPU, selected by `PARSNIP_SIM`.
 //!
 //! [`open_device`] picks one (see [`select`] for the rules). The software
 //! back ends are built from blocks public here so the simulator's reuses
@@ -44,6 +44,7 @@ pub mod msm;
 pub mod null;
 pub mod queue_worker;
 pub mod select;
+pub mod sim;
 pub mod submit;
 pub mod sync_table;
 pub mod syncobj;

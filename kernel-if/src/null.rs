@@ -19,7 +19,7 @@ use crate::deadline::Deadline;
 use crate::device::{Backend, CpuAccess, DeviceInfo, GpuFacts, KernelDevice};
 use crate::device_lost::LostState;
 use crate::error::{Error, Result};
-use crate::host_memory::{round_to_page, HostBo, HostMemory, PAGE_SIZE};
+use crate::host_memory::{allocate_host_bo, HostBo};
 use crate::queue_worker::QueueWorker;
 use crate::submit::{Fence, QueueId, Submit};
 use crate::sync_table::SyncTable;
@@ -86,28 +86,7 @@ impl KernelDevice for NullDevice {
     }
 
     fn bo_new(&self, desc: &BoDesc) -> Result<Bo> {
-        let size = round_to_page(desc.size).filter(|&s| s > 0).ok_or_else(|| {
-            Error::InvalidArgument(format!("BO size {:#x} is zero or too large", desc.size))
-        })?;
-        let iova = match desc.fixed_iova {
-            Some(iova) if iova % PAGE_SIZE != 0 => {
-                return Err(Error::InvalidArgument(format!(
-                    "fixed iova {iova:#x} is not page-aligned"
-                )))
-            }
-            Some(iova) => {
-                self.va.lock().alloc_at(iova, size)?;
-                iova
-            }
-            None => self.va.lock().alloc(size, PAGE_SIZE)?,
-        };
-        let memory = match HostMemory::new(size) {
-            Ok(m) => Arc::new(m),
-            Err(e) => {
-                let _ = self.va.lock().free(iova);
-                return Err(e);
-            }
-        };
+        let (iova, memory) = allocate_host_bo(&self.va, desc)?;
         let va = self.va.clone();
         let handle = self.next_bo.fetch_add(1, Ordering::Relaxed);
         Ok(HostBo::new_bo(

@@ -2,7 +2,11 @@
 //!
 //! - A real Adreno (a render node driven by msm) when one is present: the
 //!   first in node order.
-//! - The simulator only when asked: `PARSNIP_SIM=<gpu>` (e.g. `a660`).
+//! - The simulator only when asked: `PARSNIP_SIM=<gpu>`, any GPU of the
+//!   catalogue by name (`a660`, `a740`, ...); an unknown name is an error
+//!   listing the supported ones. The model's own settings (strict mode, hang
+//!   budgets) come from `PARSNIP_SIM_STRICT`, `PARSNIP_SIM_WAIT_MS` and
+//!   `PARSNIP_SIM_SHADER_BUDGET` (see `parsnip_sim::options`).
 //! - The null back end only when asked: `PARSNIP_NULL=<facts>`, for
 //!   measuring the driver's CPU cost. Until the GPU catalogue lands, the
 //!   facts are given as numbers:
@@ -18,6 +22,7 @@ use crate::device::{GpuFacts, KernelDevice};
 use crate::error::{Error, Result};
 use crate::msm::{self, MsmDevice};
 use crate::null::NullDevice;
+use crate::sim::SimDevice;
 
 /// Selects the simulator and the GPU it models.
 pub const SIM_VAR: &str = "PARSNIP_SIM";
@@ -39,17 +44,23 @@ pub fn open_from_env(
         (Some(_), Some(_)) => Err(Error::InvalidArgument(format!(
             "both {SIM_VAR} and {NULL_VAR} are set: choose one back end"
         ))),
-        (Some(gpu), None) => open_simulator(&gpu),
+        (Some(gpu), None) => open_simulator(&gpu, &env),
         (None, Some(facts)) => Ok(Arc::new(NullDevice::new(parse_gpu_facts(&facts)?)?)),
         (None, None) => open_msm(dri_dir),
     }
 }
 
-/// The simulator back end's entry point (`PARSNIP_SIM=<gpu>`).
-fn open_simulator(gpu: &str) -> Result<Arc<dyn KernelDevice>> {
-    Err(Error::NoDevice(format!(
-        "{SIM_VAR}={gpu}: this build has no simulator back end yet"
-    )))
+/// The simulator back end's entry point (`PARSNIP_SIM=<gpu>`): any GPU of
+/// the catalogue, by name; an unknown name is an error listing them.
+fn open_simulator(
+    gpu: &str,
+    env: &impl Fn(&str) -> Option<String>,
+) -> Result<Arc<dyn KernelDevice>> {
+    let info = parsnip_registers::gpu::by_name(gpu)
+        .map_err(|e| Error::NoDevice(format!("{SIM_VAR}={gpu}: {e}")))?;
+    let options = parsnip_sim::SimOptions::from_lookup(env)
+        .map_err(|e| Error::InvalidArgument(e.to_string()))?;
+    Ok(Arc::new(SimDevice::new(info, options)?))
 }
 
 fn open_msm(dri_dir: &Path) -> Result<Arc<dyn KernelDevice>> {
