@@ -22,7 +22,7 @@ pub const A1_X: u8 = (61 << 2) | 1;
 /// `p0.x`, the first predicate register.
 pub const P0_X: u8 = 62 << 2;
 /// The first of the shared (per-wave, uniform) registers, `r48.x`; they run
-/// to `r55.w` (Mesa's ir3 register allocator keeps its shared file there).
+/// to `r55.w` (Mesa's `ir3.h`: "r48.x - r55.w are shared registers").
 pub const SHARED_FIRST: u8 = 48 << 2;
 pub const SHARED_LAST: u8 = (55 << 2) | 3;
 

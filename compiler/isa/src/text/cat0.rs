@@ -36,7 +36,10 @@ pub(super) fn print(instr: &Instr, f: &Flow, label: Option<&str>, out: &mut Stri
         Form::NoOperand => {}
         Form::Kill => out.push_str(&format!(" {}", pred(f.pred))),
         Form::Target | Form::Brax => out.push_str(&format!(" {target}")),
-        Form::Getlast => out.push_str(&format!(".w{} {target}", 2u32 << f.cluster)),
+        Form::Getlast => out.push_str(&format!(
+            ".w{} {target}",
+            2u64.checked_shl(f.cluster.into()).unwrap_or(0)
+        )),
         Form::Brac => out.push_str(&format!(".{} {target}", f.index)),
         Form::Branch1 => out.push_str(&format!(" {}, {target}", pred(f.pred))),
         Form::Branch2 => out.push_str(&format!(" {}, {}, {target}", pred(f.pred), pred(f.pred2))),

@@ -25,7 +25,10 @@ pub(super) fn print(instr: &Instr, t: &Tex, out: &mut String) {
     let info = t.op.info();
     out.push_str(t.op.name());
     if t.op == Opcode::BrcstActive {
-        out.push_str(&format!(".w{}", 2u32 << t.cluster));
+        out.push_str(&format!(
+            ".w{}",
+            2u64.checked_shl(t.cluster.into()).unwrap_or(0)
+        ));
     }
     if !is_subgroup(t.op) {
         let isam = t.op == Opcode::Isam;
