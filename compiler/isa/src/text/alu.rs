@@ -7,7 +7,7 @@ use super::operand::{
     absneg, flut_index, gpr, konst, parenthesized, parse_gpr, parse_int_text, parse_modifiers,
     parse_reg_source, relative,
 };
-use super::{jp, sync, Mnemonic, Prefix};
+use super::{alu_prefix, Mnemonic, Prefix};
 use crate::encoding::cat2::has_nop_syntax;
 use crate::instr::{Alu, Instr, Op, Sfu};
 use crate::opcode::flags;
@@ -98,19 +98,8 @@ fn parse_dst(c: &mut Cursor) -> PResult<Reg> {
 }
 
 pub(super) fn print(instr: &Instr, a: &Alu, out: &mut String) {
-    sync(instr, true, out);
-    jp(instr, out);
-    if a.sat {
-        out.push_str("(sat)");
-    }
-    if has_nop_syntax(a.op) && a.repeat == 0 && a.nop > 0 {
-        out.push_str(&format!("(nop{}) ", a.nop));
-    } else if a.repeat > 0 {
-        out.push_str(&format!("(rpt{})", a.repeat));
-    }
-    if a.ul {
-        out.push_str("(ul)");
-    }
+    let nop_form = has_nop_syntax(a.op) && a.repeat == 0 && a.nop > 0;
+    alu_prefix(instr, a.sat, nop_form.then_some(a.nop), a.repeat, a.ul, out);
     out.push_str(a.op.name());
     if a.op.info().has(flags::COND) {
         out.push('.');
@@ -168,17 +157,7 @@ pub(super) fn parse(c: &mut Cursor, prefix: &mut Prefix, m: &Mnemonic) -> PResul
 }
 
 pub(super) fn print_sfu(instr: &Instr, s: &Sfu, out: &mut String) {
-    sync(instr, true, out);
-    jp(instr, out);
-    if s.sat {
-        out.push_str("(sat)");
-    }
-    if s.repeat > 0 {
-        out.push_str(&format!("(rpt{})", s.repeat));
-    }
-    if s.ul {
-        out.push_str("(ul)");
-    }
+    alu_prefix(instr, s.sat, None, s.repeat, s.ul, out);
     out.push_str(&format!(
         "{} {}, {}",
         s.op.name(),

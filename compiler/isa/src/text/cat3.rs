@@ -4,7 +4,7 @@
 
 use super::cursor::{Cursor, PResult};
 use super::operand::{gpr, konst, parse_gpr, parse_modifiers, parse_reg_source, relative};
-use super::{jp, sync, Mnemonic, Prefix};
+use super::{alu_prefix, Mnemonic, Prefix};
 use crate::encoding::cat3::{layout, Layout};
 use crate::instr::{Alu3, DotMode, Instr, Op};
 use crate::operand::{Operand, Reg, SrcKind};
@@ -32,20 +32,8 @@ fn cat3_src(s: &Operand) -> String {
 
 pub(super) fn print(instr: &Instr, a: &Alu3, out: &mut String) {
     let layout = layout(a.op);
-    sync(instr, true, out);
-    jp(instr, out);
-    if a.sat {
-        out.push_str("(sat)");
-    }
     let nop_form = layout == Layout::Dot || (a.repeat == 0 && a.nop > 0);
-    if nop_form {
-        out.push_str(&format!("(nop{}) ", a.nop));
-    } else if a.repeat > 0 {
-        out.push_str(&format!("(rpt{})", a.repeat));
-    }
-    if a.ul {
-        out.push_str("(ul)");
-    }
+    alu_prefix(instr, a.sat, nop_form.then_some(a.nop), a.repeat, a.ul, out);
     out.push_str(a.op.name());
     let [s1, s2, s3] = &a.srcs;
     let neg = |s: &Operand| if s.neg { "(neg)" } else { "" };

@@ -66,6 +66,24 @@ fn jp(instr: &Instr, out: &mut String) {
     }
 }
 
+/// The flags before a cat2/cat3/cat4 mnemonic: `(sy)(ss)(jp)(sat)`, then
+/// `(nopN) ` when `nop` is given or `(rptN)`, then `(ul)`.
+fn alu_prefix(instr: &Instr, sat: bool, nop: Option<u8>, repeat: u8, ul: bool, out: &mut String) {
+    sync(instr, true, out);
+    jp(instr, out);
+    if sat {
+        out.push_str("(sat)");
+    }
+    match nop {
+        Some(n) => out.push_str(&format!("(nop{n}) ")),
+        None if repeat > 0 => out.push_str(&format!("(rpt{repeat})")),
+        None => {}
+    }
+    if ul {
+        out.push_str("(ul)");
+    }
+}
+
 /// The parenthesised flags written before a mnemonic: `(sy)`, `(rpt2)`,
 /// `(nop3)`, ... Category parsers take the ones they know; any left over is
 /// an error.
