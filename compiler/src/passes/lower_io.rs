@@ -179,33 +179,64 @@ pub fn run(shader: &mut Shader) {
 }
 
 /// A push-constant load becomes const-file loads of whole dwords (the const file has no
-/// narrower element), with the half selected for 16-bit values.
+/// narrower element), with the half selected for 16-bit values. An offset known only at
+/// run time reads every dword of the push constants and selects the addressed one: the
+/// const file is small, and this needs no address register.
 fn lower_push_load(shader: &mut Shader, l: &Load, out: &mut Vec<Instr>) -> Option<Op> {
-    let mut emit = |op: Op, size: BitSize| -> Src {
+    let dwords = shader.push_constant_bytes.div_ceil(4);
+    let mut emit = |shader: &mut Shader, op: Op, size: BitSize| -> Src {
         let d = shader.new_value(size);
         out.push(Instr { dst: Some(d), op });
         d.into()
     };
-    let load32 = |off: Src| {
-        Op::Load(Load {
-            space: Space::Const,
-            offset: off,
-            size: BitSize::B32,
-        })
+    let load32 = |shader: &mut Shader,
+                  off: Src,
+                  emit: &mut dyn FnMut(&mut Shader, Op, BitSize) -> Src|
+     -> Src {
+        let direct = |o: Src| {
+            Op::Load(Load {
+                space: Space::Const,
+                offset: o,
+                size: BitSize::B32,
+            })
+        };
+        if off.as_imm().is_some() {
+            return emit(shader, direct(off), BitSize::B32);
+        }
+        let mut acc = Src::Imm(0);
+        for k in 0..dwords {
+            let v = emit(shader, direct(Src::Imm(k as u64 * 4)), BitSize::B32);
+            let is_k = emit(
+                shader,
+                Op::alu(AluOp::IEq, BitSize::B32, &[off, Src::Imm(k as u64 * 4)]),
+                BitSize::B1,
+            );
+            acc = emit(
+                shader,
+                Op::alu(AluOp::Select, BitSize::B32, &[is_k, v, acc]),
+                BitSize::B32,
+            );
+        }
+        acc
     };
     Some(match l.size {
-        BitSize::B32 | BitSize::B1 => load32(l.offset),
+        BitSize::B32 | BitSize::B1 => {
+            let v = load32(shader, l.offset, &mut emit);
+            Op::alu(AluOp::Mov, BitSize::B32, &[v])
+        }
         BitSize::B64 => {
             let hi_off = emit(
+                shader,
                 Op::alu(AluOp::IAdd, BitSize::B32, &[l.offset, Src::Imm(4)]),
                 BitSize::B32,
             );
-            let lo = emit(load32(l.offset), BitSize::B32);
-            let hi = emit(load32(hi_off), BitSize::B32);
+            let lo = load32(shader, l.offset, &mut emit);
+            let hi = load32(shader, hi_off, &mut emit);
             Op::alu(AluOp::Pack64, BitSize::B32, &[lo, hi])
         }
         BitSize::B16 => {
             let aligned = emit(
+                shader,
                 Op::alu(
                     AluOp::And,
                     BitSize::B32,
@@ -213,16 +244,19 @@ fn lower_push_load(shader: &mut Shader, l: &Load, out: &mut Vec<Instr>) -> Optio
                 ),
                 BitSize::B32,
             );
-            let word = emit(load32(aligned), BitSize::B32);
+            let word = load32(shader, aligned, &mut emit);
             let lane = emit(
+                shader,
                 Op::alu(AluOp::And, BitSize::B32, &[l.offset, Src::Imm(2)]),
                 BitSize::B32,
             );
             let bits = emit(
+                shader,
                 Op::alu(AluOp::Shl, BitSize::B32, &[lane, Src::Imm(3)]),
                 BitSize::B32,
             );
             let shifted = emit(
+                shader,
                 Op::alu(AluOp::UShr, BitSize::B32, &[word, bits]),
                 BitSize::B32,
             );

@@ -2,6 +2,7 @@
 
 pub mod lower_descriptors;
 pub mod lower_int64;
+pub mod lower_int_ops;
 pub mod lower_io;
 pub mod lower_vars_to_ssa;
 pub mod opt_algebraic;
@@ -58,6 +59,9 @@ pub fn run_all(
     after_pass("lower_descriptors", shader);
     lower_int64::run(shader)?;
     after_pass("lower_int64", shader);
+    optimize(shader, after_pass);
+    lower_int_ops::run(shader);
+    after_pass("lower_int_ops", shader);
     optimize(shader, after_pass);
     Ok(())
 }
