@@ -19,9 +19,25 @@ fn corpus_compiles_for_a660_and_a740() {
                 spec_constants: case.spec_constants.clone(),
                 layout: case.layout(),
             };
+            let t0 = std::time::Instant::now();
             match compile(&words, &opts) {
                 Ok(c) => {
                     total += 1;
+                    if gpu == "a660" {
+                        let s = &c.stats;
+                        println!(
+                            "{:20} {:5} instrs {:4} nops {:3} ss {:3} sy {:2} regs {:2} spills {:2} waves ({} ms)",
+                            case.shader,
+                            s.instructions,
+                            s.nops,
+                            s.ss,
+                            s.sy,
+                            s.full_regs,
+                            s.spills,
+                            s.max_waves,
+                            t0.elapsed().as_millis()
+                        );
+                    }
                     if std::env::var("PARSNIP_PRINT").is_ok_and(|v| v == case.shader) {
                         println!(
                             "== {} {gpu}\n{}{}",

@@ -3,8 +3,14 @@
 //!
 //! A result is `None` where SPIR-V leaves it undefined (division by zero, bit fields past
 //! the end of the value): the folder then leaves the operation for the hardware to compute.
+//!
+//! Operations that instruction selection maps to a single ir3 instruction take their
+//! meaning from parsnip-isa's evaluation functions (the one place an opcode's meaning is
+//! written, which the simulator executes too), so folding can only assume what the
+//! hardware does; the rest are defined here.
 
 use super::{AluOp, BitSize, ConvKind};
+use parsnip_isa as isa;
 
 fn sext(v: u64, size: BitSize) -> i64 {
     let bits = size.bits();
@@ -133,12 +139,110 @@ fn float_unop(op: AluOp, a: f32) -> f32 {
     }
 }
 
+/// The ir3 operation instruction selection uses for `op` at `size`, with the order of its
+/// sources in the IR's operands, when it is a single instruction on register values.
+fn ir3_equivalent(op: AluOp, size: BitSize) -> Option<(isa::eval::AluOp, [usize; 3])> {
+    use isa::Opcode as O;
+    use AluOp::*;
+    let half = match size {
+        BitSize::B16 => true,
+        BitSize::B32 => false,
+        _ => return None,
+    };
+    let plain = [0, 1, 2];
+    let mk = |opcode: O| isa::eval::AluOp::new(opcode, half);
+    let cmp = |opcode: O, cond: isa::Cond| {
+        let mut a = isa::eval::AluOp::new(opcode, half);
+        a.cond = cond;
+        // Comparisons write a full 0/1 boolean.
+        a.dst_half = false;
+        a
+    };
+    Some(match op {
+        IAdd => (mk(O::AddU), plain),
+        ISub => (mk(O::SubU), plain),
+        UMin => (mk(O::MinU), plain),
+        UMax => (mk(O::MaxU), plain),
+        SMin => (mk(O::MinS), plain),
+        SMax => (mk(O::MaxS), plain),
+        And => (mk(O::AndB), plain),
+        Or => (mk(O::OrB), plain),
+        Xor => (mk(O::XorB), plain),
+        Not => (mk(O::NotB), plain),
+        Shl => (mk(O::ShlB), plain),
+        UShr => (mk(O::ShrB), plain),
+        SShr => (mk(O::AshrB), plain),
+        BitReverse => (mk(O::BfrevB), plain),
+        IEq => (cmp(O::CmpsU, isa::Cond::Eq), plain),
+        INe => (cmp(O::CmpsU, isa::Cond::Ne), plain),
+        ULt => (cmp(O::CmpsU, isa::Cond::Lt), plain),
+        ULe => (cmp(O::CmpsU, isa::Cond::Le), plain),
+        SLt => (cmp(O::CmpsS, isa::Cond::Lt), plain),
+        SLe => (cmp(O::CmpsS, isa::Cond::Le), plain),
+        FEq => (cmp(O::CmpsF, isa::Cond::Eq), plain),
+        FNeU => (cmp(O::CmpsF, isa::Cond::Ne), plain),
+        FLt => (cmp(O::CmpsF, isa::Cond::Lt), plain),
+        FLe => (cmp(O::CmpsF, isa::Cond::Le), plain),
+        FAdd => (mk(O::AddF), plain),
+        FSub => {
+            let mut a = mk(O::AddF);
+            a.mods[1].neg = true;
+            (a, plain)
+        }
+        FMul => (mk(O::MulF), plain),
+        FMin => (mk(O::MinF), plain),
+        FMax => (mk(O::MaxF), plain),
+        FFma => (mk(if half { O::MadF16 } else { O::MadF32 }), plain),
+        FNeg => {
+            let mut a = mk(O::AbsnegF);
+            a.mods[0].neg = true;
+            (a, plain)
+        }
+        FAbs => {
+            let mut a = mk(O::AbsnegF);
+            a.mods[0].abs = true;
+            (a, plain)
+        }
+        FSat => {
+            let mut a = mk(O::AbsnegF);
+            a.sat = true;
+            (a, plain)
+        }
+        FSign => (mk(O::SignF), plain),
+        FFloor => (mk(O::FloorF), plain),
+        FCeil => (mk(O::CeilF), plain),
+        FTrunc => (mk(O::TruncF), plain),
+        FRoundEven => (mk(O::RndneF), plain),
+        // sel.b reads (chosen-if-true, condition, chosen-if-false).
+        Select if size == BitSize::B32 => (mk(O::SelB32), [1, 0, 2]),
+        _ => return None,
+    })
+}
+
+/// Evaluates through parsnip-isa when the operation is one ir3 instruction. `Some(None)`
+/// means the hardware's result is not known, so the caller must not fold.
+fn eval_ir3(op: AluOp, size: BitSize, s: &[u64]) -> Option<Option<u64>> {
+    let (isa_op, order) = ir3_equivalent(op, size)?;
+    let mut srcs = [0u32; 3];
+    for (i, src) in srcs.iter_mut().enumerate().take(op.arity()) {
+        *src = s[order[i]] as u32;
+    }
+    Some(
+        isa::eval::eval_alu(&isa_op, &srcs[..op.arity()])
+            .ok()
+            .map(|r| r as u64 & op.result_size(size).mask()),
+    )
+}
+
 /// Evaluates an ALU operation whose operands are all known. `size` is the operation's
 /// size, `s` the operand bit patterns (masked to their sizes).
 pub fn eval_alu(op: AluOp, size: BitSize, s: &[u64]) -> Option<u64> {
     use AluOp::*;
     if s.len() != op.arity() {
         return None;
+    }
+    if let Some(r) = eval_ir3(op, size, s) {
+        return r;
     }
     let mut masked = [0u64; 4];
     for (i, v) in s.iter().enumerate() {
