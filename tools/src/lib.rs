@@ -1,1 +1,3 @@
 //! Trace decoder, replay, ir3 assembler/disassembler and other tools
+
+pub mod replay;

@@ -1,0 +1,76 @@
+//! parsnip-replay TRACE.rd[.gz] [--dump IOVA:SIZE:FILE]...
+//!
+//! Replays a trace's submits on Parsnip's model of the GPU the trace names,
+//! then writes the requested ranges of GPU memory to files. A fault, hang or
+//! bad stream prints the model's report and exits with status 1; bad
+//! arguments exit with status 2.
+
+use std::process::ExitCode;
+
+use parsnip_tools::replay::{DumpRequest, Replay};
+
+const USAGE: &str = "usage: parsnip-replay TRACE.rd[.gz] [--dump IOVA:SIZE:FILE]...";
+
+fn parse_args(args: &[String]) -> Result<(String, Vec<DumpRequest>), String> {
+    let mut trace = None;
+    let mut dumps = Vec::new();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--dump" => {
+                let spec = it.next().ok_or("--dump needs IOVA:SIZE:FILE")?;
+                dumps.push(DumpRequest::parse(spec).map_err(|e| e.to_string())?);
+            }
+            "-h" | "--help" => return Err(String::new()),
+            a if a.starts_with('-') => return Err(format!("unknown option {a}")),
+            a if trace.is_none() => trace = Some(a.to_string()),
+            a => return Err(format!("a second trace {a}: replay one at a time")),
+        }
+    }
+    Ok((trace.ok_or("no trace given")?, dumps))
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (path, dumps) = match parse_args(&args) {
+        Ok(parsed) => parsed,
+        Err(why) => {
+            if !why.is_empty() {
+                eprintln!("parsnip-replay: {why}");
+            }
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let run = || -> Result<(), Box<dyn std::error::Error>> {
+        let options = parsnip_sim::SimOptions::from_env()?;
+        let trace = parsnip_rd::Trace::open(&path).map_err(|e| format!("{path}: {e}"))?;
+        let mut replay = Replay::new(trace, options)?;
+        println!(
+            "{path}: {} ({}), {} submits",
+            replay.gpu().info().name,
+            replay.gpu().info().marketing_name,
+            replay.submits()
+        );
+        for i in 0..replay.submits() {
+            replay.load_submit(i)?;
+            let stats = replay.run_submit(i)?;
+            println!(
+                "submit {i}: {} packets, {} register writes, {} dispatches",
+                stats.packets, stats.register_writes, stats.dispatches
+            );
+        }
+        for d in &dumps {
+            replay.dump(d)?;
+            println!("wrote {:#x}+{:#x} to {}", d.iova, d.size, d.path.display());
+        }
+        Ok(())
+    };
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("parsnip-replay: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
