@@ -7,12 +7,12 @@ use std::time::Duration;
 
 use common::{lo_hi, Rig, DATA, GPUS, UNMAPPED};
 use parsnip_registers::enums::{
-    A6xxMarker, CompareMode, CpCondFunction, EventWriteSrc, PollMemoryType, SetMarkerMode,
-    VgtEventType,
+    A6xxMarker, AmbleType, CompareMode, CpCondFunction, CpThread, EventWriteSrc, PollMemoryType,
+    SetMarkerMode, VgtEventType,
 };
 use parsnip_registers::packets::{
-    self, CpCondRegExecDw1PredTest, CpEventWrite7Dw0, CpEventWriteDw0, CpRegTestDw0,
-    CpWaitRegMemDw0,
+    self, CpCondRegExecDw1PredTest, CpCondWrite5Dw0, CpEventWrite7Dw0, CpEventWriteDw0,
+    CpRegTestDw0, CpSetAmbleDw2, CpThreadControlDw0, CpWaitRegMemDw0,
 };
 use parsnip_registers::pm4::pkt7;
 use parsnip_registers::regs::{self, Register};
@@ -557,5 +557,74 @@ fn an_ib_in_unmapped_memory_faults_at_its_fetch() {
         assert!(err.is_fault(), "{err}");
         assert_eq!(err.site.packet().unwrap().level, IbLevel::Ib2);
         assert!(!matches!(&err.kind, ErrorKind::Fault { fault, .. } if fault.write));
+    }
+}
+
+#[test]
+fn pipeline_and_context_packets_run_without_touching_memory() {
+    for gpu in GPUS {
+        let mut rig = Rig::new(gpu);
+        let mut s = rig.stream();
+        s.pkt("CP_NOP", &[0xdead, 0xbeef]);
+        s.pkt("CP_WAIT_FOR_IDLE", &[]);
+        s.pkt("CP_WAIT_FOR_ME", &[]);
+        s.pkt("CP_SKIP_IB2_ENABLE_GLOBAL", &[1]);
+        s.pkt("CP_SKIP_IB2_ENABLE_LOCAL", &[1]);
+        // An amble IB in unmapped memory: the model never switches context,
+        // so it is never fetched.
+        let [lo, hi] = lo_hi(UNMAPPED);
+        let amble = CpSetAmbleDw2 {
+            dwords: 16,
+            r#type: AmbleType::BIN_PREAMBLE_AMBLE_TYPE,
+        };
+        s.pkt("CP_SET_AMBLE", &[lo, hi, amble.to_raw()]);
+        if s.chip == Chip::A7xx {
+            let br = CpThreadControlDw0 {
+                thread: CpThread::CP_SET_THREAD_BR,
+                concurrent_bin_disable: true,
+                ..Default::default()
+            };
+            s.pkt("CP_THREAD_CONTROL", &[br.to_raw()]);
+        }
+        s.mem_write(DATA, 1);
+        let stats = rig.run(&s).unwrap();
+        assert_eq!(stats.packets, if gpu == "a740" { 8 } else { 7 });
+        assert_eq!(rig.read_u32(DATA), 1, "{gpu}");
+    }
+    // A stream that hands work to the BV thread alone needs concurrent
+    // binning.
+    let mut rig = Rig::new("a740");
+    let mut s = rig.stream();
+    let bv = CpThreadControlDw0 {
+        thread: CpThread::CP_SET_THREAD_BV,
+        ..Default::default()
+    };
+    s.pkt("CP_THREAD_CONTROL", &[bv.to_raw()]);
+    rig.run_expecting(&s, "concurrent binning is not modelled");
+}
+
+#[test]
+fn cond_write5_writes_only_when_the_comparison_holds() {
+    for gpu in GPUS {
+        let mut rig = Rig::new(gpu);
+        rig.write_u32(DATA, 10);
+        let mut s = rig.stream();
+        let [plo, phi] = lo_hi(DATA);
+        for (reference, out) in [(10u32, DATA + 4), (11, DATA + 8)] {
+            let dw0 = CpCondWrite5Dw0 {
+                function: CpCondFunction::WRITE_EQ,
+                poll: PollMemoryType::POLL_MEMORY,
+                write_memory: true,
+                ..Default::default()
+            };
+            let [wlo, whi] = lo_hi(out);
+            s.pkt(
+                "CP_COND_WRITE5",
+                &[dw0.to_raw(), plo, phi, reference, u32::MAX, wlo, whi, 0xabc],
+            );
+        }
+        rig.run(&s).unwrap();
+        assert_eq!(rig.read_u32(DATA + 4), 0xabc, "{gpu}: 10 == 10");
+        assert_eq!(rig.read_u32(DATA + 8), 0, "{gpu}: 10 != 11");
     }
 }

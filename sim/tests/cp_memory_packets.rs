@@ -237,3 +237,58 @@ fn timestamps_increase() {
         assert!(rig.gpu.timestamp() > t[2]);
     }
 }
+
+#[test]
+fn register_bunches_and_reg_write_set_registers() {
+    for gpu in GPUS {
+        let mut rig = Rig::new(gpu);
+        let a = regs::SpCsInstrlen::offset(rig.chip()).unwrap();
+        let b = regs::SpCsObjFirstExecOffset::offset(rig.chip()).unwrap();
+        let mut s = rig.stream();
+        s.pkt("CP_CONTEXT_REG_BUNCH", &[a, 5, b, 6]);
+        if rig.chip() == Chip::A6xx {
+            // CP_REG_WRITE exists on a6xx only (adreno_pm4.xml).
+            s.pkt("CP_REG_WRITE", &[0, a, 7]);
+        }
+        rig.run(&s).unwrap();
+        let expect_a = if gpu == "a660" { 7 } else { 5 };
+        assert_eq!(rig.ctx.registers().read(a), expect_a, "{gpu}");
+        assert_eq!(rig.ctx.registers().read(b), 6, "{gpu}");
+    }
+}
+
+#[test]
+fn reg_to_scratch_then_scratch_to_reg_copies_registers() {
+    for gpu in GPUS {
+        let mut rig = Rig::new(gpu);
+        let src = regs::SpCsInstrlen::offset(rig.chip()).unwrap();
+        let dst = regs::SpCsObjFirstExecOffset::offset(rig.chip()).unwrap();
+        let mut s = rig.stream();
+        s.reg(&regs::SpCsInstrlen(0x77));
+        let to_scratch = match rig.chip() {
+            Chip::A6xx => packets::a6xx::CpRegToScratchDw0 {
+                reg: src,
+                scratch: 5,
+                cnt: 0,
+            }
+            .to_raw(),
+            Chip::A7xx => packets::a7xx::CpRegToScratchDw0 {
+                reg: src,
+                scratch: 5,
+                cnt: 0,
+                ..Default::default()
+            }
+            .to_raw(),
+        };
+        s.pkt("CP_REG_TO_SCRATCH", &[to_scratch]);
+        let back = CpScratchToRegDw0 {
+            reg: dst,
+            scratch: 5,
+            cnt: 0,
+            ..Default::default()
+        };
+        s.pkt("CP_SCRATCH_TO_REG", &[back.to_raw()]);
+        rig.run(&s).unwrap();
+        assert_eq!(rig.ctx.registers().read(dst), 0x77, "{gpu}");
+    }
+}
