@@ -6,6 +6,7 @@
 //! ```
 
 use crate::descriptor_layout::{DescriptorKind, DescriptorLayout};
+use crate::target;
 use crate::{compile_to_ir, CompileOptions};
 
 pub const USAGE: &str = "usage: parsnip-compile SHADER.spv [--stage compute] [--entry NAME] \
@@ -110,11 +111,29 @@ pub fn run(args: &[String]) -> Result<String, String> {
     if a.ir {
         out.push_str(&shader.to_string());
     }
-    if a.disasm || a.stats || !a.ir {
-        return Err(format!(
-            "{}: the ir3 back end (instruction selection, scheduling, register allocation, \
-             encoding) is not written yet; only --ir output is available",
-            a.path
+    if a.ir && !a.disasm && !a.stats {
+        return Ok(out);
+    }
+    let model = target::model(&a.gpu).map_err(|e| e.to_string())?;
+    let compiled =
+        crate::backend::compile(&shader, model.as_ref()).map_err(|e| format!("{}: {e}", a.path))?;
+    if a.disasm {
+        out.push_str(&compiled.disassembly);
+    }
+    if a.stats {
+        out.push_str(&compiled.stats.lines());
+    }
+    if !a.ir && !a.disasm && !a.stats {
+        out.push_str(&format!(
+            "{}: {} instructions, {} full / {} half vec4 registers, {} const vec4s, {} bytes shared, {} bytes private, wave {}\n",
+            a.path,
+            compiled.instr_count,
+            compiled.full_regs,
+            compiled.half_regs,
+            compiled.const_vec4,
+            compiled.shared_bytes,
+            compiled.private_bytes,
+            compiled.wave_size
         ));
     }
     Ok(out)

@@ -5,6 +5,7 @@ mod common;
 mod corpus;
 
 use parsnip_compiler::{compile, CompileOptions};
+use parsnip_isa::{decode, IsaGen};
 
 #[test]
 fn corpus_compiles_for_a660_and_a740() {
@@ -23,6 +24,38 @@ fn corpus_compiles_for_a660_and_a740() {
             match compile(&words, &opts) {
                 Ok(c) => {
                     total += 1;
+                    // The words decode to the instructions the disassembly shows.
+                    let isa = if gpu == "a740" {
+                        IsaGen::A7xx
+                    } else {
+                        IsaGen::A6xx
+                    };
+                    let mut text = String::new();
+                    for pair in c.code.chunks_exact(2) {
+                        let w = pair[0] as u64 | (pair[1] as u64) << 32;
+                        match decode(w, isa) {
+                            Ok(i) => text.push_str(&format!("{i}\n")),
+                            Err(e) => failures.push(format!(
+                                "{} ({gpu}): word {w:#018x} does not decode: {e}",
+                                case.shader
+                            )),
+                        }
+                    }
+                    if text != c.disassembly {
+                        failures.push(format!(
+                            "{} ({gpu}): decoded words differ from the disassembly",
+                            case.shader
+                        ));
+                    }
+                    assert_eq!(c.instr_count as usize * 2, c.code.len());
+                    assert_eq!(
+                        c.instr_count % 16,
+                        0,
+                        "programs are padded to 16 instructions"
+                    );
+                    if case.shader == "register_pressure" && c.stats.spills == 0 {
+                        failures.push(format!("register_pressure ({gpu}): nothing was spilled"));
+                    }
                     if gpu == "a660" {
                         let s = &c.stats;
                         println!(

@@ -181,7 +181,8 @@ fn fixed_ends(m: &MShader) -> Vec<(u8, u32)> {
 
 enum Outcome {
     Done(Vec<u32>),
-    Spill(VReg),
+    /// Values to spill before trying again (empty: nothing can be spilled).
+    Spill(Vec<VReg>),
 }
 
 fn try_allocate(m: &MShader, no_spill: &[bool]) -> Outcome {
@@ -195,6 +196,7 @@ fn try_allocate(m: &MShader, no_spill: &[bool]) -> Outcome {
         }
     }
     let mut phys = vec![u32::MAX; m.vregs.len()];
+    let mut victims: Vec<VReg> = Vec::new();
     for iv in &ivs {
         // Expire what ended before this interval starts.
         for o in owner.iter_mut() {
@@ -211,42 +213,54 @@ fn try_allocate(m: &MShader, no_spill: &[bool]) -> Outcome {
         } else {
             FULL_SCALARS
         } as usize;
-        let found = (0..=limit.saturating_sub(size))
-            .find(|&k| owner[k..k + size].iter().all(|o| o.is_none()));
-        match found {
-            Some(k) => {
+        loop {
+            let found = (0..=limit.saturating_sub(size))
+                .find(|&k| owner[k..k + size].iter().all(|o| o.is_none()));
+            if let Some(k) = found {
                 for o in &mut owner[k..k + size] {
                     *o = Some((iv.end, iv.vreg));
                 }
                 phys[iv.vreg.0 as usize] = k as u32;
+                break;
             }
-            None => {
-                // Spill the live single-scalar value that ends last (this one included).
-                let mut best: Option<(u32, VReg)> = None;
-                let candidates = owner
-                    .iter()
-                    .flatten()
-                    .copied()
-                    .chain(std::iter::once((iv.end, iv.vreg)));
-                for (end, v) in candidates {
-                    if v.0 == u32::MAX || no_spill.get(v.0 as usize).copied().unwrap_or(true) {
-                        continue;
-                    }
-                    if m.info(v).size != 1 {
-                        continue;
-                    }
-                    if best.is_none_or(|b| end > b.0) {
-                        best = Some((end, v));
-                    }
+            // Spill the live single-scalar value that ends last (this one included) and
+            // carry on, so that one round finds every value to spill.
+            let mut best: Option<(u32, VReg)> = None;
+            let candidates = owner
+                .iter()
+                .flatten()
+                .copied()
+                .chain(std::iter::once((iv.end, iv.vreg)));
+            for (end, v) in candidates {
+                if v.0 == u32::MAX
+                    || no_spill.get(v.0 as usize).copied().unwrap_or(true)
+                    || m.info(v).size != 1
+                {
+                    continue;
                 }
-                return match best {
-                    Some((_, v)) => Outcome::Spill(v),
-                    None => Outcome::Spill(VReg(u32::MAX)),
-                };
+                if best.is_none_or(|b| end > b.0) {
+                    best = Some((end, v));
+                }
+            }
+            let Some((_, v)) = best else {
+                return Outcome::Spill(Vec::new());
+            };
+            victims.push(v);
+            if v == iv.vreg {
+                break;
+            }
+            for o in owner.iter_mut() {
+                if o.is_some_and(|(_, w)| w == v) {
+                    *o = None;
+                }
             }
         }
     }
-    Outcome::Done(phys)
+    if victims.is_empty() {
+        Outcome::Done(phys)
+    } else {
+        Outcome::Spill(victims)
+    }
 }
 
 /// Rewrites `v` to live in private memory at byte `slot`: each definition stores it,
@@ -341,18 +355,20 @@ pub fn allocate(m: &mut MShader, scratch_base: u32) -> Result<Allocation> {
             Outcome::Done(phys) => {
                 return Ok(Allocation { phys, spills, spill_bytes: next_slot - scratch_base.next_multiple_of(4) })
             }
-            Outcome::Spill(v) if v.0 == u32::MAX => {
+            Outcome::Spill(victims) if victims.is_empty() => {
                 return Err(CompileError::new(
                     "register allocation failed: the values live at one point do not fit even after spilling",
                 ))
             }
-            Outcome::Spill(v) => {
-                if !super::isel::fits_local_offset(next_slot as i64) {
-                    return Err(CompileError::new("too many spilled values for ldp/stp's 13-bit offset"));
+            Outcome::Spill(victims) => {
+                for v in victims {
+                    if !super::isel::fits_local_offset(next_slot as i64) {
+                        return Err(CompileError::new("too many spilled values for ldp/stp's 13-bit offset"));
+                    }
+                    spill(m, v, next_slot, &mut no_spill);
+                    next_slot += 4;
+                    spills += 1;
                 }
-                spill(m, v, next_slot, &mut no_spill);
-                next_slot += 4;
-                spills += 1;
             }
         }
     }

@@ -231,8 +231,25 @@ fn do_while() -> Case {
         .expect(Expect::U32(o))
 }
 
+fn register_pressure() -> Case {
+    let a = random(27, 1024);
+    let o: Vec<u32> = (0..N)
+        .map(|i| {
+            let v: Vec<u32> = (0..256).map(|k| a[(i * 7 + k) & 1023]).collect();
+            (0..256).rev().fold(0u32, |acc, k| {
+                acc.wrapping_mul(31).wrapping_add(v[k] ^ k as u32)
+            })
+        })
+        .collect();
+    Case::new("register_pressure", 4)
+        .ssbo(0, bytes(&a))
+        .ssbo(1, vec![0; N * 4])
+        .expect(Expect::U32(o))
+}
+
 pub fn all() -> Vec<Case> {
     vec![
+        register_pressure(),
         local_array_const(),
         local_array_dynamic(),
         structs_functions(),
