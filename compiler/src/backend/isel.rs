@@ -643,12 +643,31 @@ impl Sel<'_> {
 
     /// `offset / 4` as an element index in a register.
     fn dword_index(&mut self, offset: Src) -> Comp {
+        // offset = x << 2, or (x << 2) + 4k after reassociation: use x (+ k).
+        let shl2 = |s: &Self, v: ir::Value| match s.defs.get(&v) {
+            Some(Op::Alu(a)) if a.op == AluOp::Shl && a.srcs[1] == Src::Imm(2) => {
+                a.srcs[0].as_val()
+            }
+            _ => None,
+        };
         if let Src::Val(v) = offset {
-            // offset = x << 2 is the common shape: use x.
-            if let Some(Op::Alu(a)) = self.defs.get(&v) {
-                if a.op == AluOp::Shl && a.srcs[1] == Src::Imm(2) {
-                    if let Src::Val(x) = a.srcs[0] {
-                        return self.vreg_of(x).into();
+            if let Some(x) = shl2(self, v) {
+                return self.vreg_of(x).into();
+            }
+            if let Some(Op::Alu(a)) = self.defs.get(&v).cloned() {
+                if let (AluOp::IAdd, Src::Val(t), Src::Imm(k)) = (a.op, a.srcs[0], a.srcs[1]) {
+                    if let (Some(x), 0) = (shl2(self, t), k % 4) {
+                        let r = self.new_reg(false);
+                        let x = self.vreg_of(x);
+                        let k = self.int_src(Src::Imm(k >> 2), false);
+                        self.alu(
+                            Opcode::AddU,
+                            r.into(),
+                            &[Self::plain(MSrc::Reg(x.into())), Self::plain(k)],
+                            Cond::Lt,
+                            false,
+                        );
+                        return r.into();
                     }
                 }
             }

@@ -10,6 +10,7 @@ pub mod opt_const_fold;
 pub mod opt_copy_prop;
 pub mod opt_cse;
 pub mod opt_dce;
+pub mod opt_reassociate;
 
 use crate::descriptor_layout::DescriptorLayout;
 use crate::error::Result;
@@ -23,6 +24,7 @@ pub const OPTIMIZATIONS: &[Pass] = &[
     ("opt_copy_prop", opt_copy_prop::run),
     ("opt_const_fold", opt_const_fold::run),
     ("opt_algebraic", opt_algebraic::run),
+    ("opt_reassociate", opt_reassociate::run),
     ("opt_cse", opt_cse::run),
     ("opt_dce", opt_dce::run),
 ];

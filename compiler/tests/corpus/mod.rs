@@ -8,6 +8,7 @@ mod cases;
 mod control;
 mod memory;
 mod misc;
+mod rules;
 mod types;
 
 use parsnip_compiler::descriptor_layout::{DescriptorKind, DescriptorLayout};
@@ -20,6 +21,7 @@ pub fn all() -> Vec<Case> {
     v.extend(control::all());
     v.extend(memory::all());
     v.extend(misc::all());
+    v.extend(rules::all());
     v
 }
 
