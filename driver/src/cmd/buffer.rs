@@ -1,0 +1,212 @@
+//! `VkCommandBuffer`: its life cycle (initial, recording, executable), the
+//! state recorded commands depend on, and the error a failed command leaves
+//! for `vkEndCommandBuffer` to return (commands themselves return nothing).
+
+use std::any::Any;
+use std::sync::Arc;
+
+use ash::vk;
+use parking_lot::Mutex;
+
+use super::cache::{self, CacheOps};
+use super::dispatch::ComputeState;
+use super::init_state;
+use super::packets::PacketWriter;
+use super::stream::{CommandStream, Ib};
+use super::upload::UploadBuffer;
+use crate::device::Device;
+use crate::error::VkResult;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    Primary,
+    Secondary,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lifecycle {
+    Initial,
+    Recording,
+    Executable,
+}
+
+/// Everything a command buffer holds while it records and after.
+pub struct Recording {
+    pub device: Arc<Device>,
+    pub level: Level,
+    pub cs: CommandStream,
+    pub upload: UploadBuffer,
+    pub compute: ComputeState,
+    /// Cache operations owed before the next GPU work that depends on
+    /// earlier work (barriers accumulate here, dispatches and copies emit
+    /// them), as Turnip defers its flush bits.
+    pub pending: CacheOps,
+    /// Objects the recorded commands use, kept alive while the buffer is.
+    pub keep: Vec<Arc<dyn Any + Send + Sync>>,
+    lifecycle: Lifecycle,
+    error: Option<vk::Result>,
+    ibs: Vec<Ib>,
+}
+
+impl Recording {
+    /// Emits the cache operations barriers left pending.
+    pub fn flush_pending(&mut self) -> VkResult<()> {
+        let mut ops = std::mem::take(&mut self.pending);
+        if self.device.debug.flushall && !ops.is_empty() {
+            ops = CacheOps::all();
+        }
+        self.emit_cache_ops(ops)
+    }
+
+    pub fn emit_cache_ops(&mut self, ops: CacheOps) -> VkResult<()> {
+        if ops.is_empty() {
+            return Ok(());
+        }
+        let mut w = PacketWriter::new(self.device.gpu.chip());
+        cache::emit(&mut w, ops, self.device.internal.scratch_iova())?;
+        self.cs.append(&w)
+    }
+
+    /// Keeps `object` alive as long as the recorded commands are.
+    pub fn keep<T: Any + Send + Sync>(&mut self, object: Arc<T>) {
+        self.keep.push(object);
+    }
+}
+
+pub struct CommandBuffer {
+    pub device: Arc<Device>,
+    pub level: Level,
+    rec: Mutex<Recording>,
+}
+
+impl CommandBuffer {
+    pub(crate) fn new(device: &Arc<Device>, level: Level) -> CommandBuffer {
+        CommandBuffer {
+            device: device.clone(),
+            level,
+            rec: Mutex::new(Recording {
+                device: device.clone(),
+                level,
+                cs: CommandStream::new(device),
+                upload: UploadBuffer::new(device),
+                compute: ComputeState::default(),
+                pending: CacheOps::default(),
+                keep: Vec::new(),
+                lifecycle: Lifecycle::Initial,
+                error: None,
+                ibs: Vec::new(),
+            }),
+        }
+    }
+
+    /// `vkBeginCommandBuffer`: an implicit reset, then the state every
+    /// command buffer starts from (primaries only: a secondary runs inside
+    /// a primary that set it up).
+    pub fn begin(&self) -> VkResult<()> {
+        let mut rec = self.rec.lock();
+        Self::reset_locked(&mut rec);
+        rec.lifecycle = Lifecycle::Recording;
+        if rec.level == Level::Primary {
+            let init = init_state::packets(&self.device)?;
+            rec.cs.append(&init)?;
+        }
+        Ok(())
+    }
+
+    /// Runs one recording command. The first error is kept for
+    /// `vkEndCommandBuffer`; later commands are still recorded as far as
+    /// they can be.
+    pub fn record(&self, command: impl FnOnce(&mut Recording) -> VkResult<()>) {
+        let mut rec = self.rec.lock();
+        if rec.lifecycle != Lifecycle::Recording {
+            rec.error.get_or_insert(vk::Result::ERROR_UNKNOWN);
+            return;
+        }
+        if let Err(e) = command(&mut rec) {
+            rec.error.get_or_insert(e);
+        }
+    }
+
+    /// `vkEndCommandBuffer`: the error a command met, if any.
+    pub fn end(&self) -> VkResult<()> {
+        let mut rec = self.rec.lock();
+        if rec.lifecycle != Lifecycle::Recording {
+            return Err(vk::Result::ERROR_UNKNOWN);
+        }
+        let result = (|| {
+            rec.flush_pending()?;
+            if rec.level == Level::Primary {
+                // What the host or the next submit reads must be in memory
+                // when the kernel's fence passes.
+                rec.emit_cache_ops(CacheOps {
+                    flush: true,
+                    ..Default::default()
+                })?;
+            }
+            rec.cs.finish()
+        })();
+        match (result, rec.error.take()) {
+            (Ok(ibs), None) => {
+                rec.ibs = ibs;
+                rec.lifecycle = Lifecycle::Executable;
+                Ok(())
+            }
+            (Err(e), _) | (Ok(_), Some(e)) => {
+                Self::reset_locked(&mut rec);
+                Err(e)
+            }
+        }
+    }
+
+    fn reset_locked(rec: &mut Recording) {
+        rec.cs.reset();
+        rec.upload.reset();
+        rec.compute = ComputeState::default();
+        rec.pending = CacheOps::default();
+        rec.keep.clear();
+        rec.ibs.clear();
+        rec.error = None;
+        rec.lifecycle = Lifecycle::Initial;
+    }
+
+    /// `vkResetCommandBuffer`.
+    pub fn reset(&self) {
+        Self::reset_locked(&mut self.rec.lock());
+    }
+
+    /// The IBs a submit runs; the buffer must have been ended successfully.
+    pub fn ibs_for_submit(&self) -> VkResult<Vec<Ib>> {
+        let rec = self.rec.lock();
+        if rec.lifecycle != Lifecycle::Executable {
+            eprintln!("parsnip: vkQueueSubmit: a command buffer is not in the executable state");
+            return Err(vk::Result::ERROR_UNKNOWN);
+        }
+        Ok(rec.ibs.clone())
+    }
+
+    /// `vkCmdExecuteCommands`: the secondaries' IBs run in place.
+    pub fn execute_commands(&self, secondaries: &[Arc<CommandBuffer>]) {
+        let mut ibs = Vec::new();
+        for s in secondaries {
+            match s.ibs_for_submit() {
+                Ok(list) => ibs.extend(list),
+                Err(e) => {
+                    self.record(|_| Err(e));
+                    return;
+                }
+            }
+        }
+        let kept: Vec<Arc<CommandBuffer>> = secondaries.to_vec();
+        self.record(move |rec| {
+            rec.flush_pending()?;
+            rec.cs.add_ibs(&ibs)?;
+            for s in kept {
+                rec.keep(s);
+            }
+            // The secondary may have bound anything: nothing bound here
+            // can be assumed still programmed.
+            rec.compute.invalidate();
+            Ok(())
+        });
+    }
+}

@@ -1,0 +1,265 @@
+//! Cache maintenance: what a barrier needs the GPU to flush, invalidate and
+//! wait for, and the packets that do it on each generation.
+//!
+//! Compute shaders reach memory through the UCHE (the GPU's L2), and read
+//! uniform and texel buffers through caches in front of it. The CP reads
+//! memory (indirect dispatch arguments, event and query words) without the
+//! UCHE, and CP_MEM_WRITE writes memory without it. So, as Turnip's barrier
+//! logic has it:
+//!
+//! - a dependency on earlier work waits for the GPU to go idle
+//!   (CP_WAIT_FOR_IDLE): dispatches otherwise overlap;
+//! - shader writes read by the CP or the host need the UCHE flushed to
+//!   memory (a6xx CACHE_FLUSH_TS, a7xx CACHE_CLEAN);
+//! - shader reads of what the CP or the host wrote, or of what shaders wrote
+//!   but is read through another cache, need the caches invalidated (a6xx
+//!   CACHE_INVALIDATE, a7xx CACHE_INVALIDATE7; both at once is a7xx
+//!   CACHE_FLUSH7);
+//! - the CP reading what was just written waits for its own writes and
+//!   prefetch (CP_WAIT_FOR_ME).
+//!
+//! Event names and their payloads per generation are from adreno_pm4.xml
+//! and the end of Turnip's compute streams (compute.log for a660 and a740).
+
+use ash::vk;
+use parsnip_registers::enums::{EventWriteDst, EventWriteSrc, VgtEventType};
+use parsnip_registers::packets::{CpEventWrite7Dw0, CpEventWriteDw0};
+use parsnip_registers::pm4::Opcode;
+use parsnip_registers::Chip;
+
+use super::packets::{field, PacketWriter};
+use crate::error::VkResult;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CacheOps {
+    pub wait_for_idle: bool,
+    pub flush: bool,
+    pub invalidate: bool,
+    pub wait_for_me: bool,
+}
+
+impl CacheOps {
+    /// Everything: what `PARSNIP_DEBUG=flushall` makes every barrier do.
+    pub fn all() -> CacheOps {
+        CacheOps {
+            wait_for_idle: true,
+            flush: true,
+            invalidate: true,
+            wait_for_me: true,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        *self == CacheOps::default()
+    }
+
+    pub fn union(self, o: CacheOps) -> CacheOps {
+        CacheOps {
+            wait_for_idle: self.wait_for_idle || o.wait_for_idle,
+            flush: self.flush || o.flush,
+            invalidate: self.invalidate || o.invalidate,
+            wait_for_me: self.wait_for_me || o.wait_for_me,
+        }
+    }
+
+    /// What a memory dependency from `src` work and accesses to `dst` work
+    /// and accesses needs (synchronization2 flags; the 1.0 flags have the
+    /// same bits).
+    pub fn for_dependency(
+        src_stages: vk::PipelineStageFlags2,
+        src_access: vk::AccessFlags2,
+        dst_stages: vk::PipelineStageFlags2,
+        dst_access: vk::AccessFlags2,
+    ) -> CacheOps {
+        use vk::AccessFlags2 as A;
+        use vk::PipelineStageFlags2 as S;
+
+        let gpu_src = S::COMPUTE_SHADER
+            | S::TRANSFER
+            | S::ALL_TRANSFER
+            | S::COPY
+            | S::CLEAR
+            | S::ALL_COMMANDS
+            | S::ALL_GRAPHICS
+            | S::BOTTOM_OF_PIPE
+            | S::DRAW_INDIRECT;
+        let shader_writes =
+            A::SHADER_WRITE | A::SHADER_STORAGE_WRITE | A::TRANSFER_WRITE | A::MEMORY_WRITE;
+        let host_or_cp_writes = A::HOST_WRITE | A::TRANSFER_WRITE | A::MEMORY_WRITE;
+        let shader_reads = A::SHADER_READ
+            | A::SHADER_STORAGE_READ
+            | A::SHADER_SAMPLED_READ
+            | A::UNIFORM_READ
+            | A::TRANSFER_READ
+            | A::MEMORY_READ
+            | A::SHADER_WRITE
+            | A::SHADER_STORAGE_WRITE
+            | A::TRANSFER_WRITE
+            | A::MEMORY_WRITE;
+        let cp_or_host_reads = A::INDIRECT_COMMAND_READ | A::HOST_READ | A::MEMORY_READ;
+
+        let src_is_gpu = src_stages.intersects(gpu_src);
+        let dst_is_cp = dst_access.intersects(A::INDIRECT_COMMAND_READ | A::MEMORY_READ)
+            || dst_stages.intersects(S::DRAW_INDIRECT);
+        CacheOps {
+            wait_for_idle: src_is_gpu,
+            flush: src_is_gpu
+                && src_access.intersects(shader_writes)
+                && (dst_access.intersects(cp_or_host_reads) || dst_stages.intersects(S::HOST)),
+            invalidate: src_access.intersects(host_or_cp_writes | shader_writes)
+                && dst_access.intersects(shader_reads),
+            wait_for_me: dst_is_cp && src_access.intersects(shader_writes | host_or_cp_writes),
+        }
+    }
+}
+
+/// An a6xx CP_EVENT_WRITE; a "_TS" event also writes 0 to `scratch` once
+/// it is done, which for a flush is after the flush.
+fn a6xx_event(w: &mut PacketWriter, event: VgtEventType, scratch: Option<u64>) -> VkResult<()> {
+    let dw0 = field(
+        "CP_EVENT_WRITE",
+        CpEventWriteDw0 {
+            event,
+            ..Default::default()
+        }
+        .try_to_raw(),
+    )?;
+    match scratch {
+        Some(iova) => {
+            let [lo, hi] = PacketWriter::split(iova);
+            w.packet(Opcode::CP_EVENT_WRITE, &[dw0, lo, hi, 0]);
+        }
+        None => w.packet(Opcode::CP_EVENT_WRITE, &[dw0]),
+    }
+    Ok(())
+}
+
+/// An a7xx CP_EVENT_WRITE7 with no write, as Turnip emits cache events.
+fn a7xx_event(w: &mut PacketWriter, event: VgtEventType) -> VkResult<()> {
+    let dw0 = field(
+        "CP_EVENT_WRITE7",
+        CpEventWrite7Dw0 {
+            event,
+            write_src: EventWriteSrc::EV_WRITE_USER_32B,
+            write_dst: EventWriteDst::EV_DST_RAM,
+            ..Default::default()
+        }
+        .try_to_raw(),
+    )?;
+    w.packet(Opcode::CP_EVENT_WRITE, &[dw0]);
+    Ok(())
+}
+
+/// Emits `ops`; `scratch` is a device address _TS events may write.
+pub fn emit(w: &mut PacketWriter, ops: CacheOps, scratch: u64) -> VkResult<()> {
+    match w.chip {
+        Chip::A6xx => {
+            if ops.flush {
+                a6xx_event(w, VgtEventType::CACHE_FLUSH_TS, Some(scratch))?;
+            }
+            if ops.invalidate {
+                a6xx_event(w, VgtEventType::CACHE_INVALIDATE, None)?;
+            }
+        }
+        Chip::A7xx => match (ops.flush, ops.invalidate) {
+            (true, true) => a7xx_event(w, VgtEventType::CACHE_FLUSH7)?,
+            (true, false) => a7xx_event(w, VgtEventType::CACHE_CLEAN)?,
+            (false, true) => a7xx_event(w, VgtEventType::CACHE_INVALIDATE7)?,
+            (false, false) => {}
+        },
+    }
+    if ops.wait_for_idle {
+        w.packet(Opcode::CP_WAIT_FOR_IDLE, &[]);
+    }
+    if ops.wait_for_me {
+        w.packet(Opcode::CP_WAIT_FOR_ME, &[]);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vk::AccessFlags2 as A;
+    use vk::PipelineStageFlags2 as S;
+
+    #[test]
+    fn dispatch_to_dispatch_waits_and_invalidates_without_flushing() {
+        let ops = CacheOps::for_dependency(
+            S::COMPUTE_SHADER,
+            A::SHADER_WRITE,
+            S::COMPUTE_SHADER,
+            A::SHADER_READ,
+        );
+        assert_eq!(
+            ops,
+            CacheOps {
+                wait_for_idle: true,
+                flush: false,
+                invalidate: true,
+                wait_for_me: false
+            }
+        );
+    }
+
+    #[test]
+    fn shader_writes_for_the_host_or_the_cp_are_flushed() {
+        let host =
+            CacheOps::for_dependency(S::COMPUTE_SHADER, A::SHADER_WRITE, S::HOST, A::HOST_READ);
+        assert!(host.wait_for_idle && host.flush);
+        let indirect = CacheOps::for_dependency(
+            S::COMPUTE_SHADER,
+            A::SHADER_WRITE,
+            S::DRAW_INDIRECT,
+            A::INDIRECT_COMMAND_READ,
+        );
+        assert!(indirect.flush && indirect.wait_for_me && indirect.wait_for_idle);
+        let exec_only =
+            CacheOps::for_dependency(S::TOP_OF_PIPE, A::NONE, S::COMPUTE_SHADER, A::NONE);
+        assert!(exec_only.is_empty());
+    }
+
+    #[test]
+    fn the_events_match_turnips_streams() {
+        // a660 compute.log ends with CACHE_FLUSH_TS to 0x100004000: 70460004
+        // 00000004 00004000 00000001 00000000.
+        let mut a6 = PacketWriter::new(Chip::A6xx);
+        emit(
+            &mut a6,
+            CacheOps {
+                flush: true,
+                ..Default::default()
+            },
+            0x1_0000_4000,
+        )
+        .unwrap();
+        assert_eq!(a6.dwords, vec![0x7046_0004, 0x4, 0x4000, 0x1, 0]);
+        // a660 starts with CACHE_INVALIDATE: 70460001 00000031.
+        let mut a6 = PacketWriter::new(Chip::A6xx);
+        emit(
+            &mut a6,
+            CacheOps {
+                invalidate: true,
+                wait_for_idle: true,
+                ..Default::default()
+            },
+            0,
+        )
+        .unwrap();
+        assert_eq!(a6.dwords, vec![0x7046_0001, 0x31, 0x7026_8000]);
+        // a740 ends with CACHE_CLEAN as a CP_EVENT_WRITE7 with no write.
+        let mut a7 = PacketWriter::new(Chip::A7xx);
+        emit(
+            &mut a7,
+            CacheOps {
+                flush: true,
+                ..Default::default()
+            },
+            0,
+        )
+        .unwrap();
+        assert_eq!(a7.dwords.len(), 2);
+        let event = CpEventWrite7Dw0::from_raw(a7.dwords[1]);
+        assert_eq!(event.event, VgtEventType::CACHE_CLEAN);
+    }
+}

@@ -1,0 +1,23 @@
+//! Command pools and command buffers, and the command stream they record.
+//!
+//! - [`packets`]: building PM4 packets through the register database;
+//! - [`stream`]: BO-backed chunks, one IB each;
+//! - [`buffer`]: the command buffer's life cycle and recorded state;
+//! - [`cache`]: flushes, invalidates and waits for barriers;
+//! - [`init_state`]: the state every command buffer starts by programming;
+//! - [`dispatch`], [`transfer`], [`barrier`], [`query`], [`event`]: the
+//!   commands.
+
+pub mod barrier;
+pub mod buffer;
+pub mod cache;
+pub mod dispatch;
+pub mod event;
+pub mod init_state;
+pub mod load_state;
+pub mod packets;
+pub mod pool;
+pub mod query;
+pub mod stream;
+pub mod transfer;
+pub mod upload;

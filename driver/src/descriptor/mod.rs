@@ -1,0 +1,8 @@
+//! Descriptors: set layouts, pools, sets, the GPU's descriptor formats, and
+//! update templates.
+
+pub mod encoding;
+pub mod pool;
+pub mod set;
+pub mod set_layout;
+pub mod update_template;

@@ -1,0 +1,387 @@
+//! `VkDescriptorSet`: a range of its pool's BO holding one descriptor per
+//! slot of its layout, and the CPU copy of its dynamic buffers' bindings
+//! (which are only complete once a bind supplies their offsets).
+
+use std::sync::Arc;
+
+use ash::vk;
+use parking_lot::Mutex;
+
+use super::encoding::{self, Descriptor, DESCRIPTOR_DWORDS};
+use super::pool::DescriptorPool;
+use super::set_layout::{DescriptorSetLayout, SetBinding};
+use crate::buffer::{Buffer, BufferView};
+use crate::error::VkResult;
+use crate::limits::{DESCRIPTOR_SIZE, MIN_BUFFER_OFFSET_ALIGNMENT};
+
+/// A dynamic buffer as written: the offset a bind adds goes on top.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DynamicBuffer {
+    pub ty: vk::DescriptorType,
+    pub iova: u64,
+    pub range: u64,
+}
+
+/// What one descriptor write puts in one array element.
+#[derive(Clone)]
+pub enum DescriptorWrite {
+    Buffer {
+        buffer: Arc<Buffer>,
+        offset: u64,
+        range: u64,
+    },
+    TexelBuffer(Arc<BufferView>),
+}
+
+pub struct DescriptorSet {
+    pub pool: Arc<DescriptorPool>,
+    pub layout: Arc<DescriptorSetLayout>,
+    /// Byte offset in the pool's BO.
+    pub offset: u64,
+    generation: u64,
+    dynamic: Mutex<Vec<Option<DynamicBuffer>>>,
+}
+
+impl DescriptorSet {
+    pub fn allocate(
+        pool: &Arc<DescriptorPool>,
+        layout: &Arc<DescriptorSetLayout>,
+    ) -> VkResult<Arc<DescriptorSet>> {
+        let (offset, generation) = pool.allocate(layout.size())?;
+        let set = DescriptorSet {
+            pool: pool.clone(),
+            layout: layout.clone(),
+            offset,
+            generation,
+            dynamic: Mutex::new(vec![None; layout.dynamic_count as usize]),
+        };
+        // A fresh set reads as zeros (a null descriptor), not as whatever a
+        // freed set left.
+        set.write_slots(0, &vec![0u32; layout.slots as usize * DESCRIPTOR_DWORDS])?;
+        Ok(Arc::new(set))
+    }
+
+    /// The GPU address of the set (its SP_BINDLESS_BASE).
+    pub fn iova(&self) -> u64 {
+        self.pool
+            .bo
+            .as_ref()
+            .map_or(0, |bo| bo.iova() + self.offset)
+    }
+
+    fn write_slots(&self, slot: u32, dwords: &[u32]) -> VkResult<()> {
+        match &self.pool.bo {
+            Some(bo) if !dwords.is_empty() => {
+                bo.write_dwords(self.offset + u64::from(slot) * DESCRIPTOR_SIZE, dwords)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn read_slots(&self, slot: u32, count: u32) -> VkResult<Vec<u32>> {
+        let mut bytes = vec![0u8; count as usize * DESCRIPTOR_SIZE as usize];
+        if let Some(bo) = &self.pool.bo {
+            bo.read(self.offset + u64::from(slot) * DESCRIPTOR_SIZE, &mut bytes)?;
+        }
+        Ok(bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect())
+    }
+
+    /// The descriptors of the whole set, as the GPU sees them.
+    pub fn contents(&self) -> VkResult<Vec<u32>> {
+        self.read_slots(0, self.layout.slots)
+    }
+
+    /// The dynamic buffers, in dynamic-offset order.
+    pub fn dynamic_buffers(&self) -> Vec<Option<DynamicBuffer>> {
+        self.dynamic.lock().clone()
+    }
+
+    /// `vkUpdateDescriptorSets`' write: `writes` go to consecutive array
+    /// elements from `element` of `binding`, continuing into the following
+    /// bindings as the spec describes.
+    pub fn write(
+        &self,
+        binding: u32,
+        element: u32,
+        ty: vk::DescriptorType,
+        writes: &[DescriptorWrite],
+    ) -> VkResult<()> {
+        let chip = self.pool.device.gpu.chip();
+        let (mut binding, mut element) = (binding, element);
+        for w in writes {
+            let b = self.binding(binding, element)?.clone();
+            if b.ty != ty {
+                eprintln!(
+                    "parsnip: vkUpdateDescriptorSets: binding {binding} is {:?}, written as {ty:?}",
+                    b.ty
+                );
+                return Err(vk::Result::ERROR_UNKNOWN);
+            }
+            let descriptor = self.encode(chip, &b, element, w)?;
+            self.write_slots(b.first_slot + element, &descriptor)?;
+            match self.layout.next_element(binding, element) {
+                Some(next) => (binding, element) = next,
+                None => break,
+            }
+        }
+        Ok(())
+    }
+
+    fn binding(&self, binding: u32, element: u32) -> VkResult<&SetBinding> {
+        self.layout
+            .binding(binding)
+            .filter(|b| element < b.count)
+            .ok_or_else(|| {
+                eprintln!(
+                    "parsnip: descriptor update: binding {binding} element {element} is not in the layout"
+                );
+                vk::Result::ERROR_UNKNOWN
+            })
+    }
+
+    fn encode(
+        &self,
+        chip: parsnip_registers::Chip,
+        b: &SetBinding,
+        element: u32,
+        w: &DescriptorWrite,
+    ) -> VkResult<Descriptor> {
+        match (b.ty, w) {
+            (
+                vk::DescriptorType::STORAGE_BUFFER | vk::DescriptorType::UNIFORM_BUFFER,
+                DescriptorWrite::Buffer {
+                    buffer,
+                    offset,
+                    range,
+                },
+            ) => buffer_descriptor(
+                chip,
+                b.ty,
+                buffer.iova(*offset),
+                buffer.range(*offset, *range),
+            ),
+            (
+                vk::DescriptorType::STORAGE_BUFFER_DYNAMIC
+                | vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC,
+                DescriptorWrite::Buffer {
+                    buffer,
+                    offset,
+                    range,
+                },
+            ) => {
+                let dynamic = DynamicBuffer {
+                    ty: b.ty,
+                    iova: buffer.iova(*offset),
+                    range: buffer.range(*offset, *range),
+                };
+                let index = b.first_dynamic.unwrap_or(0) + element;
+                if let Some(slot) = self.dynamic.lock().get_mut(index as usize) {
+                    *slot = Some(dynamic);
+                }
+                dynamic_descriptor(chip, &dynamic, 0)
+            }
+            (
+                vk::DescriptorType::STORAGE_TEXEL_BUFFER | vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
+                DescriptorWrite::TexelBuffer(view),
+            ) => Ok(view.descriptor),
+            (ty, _) => {
+                eprintln!("parsnip: descriptor update: the write does not fit a {ty:?} binding");
+                Err(vk::Result::ERROR_UNKNOWN)
+            }
+        }
+    }
+
+    /// `vkUpdateDescriptorSets`' copy: `count` consecutive descriptors.
+    pub fn copy_from(
+        &self,
+        binding: u32,
+        element: u32,
+        src: &DescriptorSet,
+        src_binding: u32,
+        src_element: u32,
+        count: u32,
+    ) -> VkResult<()> {
+        let (mut d, mut s) = ((binding, element), (src_binding, src_element));
+        for _ in 0..count {
+            let db = self.binding(d.0, d.1)?.clone();
+            let sb = src.binding(s.0, s.1)?.clone();
+            let slot = src.read_slots(sb.first_slot + s.1, 1)?;
+            self.write_slots(db.first_slot + d.1, &slot)?;
+            if let (Some(df), Some(sf)) = (db.first_dynamic, sb.first_dynamic) {
+                let value = src
+                    .dynamic
+                    .lock()
+                    .get((sf + s.1) as usize)
+                    .copied()
+                    .flatten();
+                if let Some(dst) = self.dynamic.lock().get_mut((df + d.1) as usize) {
+                    *dst = value;
+                }
+            }
+            let (Some(nd), Some(ns)) = (
+                self.layout.next_element(d.0, d.1),
+                src.layout.next_element(s.0, s.1),
+            ) else {
+                break;
+            };
+            (d, s) = (nd, ns);
+        }
+        Ok(())
+    }
+
+    /// The set's descriptors with each dynamic buffer moved by its dynamic
+    /// offset: what a command buffer uploads when it binds the set.
+    pub fn with_dynamic_offsets(&self, offsets: &[u32]) -> VkResult<Vec<u32>> {
+        let chip = self.pool.device.gpu.chip();
+        let mut dwords = self.contents()?;
+        let dynamic = self.dynamic.lock();
+        for b in self.layout.bindings.iter().filter(|b| b.is_dynamic()) {
+            let first = b.first_dynamic.unwrap_or(0);
+            for e in 0..b.count {
+                let index = (first + e) as usize;
+                let (Some(Some(buffer)), Some(&offset)) = (dynamic.get(index), offsets.get(index))
+                else {
+                    continue;
+                };
+                let d = dynamic_descriptor(chip, buffer, u64::from(offset))?;
+                let at = (b.first_slot + e) as usize * DESCRIPTOR_DWORDS;
+                dwords[at..at + DESCRIPTOR_DWORDS].copy_from_slice(&d);
+            }
+        }
+        Ok(dwords)
+    }
+}
+
+impl Drop for DescriptorSet {
+    fn drop(&mut self) {
+        self.pool
+            .release(self.offset, self.layout.size(), self.generation);
+    }
+}
+
+fn buffer_descriptor(
+    chip: parsnip_registers::Chip,
+    ty: vk::DescriptorType,
+    iova: u64,
+    range: u64,
+) -> VkResult<Descriptor> {
+    if !iova.is_multiple_of(MIN_BUFFER_OFFSET_ALIGNMENT) {
+        eprintln!("parsnip: descriptor update: buffer address {iova:#x} is not 64-byte aligned");
+        return Err(vk::Result::ERROR_UNKNOWN);
+    }
+    match ty {
+        vk::DescriptorType::UNIFORM_BUFFER | vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC => {
+            encoding::uniform_buffer(iova, range)
+        }
+        _ => encoding::storage_buffer(chip, iova, range),
+    }
+}
+
+fn dynamic_descriptor(
+    chip: parsnip_registers::Chip,
+    b: &DynamicBuffer,
+    offset: u64,
+) -> VkResult<Descriptor> {
+    buffer_descriptor(chip, b.ty, b.iova + offset, b.range)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::set_layout::BindingDesc;
+    use super::*;
+    use crate::device_memory::DeviceMemory;
+    use parsnip_registers::descriptors::{a6xx, UboDescriptor};
+
+    fn layout() -> Arc<DescriptorSetLayout> {
+        let b = |binding, ty, count| BindingDesc {
+            binding,
+            ty,
+            count,
+            stages: vk::ShaderStageFlags::COMPUTE,
+        };
+        DescriptorSetLayout::new(&[
+            b(0, vk::DescriptorType::STORAGE_BUFFER, 2),
+            b(1, vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC, 1),
+        ])
+        .unwrap()
+    }
+
+    #[test]
+    fn writes_land_in_their_slots_and_dynamic_offsets_apply_at_bind() {
+        let device = crate::device::tests::null_device("a660");
+        let memory = DeviceMemory::allocate(&device, 8192, 0).unwrap();
+        let buffer = Buffer::new(4096, vk::BufferUsageFlags::STORAGE_BUFFER).unwrap();
+        buffer.bind(memory, 0).unwrap();
+        let pool =
+            DescriptorPool::new(&device, 1, &[(vk::DescriptorType::STORAGE_BUFFER, 3)]).unwrap();
+        let set = DescriptorSet::allocate(&pool, &layout()).unwrap();
+        let w = |offset| DescriptorWrite::Buffer {
+            buffer: buffer.clone(),
+            offset,
+            range: 256,
+        };
+        set.write(0, 1, vk::DescriptorType::STORAGE_BUFFER, &[w(512)])
+            .unwrap();
+        set.write(1, 0, vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC, &[w(64)])
+            .unwrap();
+        let words = set.contents().unwrap();
+        assert!(words[..16].iter().all(|&w| w == 0), "element 0 untouched");
+        let ssbo = a6xx::TextureDescriptor::from_raw(words[16..32].try_into().unwrap());
+        assert_eq!(
+            u64::from(ssbo.base_lo) | u64::from(ssbo.base_hi) << 32,
+            buffer.iova(512)
+        );
+        assert_eq!(ssbo.width, 64);
+
+        let bound = set.with_dynamic_offsets(&[128]).unwrap();
+        let ubo = UboDescriptor::from_raw(&[bound[32], bound[33]]);
+        assert_eq!(
+            u64::from(ubo.base_lo) | u64::from(ubo.base_hi) << 32,
+            buffer.iova(64 + 128)
+        );
+        assert_eq!(ubo.size, 16);
+        assert_eq!(bound[..32], words[..32]);
+
+        // The wrong type, or an element past the layout, is refused.
+        assert!(set
+            .write(1, 0, vk::DescriptorType::STORAGE_BUFFER, &[w(0)])
+            .is_err());
+        assert!(set
+            .write(7, 0, vk::DescriptorType::STORAGE_BUFFER, &[w(0)])
+            .is_err());
+    }
+
+    #[test]
+    fn writes_continue_into_the_next_binding_and_copies_carry_dynamic_state() {
+        let device = crate::device::tests::null_device("a740");
+        let memory = DeviceMemory::allocate(&device, 4096, 0).unwrap();
+        let buffer = Buffer::new(1024, vk::BufferUsageFlags::STORAGE_BUFFER).unwrap();
+        buffer.bind(memory, 0).unwrap();
+        let pool =
+            DescriptorPool::new(&device, 2, &[(vk::DescriptorType::STORAGE_BUFFER, 6)]).unwrap();
+        let a = DescriptorSet::allocate(&pool, &layout()).unwrap();
+        let b = DescriptorSet::allocate(&pool, &layout()).unwrap();
+        assert_ne!(a.iova(), b.iova());
+        let w = DescriptorWrite::Buffer {
+            buffer: buffer.clone(),
+            offset: 0,
+            range: vk::WHOLE_SIZE,
+        };
+        a.write(
+            0,
+            0,
+            vk::DescriptorType::STORAGE_BUFFER,
+            &[w.clone(), w.clone()],
+        )
+        .unwrap();
+        a.write(1, 0, vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC, &[w])
+            .unwrap();
+        b.copy_from(0, 0, &a, 0, 0, 3).unwrap();
+        assert_eq!(a.contents().unwrap(), b.contents().unwrap());
+        assert_eq!(a.dynamic_buffers(), b.dynamic_buffers());
+        assert_eq!(b.dynamic_buffers()[0].unwrap().range, 1024);
+    }
+}

@@ -1,0 +1,237 @@
+//! `VkDescriptorSetLayout`: where each binding's descriptors sit in a set's
+//! memory.
+//!
+//! Bindings are laid out in binding order, one 64-byte slot per array
+//! element, whatever the descriptor type (the hardware reads every kind from
+//! a 16-dword slot at SP_BINDLESS_BASE[set] + 64 * index). Dynamic buffers
+//! have slots too: a command buffer binding the set copies its descriptors
+//! and rewrites those slots with the dynamic offsets applied.
+
+use std::sync::Arc;
+
+use ash::vk;
+
+use crate::error::VkResult;
+use crate::limits::{
+    MAX_DESCRIPTORS_PER_SET, MAX_DYNAMIC_STORAGE_BUFFERS, MAX_DYNAMIC_UNIFORM_BUFFERS,
+};
+
+/// One binding of a layout.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetBinding {
+    pub binding: u32,
+    pub ty: vk::DescriptorType,
+    pub count: u32,
+    pub stages: vk::ShaderStageFlags,
+    /// The slot of element 0.
+    pub first_slot: u32,
+    /// For dynamic buffers: the index of element 0 among the layout's
+    /// dynamic descriptors, which is the order of dynamic offsets.
+    pub first_dynamic: Option<u32>,
+}
+
+impl SetBinding {
+    pub fn is_dynamic(&self) -> bool {
+        self.first_dynamic.is_some()
+    }
+}
+
+/// The descriptor types a layout may hold.
+pub fn is_dynamic_type(ty: vk::DescriptorType) -> bool {
+    matches!(
+        ty,
+        vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC | vk::DescriptorType::STORAGE_BUFFER_DYNAMIC
+    )
+}
+
+/// A binding as the application describes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BindingDesc {
+    pub binding: u32,
+    pub ty: vk::DescriptorType,
+    pub count: u32,
+    pub stages: vk::ShaderStageFlags,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub struct DescriptorSetLayout {
+    /// Sorted by binding number.
+    pub bindings: Vec<SetBinding>,
+    /// Slots a set of this layout takes.
+    pub slots: u32,
+    /// Dynamic descriptors (dynamic offsets a bind of this set consumes).
+    pub dynamic_count: u32,
+}
+
+/// Whether the driver can place a descriptor of this type: buffers and
+/// texel buffers. Samplers and images need image support, which the driver
+/// does not have.
+pub fn supported_type(ty: vk::DescriptorType) -> bool {
+    matches!(
+        ty,
+        vk::DescriptorType::UNIFORM_BUFFER
+            | vk::DescriptorType::STORAGE_BUFFER
+            | vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC
+            | vk::DescriptorType::STORAGE_BUFFER_DYNAMIC
+            | vk::DescriptorType::UNIFORM_TEXEL_BUFFER
+            | vk::DescriptorType::STORAGE_TEXEL_BUFFER
+    )
+}
+
+impl DescriptorSetLayout {
+    /// Lays out `bindings`. A type without driver support, too many
+    /// descriptors or too many dynamic buffers make creation fail (what
+    /// `vkGetDescriptorSetLayoutSupport` would have said).
+    pub fn new(bindings: &[BindingDesc]) -> VkResult<Arc<DescriptorSetLayout>> {
+        let (layout, problem) = DescriptorSetLayout::plan(bindings);
+        match problem {
+            None => Ok(Arc::new(layout)),
+            Some(why) => {
+                eprintln!("parsnip: vkCreateDescriptorSetLayout: {why}");
+                Err(vk::Result::ERROR_INITIALIZATION_FAILED)
+            }
+        }
+    }
+
+    /// `vkGetDescriptorSetLayoutSupport`.
+    pub fn supported(bindings: &[BindingDesc]) -> bool {
+        DescriptorSetLayout::plan(bindings).1.is_none()
+    }
+
+    fn plan(bindings: &[BindingDesc]) -> (DescriptorSetLayout, Option<String>) {
+        let mut sorted = bindings.to_vec();
+        sorted.sort_by_key(|b| b.binding);
+        let mut problem = None;
+        let mut slots = 0u64;
+        let mut dynamic = 0u32;
+        let (mut dyn_ubo, mut dyn_ssbo) = (0u32, 0u32);
+        let mut out = Vec::with_capacity(sorted.len());
+        for (i, b) in sorted.iter().enumerate() {
+            if i > 0 && sorted[i - 1].binding == b.binding {
+                problem.get_or_insert(format!("binding {} is listed twice", b.binding));
+            }
+            if b.count == 0 {
+                // A binding with no descriptors is reserved but takes nothing.
+                continue;
+            }
+            if !supported_type(b.ty) {
+                problem.get_or_insert(format!(
+                    "binding {}: descriptor type {:?} needs image support, which Parsnip does not have yet",
+                    b.binding, b.ty
+                ));
+            }
+            let first_dynamic = is_dynamic_type(b.ty).then(|| {
+                let first = dynamic;
+                dynamic += b.count;
+                if b.ty == vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC {
+                    dyn_ubo += b.count;
+                } else {
+                    dyn_ssbo += b.count;
+                }
+                first
+            });
+            out.push(SetBinding {
+                binding: b.binding,
+                ty: b.ty,
+                count: b.count,
+                stages: b.stages,
+                first_slot: slots as u32,
+                first_dynamic,
+            });
+            slots += u64::from(b.count);
+        }
+        if slots > u64::from(MAX_DESCRIPTORS_PER_SET) {
+            problem.get_or_insert(format!(
+                "{slots} descriptors are more than the {MAX_DESCRIPTORS_PER_SET} a set may hold"
+            ));
+        }
+        if dyn_ubo > MAX_DYNAMIC_UNIFORM_BUFFERS || dyn_ssbo > MAX_DYNAMIC_STORAGE_BUFFERS {
+            problem.get_or_insert(format!(
+                "{dyn_ubo} dynamic uniform and {dyn_ssbo} dynamic storage buffers exceed the limits"
+            ));
+        }
+        let layout = DescriptorSetLayout {
+            bindings: out,
+            slots: slots.min(u64::from(u32::MAX)) as u32,
+            dynamic_count: dynamic,
+        };
+        (layout, problem)
+    }
+
+    pub fn binding(&self, binding: u32) -> Option<&SetBinding> {
+        self.bindings.iter().find(|b| b.binding == binding)
+    }
+
+    /// Bytes a set of this layout takes.
+    pub fn size(&self) -> u64 {
+        u64::from(self.slots) * crate::limits::DESCRIPTOR_SIZE
+    }
+
+    /// The binding and element that array element `element` of `binding`
+    /// continues into when a write runs past the binding's end (the spec's
+    /// "consecutive binding updates").
+    pub fn next_element(&self, binding: u32, element: u32) -> Option<(u32, u32)> {
+        let i = self.bindings.iter().position(|b| b.binding == binding)?;
+        let b = &self.bindings[i];
+        if element + 1 < b.count {
+            Some((binding, element + 1))
+        } else {
+            self.bindings.get(i + 1).map(|n| (n.binding, 0))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn b(binding: u32, ty: vk::DescriptorType, count: u32) -> BindingDesc {
+        BindingDesc {
+            binding,
+            ty,
+            count,
+            stages: vk::ShaderStageFlags::COMPUTE,
+        }
+    }
+
+    #[test]
+    fn bindings_get_consecutive_slots_in_binding_order() {
+        let layout = DescriptorSetLayout::new(&[
+            b(3, vk::DescriptorType::UNIFORM_BUFFER, 1),
+            b(0, vk::DescriptorType::STORAGE_BUFFER, 2),
+            b(1, vk::DescriptorType::STORAGE_BUFFER_DYNAMIC, 2),
+            b(2, vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC, 1),
+            b(5, vk::DescriptorType::STORAGE_BUFFER, 0),
+        ])
+        .unwrap();
+        let slots: Vec<(u32, u32, Option<u32>)> = layout
+            .bindings
+            .iter()
+            .map(|b| (b.binding, b.first_slot, b.first_dynamic))
+            .collect();
+        assert_eq!(
+            slots,
+            vec![(0, 0, None), (1, 2, Some(0)), (2, 4, Some(2)), (3, 5, None)]
+        );
+        assert_eq!(layout.slots, 6);
+        assert_eq!(layout.size(), 384);
+        assert_eq!(layout.dynamic_count, 3);
+        assert_eq!(layout.next_element(0, 0), Some((0, 1)));
+        assert_eq!(layout.next_element(0, 1), Some((1, 0)));
+        assert_eq!(layout.next_element(3, 0), None);
+    }
+
+    #[test]
+    fn image_descriptors_and_too_many_dynamic_buffers_are_unsupported() {
+        let images = [b(0, vk::DescriptorType::COMBINED_IMAGE_SAMPLER, 1)];
+        assert!(!DescriptorSetLayout::supported(&images));
+        assert!(DescriptorSetLayout::new(&images).is_err());
+        let dynamic = [b(0, vk::DescriptorType::STORAGE_BUFFER_DYNAMIC, 9)];
+        assert!(!DescriptorSetLayout::supported(&dynamic));
+        let twice = [
+            b(0, vk::DescriptorType::STORAGE_BUFFER, 1),
+            b(0, vk::DescriptorType::UNIFORM_BUFFER, 1),
+        ];
+        assert!(!DescriptorSetLayout::supported(&twice));
+    }
+}

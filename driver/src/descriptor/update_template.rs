@@ -1,0 +1,44 @@
+//! `VkDescriptorUpdateTemplate`: where in the application's data each
+//! descriptor of an update comes from. The ICD reads that data (raw memory
+//! the application laid out) entry by entry and turns it into ordinary
+//! descriptor writes.
+
+use std::sync::Arc;
+
+use ash::vk;
+
+use super::set_layout::{supported_type, DescriptorSetLayout};
+use crate::error::VkResult;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TemplateEntry {
+    pub binding: u32,
+    pub element: u32,
+    pub count: u32,
+    pub ty: vk::DescriptorType,
+    /// Byte offset of the first element's info in the data.
+    pub offset: usize,
+    /// Bytes between consecutive elements' infos.
+    pub stride: usize,
+}
+
+pub struct DescriptorUpdateTemplate {
+    pub layout: Arc<DescriptorSetLayout>,
+    pub entries: Vec<TemplateEntry>,
+}
+
+impl DescriptorUpdateTemplate {
+    pub fn new(
+        layout: Arc<DescriptorSetLayout>,
+        entries: Vec<TemplateEntry>,
+    ) -> VkResult<Arc<Self>> {
+        if let Some(e) = entries.iter().find(|e| !supported_type(e.ty)) {
+            eprintln!(
+                "parsnip: vkCreateDescriptorUpdateTemplate: descriptor type {:?} is not supported",
+                e.ty
+            );
+            return Err(vk::Result::ERROR_INITIALIZATION_FAILED);
+        }
+        Ok(Arc::new(DescriptorUpdateTemplate { layout, entries }))
+    }
+}

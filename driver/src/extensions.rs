@@ -1,0 +1,79 @@
+//! The instance and device extensions the driver offers. An extension is
+//! listed only once it is implemented and a test covers it.
+
+use ash::vk;
+use std::ffi::CStr;
+
+/// One extension: its name and the spec version implemented.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Extension {
+    pub name: &'static CStr,
+    pub spec_version: u32,
+}
+
+impl Extension {
+    pub fn properties(&self) -> vk::ExtensionProperties {
+        let mut p = vk::ExtensionProperties {
+            spec_version: self.spec_version,
+            ..Default::default()
+        };
+        for (dst, src) in p.extension_name.iter_mut().zip(self.name.to_bytes()) {
+            *dst = *src as std::ffi::c_char;
+        }
+        p
+    }
+}
+
+/// Instance extensions.
+pub static INSTANCE_EXTENSIONS: &[Extension] = &[
+    Extension {
+        name: ash::khr::get_physical_device_properties2::NAME,
+        spec_version: ash::khr::get_physical_device_properties2::SPEC_VERSION,
+    },
+    Extension {
+        name: ash::khr::device_group_creation::NAME,
+        spec_version: ash::khr::device_group_creation::SPEC_VERSION,
+    },
+];
+
+/// Device extensions.
+pub static DEVICE_EXTENSIONS: &[Extension] = &[
+    Extension {
+        name: ash::khr::timeline_semaphore::NAME,
+        spec_version: ash::khr::timeline_semaphore::SPEC_VERSION,
+    },
+    Extension {
+        name: ash::khr::synchronization2::NAME,
+        spec_version: ash::khr::synchronization2::SPEC_VERSION,
+    },
+    Extension {
+        name: ash::ext::host_query_reset::NAME,
+        spec_version: ash::ext::host_query_reset::SPEC_VERSION,
+    },
+    Extension {
+        name: ash::khr::pipeline_executable_properties::NAME,
+        spec_version: ash::khr::pipeline_executable_properties::SPEC_VERSION,
+    },
+];
+
+/// Whether `name` is in `list`; an unknown name is the caller's
+/// `VK_ERROR_EXTENSION_NOT_PRESENT`.
+pub fn find(list: &[Extension], name: &CStr) -> Option<Extension> {
+    list.iter().copied().find(|e| e.name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn properties_carry_the_nul_terminated_name() {
+        let p = DEVICE_EXTENSIONS[0].properties();
+        assert_eq!(
+            p.extension_name_as_c_str().unwrap(),
+            c"VK_KHR_timeline_semaphore"
+        );
+        assert_eq!(p.spec_version, 2);
+        assert!(find(DEVICE_EXTENSIONS, c"VK_KHR_swapchain").is_none());
+    }
+}

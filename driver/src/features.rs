@@ -1,0 +1,116 @@
+//! Checking the features an application enables against those offered.
+
+use ash::vk;
+
+/// Calls `f` with the name and value of every member of
+/// `VkPhysicalDeviceFeatures`, in declaration order.
+macro_rules! core_features {
+    ($features:expr, $f:expr, [$($name:ident),* $(,)?]) => {{
+        let features: &vk::PhysicalDeviceFeatures = $features;
+        $( $f(stringify!($name), features.$name); )*
+    }};
+}
+
+/// Every Vulkan 1.0 feature as `(name, enabled)`.
+pub fn core_feature_list(features: &vk::PhysicalDeviceFeatures) -> Vec<(&'static str, bool)> {
+    let mut out = Vec::with_capacity(55);
+    let mut push = |name: &'static str, value: vk::Bool32| out.push((name, value != vk::FALSE));
+    core_features!(
+        features,
+        push,
+        [
+            robust_buffer_access,
+            full_draw_index_uint32,
+            image_cube_array,
+            independent_blend,
+            geometry_shader,
+            tessellation_shader,
+            sample_rate_shading,
+            dual_src_blend,
+            logic_op,
+            multi_draw_indirect,
+            draw_indirect_first_instance,
+            depth_clamp,
+            depth_bias_clamp,
+            fill_mode_non_solid,
+            depth_bounds,
+            wide_lines,
+            large_points,
+            alpha_to_one,
+            multi_viewport,
+            sampler_anisotropy,
+            texture_compression_etc2,
+            texture_compression_astc_ldr,
+            texture_compression_bc,
+            occlusion_query_precise,
+            pipeline_statistics_query,
+            vertex_pipeline_stores_and_atomics,
+            fragment_stores_and_atomics,
+            shader_tessellation_and_geometry_point_size,
+            shader_image_gather_extended,
+            shader_storage_image_extended_formats,
+            shader_storage_image_multisample,
+            shader_storage_image_read_without_format,
+            shader_storage_image_write_without_format,
+            shader_uniform_buffer_array_dynamic_indexing,
+            shader_sampled_image_array_dynamic_indexing,
+            shader_storage_buffer_array_dynamic_indexing,
+            shader_storage_image_array_dynamic_indexing,
+            shader_clip_distance,
+            shader_cull_distance,
+            shader_float64,
+            shader_int64,
+            shader_int16,
+            shader_resource_residency,
+            shader_resource_min_lod,
+            sparse_binding,
+            sparse_residency_buffer,
+            sparse_residency_image2_d,
+            sparse_residency_image3_d,
+            sparse_residency2_samples,
+            sparse_residency4_samples,
+            sparse_residency8_samples,
+            sparse_residency16_samples,
+            sparse_residency_aliased,
+            variable_multisample_rate,
+            inherited_queries,
+        ]
+    );
+    out
+}
+
+/// The first feature `asked` enables that `offered` does not have.
+pub fn first_missing(
+    asked: &vk::PhysicalDeviceFeatures,
+    offered: &vk::PhysicalDeviceFeatures,
+) -> Option<&'static str> {
+    core_feature_list(asked)
+        .into_iter()
+        .zip(core_feature_list(offered))
+        .find(|((_, a), (_, o))| *a && !*o)
+        .map(|((name, _), _)| name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_list_covers_every_member_of_the_structure() {
+        // VkPhysicalDeviceFeatures is 55 VkBool32s and nothing else.
+        assert_eq!(
+            core_feature_list(&vk::PhysicalDeviceFeatures::default()).len() * 4,
+            std::mem::size_of::<vk::PhysicalDeviceFeatures>()
+        );
+    }
+
+    #[test]
+    fn a_missing_feature_is_named() {
+        let offered = vk::PhysicalDeviceFeatures::default().shader_int64(true);
+        let asked = vk::PhysicalDeviceFeatures::default()
+            .shader_int64(true)
+            .shader_float64(true);
+        assert_eq!(first_missing(&asked, &offered), Some("shader_float64"));
+        assert_eq!(first_missing(&offered, &offered), None);
+    }
+}

@@ -1,0 +1,266 @@
+//! A physical device: one GPU the kernel interface opened, with everything
+//! Vulkan reports about it (properties and limits, features, memory, queue
+//! families, formats).
+
+use std::sync::Arc;
+
+use ash::vk;
+use parsnip_kernel_if::KernelDevice;
+
+use crate::build_id::derived_uuid;
+use crate::debug_flags::DebugFlags;
+use crate::extensions::{Extension, DEVICE_EXTENSIONS};
+use crate::formats;
+use crate::gpu_info::{GpuInfo, QUALCOMM_VENDOR_ID};
+use crate::limits;
+use crate::memory_types::MemoryLayout;
+
+/// The Vulkan version devices report: 1.1, with the header version this
+/// driver was built against as its patch level.
+pub const API_VERSION: u32 = vk::make_api_version(0, 1, 1, vk::HEADER_VERSION);
+
+/// The driver version: this crate's version, in Vulkan's packing.
+pub fn driver_version() -> u32 {
+    let part = |s: &str| s.parse::<u32>().unwrap_or(0);
+    vk::make_api_version(
+        0,
+        part(env!("CARGO_PKG_VERSION_MAJOR")),
+        part(env!("CARGO_PKG_VERSION_MINOR")),
+        part(env!("CARGO_PKG_VERSION_PATCH")),
+    )
+}
+
+/// Features beyond `VkPhysicalDeviceFeatures`: what the extension and
+/// promoted feature structures report.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ExtraFeatures {
+    pub timeline_semaphore: bool,
+    pub synchronization2: bool,
+    pub host_query_reset: bool,
+    pub pipeline_executable_info: bool,
+}
+
+impl ExtraFeatures {
+    /// Whether every feature `self` asks for is in `offered`; the name of
+    /// the first one that is not, otherwise.
+    pub fn missing_from(&self, offered: &ExtraFeatures) -> Option<&'static str> {
+        let pairs = [
+            (
+                self.timeline_semaphore,
+                offered.timeline_semaphore,
+                "timelineSemaphore",
+            ),
+            (
+                self.synchronization2,
+                offered.synchronization2,
+                "synchronization2",
+            ),
+            (
+                self.host_query_reset,
+                offered.host_query_reset,
+                "hostQueryReset",
+            ),
+            (
+                self.pipeline_executable_info,
+                offered.pipeline_executable_info,
+                "pipelineExecutableInfo",
+            ),
+        ];
+        pairs
+            .into_iter()
+            .find(|(asked, has, _)| *asked && !*has)
+            .map(|(_, _, name)| name)
+    }
+}
+
+/// The one queue family: compute and transfer. The driver has no graphics
+/// pipeline yet, so it does not claim graphics.
+pub const QUEUE_FAMILY_COUNT: u32 = 1;
+/// Queues in that family: one per kernel submit queue the driver creates.
+pub const QUEUES_PER_FAMILY: u32 = 1;
+
+pub struct PhysicalDevice {
+    pub kernel: Arc<dyn KernelDevice>,
+    pub gpu: GpuInfo,
+    pub memory: MemoryLayout,
+    pub debug: DebugFlags,
+}
+
+impl PhysicalDevice {
+    pub fn new(
+        kernel: Arc<dyn KernelDevice>,
+        gpu: GpuInfo,
+        ram: u64,
+        debug: DebugFlags,
+    ) -> PhysicalDevice {
+        let memory = MemoryLayout::new(kernel.info(), ram);
+        PhysicalDevice {
+            kernel,
+            gpu,
+            memory,
+            debug,
+        }
+    }
+
+    /// UUID of the driver build (`driverUUID`).
+    pub fn driver_uuid(&self) -> [u8; 16] {
+        derived_uuid(b"parsnip driver")
+    }
+
+    /// UUID of this device under this build (`deviceUUID`).
+    pub fn device_uuid(&self) -> [u8; 16] {
+        derived_uuid(
+            &[
+                b"parsnip device ".as_slice(),
+                &self.gpu.chip_id.to_le_bytes(),
+            ]
+            .concat(),
+        )
+    }
+
+    /// `pipelineCacheUUID`: a cache is only valid for the same build and the
+    /// same GPU, since it holds that GPU's machine code.
+    pub fn pipeline_cache_uuid(&self) -> [u8; 16] {
+        derived_uuid(
+            &[
+                b"parsnip cache ".as_slice(),
+                &self.gpu.chip_id.to_le_bytes(),
+            ]
+            .concat(),
+        )
+    }
+
+    pub fn properties(&self) -> vk::PhysicalDeviceProperties {
+        let mut p = vk::PhysicalDeviceProperties {
+            api_version: API_VERSION,
+            driver_version: driver_version(),
+            vendor_id: QUALCOMM_VENDOR_ID,
+            device_id: self.gpu.device_id(),
+            device_type: vk::PhysicalDeviceType::INTEGRATED_GPU,
+            limits: limits::limits(&self.gpu),
+            pipeline_cache_uuid: self.pipeline_cache_uuid(),
+            sparse_properties: vk::PhysicalDeviceSparseProperties::default(),
+            ..Default::default()
+        };
+        let name = self.gpu.device_name.as_bytes();
+        let room = p.device_name.len() - 1;
+        for (dst, src) in p.device_name.iter_mut().zip(&name[..name.len().min(room)]) {
+            *dst = *src as std::ffi::c_char;
+        }
+        p
+    }
+
+    /// The core features. Only what is implemented and tested is true.
+    pub fn features(&self) -> vk::PhysicalDeviceFeatures {
+        vk::PhysicalDeviceFeatures::default()
+    }
+
+    pub fn extra_features(&self) -> ExtraFeatures {
+        ExtraFeatures {
+            timeline_semaphore: true,
+            synchronization2: true,
+            host_query_reset: true,
+            pipeline_executable_info: true,
+        }
+    }
+
+    pub fn extensions(&self) -> &'static [Extension] {
+        DEVICE_EXTENSIONS
+    }
+
+    pub fn queue_families(&self) -> Vec<vk::QueueFamilyProperties> {
+        vec![vk::QueueFamilyProperties {
+            queue_flags: vk::QueueFlags::COMPUTE | vk::QueueFlags::TRANSFER,
+            queue_count: QUEUES_PER_FAMILY,
+            timestamp_valid_bits: limits::TIMESTAMP_VALID_BITS,
+            min_image_transfer_granularity: vk::Extent3D {
+                width: 1,
+                height: 1,
+                depth: 1,
+            },
+        }]
+    }
+
+    pub fn memory_properties(&self) -> vk::PhysicalDeviceMemoryProperties {
+        self.memory.properties()
+    }
+
+    pub fn format_properties(&self, format: vk::Format) -> vk::FormatProperties {
+        formats::format_properties(format, true)
+    }
+
+    /// `vkGetPhysicalDeviceImageFormatProperties`: the driver has no images,
+    /// so every combination is unsupported (the result the spec gives for
+    /// one the implementation cannot create).
+    pub fn image_format_properties(&self) -> Result<vk::ImageFormatProperties, vk::Result> {
+        Err(vk::Result::ERROR_FORMAT_NOT_SUPPORTED)
+    }
+
+    /// Subgroup properties (Vulkan 1.1): the wave is the subgroup, and only
+    /// the basic operations are claimed.
+    pub fn subgroup_properties(&self) -> (u32, vk::ShaderStageFlags, vk::SubgroupFeatureFlags) {
+        (
+            self.gpu.wave_size(),
+            vk::ShaderStageFlags::COMPUTE,
+            vk::SubgroupFeatureFlags::BASIC,
+        )
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use parsnip_kernel_if::null::NullDevice;
+    use parsnip_kernel_if::GpuFacts;
+    use parsnip_registers::gpu;
+
+    pub(crate) fn null_physical(name: &str) -> PhysicalDevice {
+        let entry = gpu::by_name(name).unwrap();
+        let facts = GpuFacts {
+            gpu_id: entry.gpu_id,
+            chip_id: u64::from(entry.kernel_chip_id),
+            gmem_size: u64::from(entry.gmem_bytes),
+            gmem_base: 0x10_0000,
+        };
+        let kernel: Arc<dyn KernelDevice> = Arc::new(NullDevice::new(facts).unwrap());
+        let gpu = GpuInfo::from_device(kernel.info()).unwrap();
+        PhysicalDevice::new(kernel, gpu, 8 << 30, DebugFlags::default())
+    }
+
+    #[test]
+    fn properties_name_the_gpu_with_qualcomms_vendor_id_and_its_chip_id() {
+        let pd = null_physical("a740");
+        let p = pd.properties();
+        assert_eq!(p.vendor_id, 0x5143);
+        assert_eq!(p.device_id, 0x4305_0a01);
+        assert_eq!(p.device_name_as_c_str().unwrap(), c"Parsnip Adreno 740");
+        assert_eq!(vk::api_version_minor(p.api_version), 1);
+        assert_ne!(
+            pd.pipeline_cache_uuid(),
+            null_physical("a660").pipeline_cache_uuid()
+        );
+    }
+
+    #[test]
+    fn missing_features_are_named() {
+        let offered = ExtraFeatures {
+            timeline_semaphore: true,
+            ..Default::default()
+        };
+        let asked = ExtraFeatures {
+            timeline_semaphore: true,
+            host_query_reset: true,
+            ..Default::default()
+        };
+        assert_eq!(asked.missing_from(&offered), Some("hostQueryReset"));
+        assert_eq!(offered.missing_from(&offered), None);
+    }
+
+    #[test]
+    fn images_are_not_supported() {
+        assert_eq!(
+            null_physical("a618").image_format_properties().err(),
+            Some(vk::Result::ERROR_FORMAT_NOT_SUPPORTED)
+        );
+    }
+}

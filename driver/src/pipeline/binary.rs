@@ -1,0 +1,296 @@
+//! A compiled compute shader as the driver keeps it: the ir3 machine code,
+//! what the hardware must be told to run it (register footprint, const
+//! length, shared and private memory, wave size, where the built-ins go and
+//! where the driver's constants go), and what
+//! VK_KHR_pipeline_executable_properties reports (statistics, disassembly).
+//!
+//! It is the driver's own form of the compiler's output, so the pipeline
+//! cache stores it with a serialisation of its own (`to_bytes`/`from_bytes`)
+//! that never depends on the compiler's types.
+
+/// A register the hardware writes a built-in to, as SP_CS_CNTL_0 encodes
+/// it: `(n << 2) | component`; r63.x (`0xfc`) means "none".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RegId(pub u8);
+
+impl RegId {
+    pub const NONE: RegId = RegId(0xfc);
+}
+
+/// A statistic of VK_KHR_pipeline_executable_properties.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Statistic {
+    pub name: String,
+    pub description: String,
+    pub value: u64,
+}
+
+/// Where the driver's values go in the const file, in vec4 units, and the
+/// constants the shader itself needs loaded.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ConstLayout {
+    /// The driver parameters: work group count (x, y, z), then the base
+    /// work group (x, y, z), as 8 dwords.
+    pub driver_params: Option<u32>,
+    /// Push constants: first vec4 and number of vec4s.
+    pub push_constants: Option<(u32, u32)>,
+    /// Immediate constants the compiler placed: first vec4 and the dwords.
+    pub immediates: Option<(u32, Vec<u32>)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShaderBinary {
+    /// The machine code, two dwords per instruction.
+    pub code: Vec<u32>,
+    /// SP_CS_CTRL_REG0's FULLREGFOOTPRINT and HALFREGFOOTPRINT (vec4s).
+    pub full_regs: u32,
+    pub half_regs: u32,
+    /// SP_CS_CTRL_REG0.BRANCHSTACK.
+    pub branch_stack: u32,
+    /// HLSQ_CS_CNTL.CONSTLEN, in vec4s.
+    pub const_len: u32,
+    /// Shared memory per workgroup, bytes.
+    pub shared_bytes: u32,
+    /// Private (spill) memory per thread, bytes.
+    pub private_bytes: u32,
+    /// 64 or 128 threads per wave.
+    pub wave_size: u32,
+    pub local_size: [u32; 3],
+    pub work_group_id: RegId,
+    pub local_id: RegId,
+    pub consts: ConstLayout,
+    pub statistics: Vec<Statistic>,
+    pub disassembly: String,
+}
+
+impl ShaderBinary {
+    /// Instructions (64-bit words) of code.
+    pub fn instructions(&self) -> u32 {
+        (self.code.len() / 2) as u32
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut w = Writer::default();
+        w.u32s(&self.code);
+        for v in [
+            self.full_regs,
+            self.half_regs,
+            self.branch_stack,
+            self.const_len,
+            self.shared_bytes,
+            self.private_bytes,
+            self.wave_size,
+        ] {
+            w.u32(v);
+        }
+        for v in self.local_size {
+            w.u32(v);
+        }
+        w.u32(u32::from(self.work_group_id.0));
+        w.u32(u32::from(self.local_id.0));
+        w.opt_u32(self.consts.driver_params);
+        match self.consts.push_constants {
+            Some((a, b)) => {
+                w.u32(1);
+                w.u32(a);
+                w.u32(b);
+            }
+            None => w.u32(0),
+        }
+        match &self.consts.immediates {
+            Some((at, dwords)) => {
+                w.u32(1);
+                w.u32(*at);
+                w.u32s(dwords);
+            }
+            None => w.u32(0),
+        }
+        w.u32(self.statistics.len() as u32);
+        for s in &self.statistics {
+            w.string(&s.name);
+            w.string(&s.description);
+            w.u64(s.value);
+        }
+        w.string(&self.disassembly);
+        w.0
+    }
+
+    /// Reads what `to_bytes` wrote; `None` for anything else (a truncated or
+    /// foreign cache entry is skipped, never trusted).
+    pub fn from_bytes(bytes: &[u8]) -> Option<ShaderBinary> {
+        let mut r = Reader { bytes, at: 0 };
+        let code = r.u32s()?;
+        let mut fixed = [0u32; 7];
+        for v in &mut fixed {
+            *v = r.u32()?;
+        }
+        let local_size = [r.u32()?, r.u32()?, r.u32()?];
+        let work_group_id = RegId(u8::try_from(r.u32()?).ok()?);
+        let local_id = RegId(u8::try_from(r.u32()?).ok()?);
+        let driver_params = r.opt_u32()?;
+        let push_constants = match r.u32()? {
+            0 => None,
+            1 => Some((r.u32()?, r.u32()?)),
+            _ => return None,
+        };
+        let immediates = match r.u32()? {
+            0 => None,
+            1 => Some((r.u32()?, r.u32s()?)),
+            _ => return None,
+        };
+        let n = r.u32()? as usize;
+        let mut statistics = Vec::with_capacity(n.min(64));
+        for _ in 0..n {
+            statistics.push(Statistic {
+                name: r.string()?,
+                description: r.string()?,
+                value: r.u64()?,
+            });
+        }
+        let disassembly = r.string()?;
+        if r.at != bytes.len() {
+            return None;
+        }
+        let [full_regs, half_regs, branch_stack, const_len, shared_bytes, private_bytes, wave_size] =
+            fixed;
+        Some(ShaderBinary {
+            code,
+            full_regs,
+            half_regs,
+            branch_stack,
+            const_len,
+            shared_bytes,
+            private_bytes,
+            wave_size,
+            local_size,
+            work_group_id,
+            local_id,
+            consts: ConstLayout {
+                driver_params,
+                push_constants,
+                immediates,
+            },
+            statistics,
+            disassembly,
+        })
+    }
+}
+
+/// Little-endian fields, lengths before sequences.
+#[derive(Default)]
+struct Writer(Vec<u8>);
+
+impl Writer {
+    fn u32(&mut self, v: u32) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn u64(&mut self, v: u64) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn opt_u32(&mut self, v: Option<u32>) {
+        match v {
+            Some(v) => {
+                self.u32(1);
+                self.u32(v);
+            }
+            None => self.u32(0),
+        }
+    }
+    fn u32s(&mut self, v: &[u32]) {
+        self.u32(v.len() as u32);
+        for x in v {
+            self.u32(*x);
+        }
+    }
+    fn string(&mut self, s: &str) {
+        self.u32(s.len() as u32);
+        self.0.extend_from_slice(s.as_bytes());
+    }
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> Option<&[u8]> {
+        let end = self.at.checked_add(n)?;
+        let s = self.bytes.get(self.at..end)?;
+        self.at = end;
+        Some(s)
+    }
+    fn u32(&mut self) -> Option<u32> {
+        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
+    }
+    fn u64(&mut self) -> Option<u64> {
+        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
+    }
+    fn opt_u32(&mut self) -> Option<Option<u32>> {
+        match self.u32()? {
+            0 => Some(None),
+            1 => Some(Some(self.u32()?)),
+            _ => None,
+        }
+    }
+    fn u32s(&mut self) -> Option<Vec<u32>> {
+        let n = self.u32()? as usize;
+        let bytes = self.take(n.checked_mul(4)?)?;
+        Some(
+            bytes
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect(),
+        )
+    }
+    fn string(&mut self) -> Option<String> {
+        let n = self.u32()? as usize;
+        String::from_utf8(self.take(n)?.to_vec()).ok()
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    pub(crate) fn sample() -> ShaderBinary {
+        ShaderBinary {
+            code: vec![0x100400c0, 0x421000c0, 0, 0x0300_0000],
+            full_regs: 1,
+            half_regs: 0,
+            branch_stack: 0,
+            const_len: 4,
+            shared_bytes: 0,
+            private_bytes: 0,
+            wave_size: 64,
+            local_size: [64, 1, 1],
+            work_group_id: RegId(0xc0),
+            local_id: RegId(0),
+            consts: ConstLayout {
+                driver_params: Some(0),
+                push_constants: Some((2, 1)),
+                immediates: Some((3, vec![1, 2, 3, 4])),
+            },
+            statistics: vec![Statistic {
+                name: "Instruction Count".into(),
+                description: "instructions".into(),
+                value: 2,
+            }],
+            disassembly: "add.u r48.x, r48.x, c1.x\nend\n".into(),
+        }
+    }
+
+    #[test]
+    fn a_binary_round_trips_and_damaged_bytes_are_refused() {
+        let b = sample();
+        let bytes = b.to_bytes();
+        assert_eq!(ShaderBinary::from_bytes(&bytes), Some(b));
+        assert_eq!(ShaderBinary::from_bytes(&bytes[..bytes.len() - 1]), None);
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert_eq!(ShaderBinary::from_bytes(&longer), None);
+        let mut huge = bytes;
+        huge[0..4].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert_eq!(ShaderBinary::from_bytes(&huge), None);
+    }
+}

@@ -1,0 +1,215 @@
+//! The registers and packets that program a compute shader, built once per
+//! pipeline into its BO and called from command buffers as an IB2 (Turnip
+//! does the same; the register list and order follow its compute streams,
+//! compute.log for a660 and a740):
+//!
+//! - which SP state is invalid (HLSQ_INVALIDATE_CMD CS_STATE | CS_IBO);
+//! - SP_CS_CONFIG: bindless descriptors only;
+//! - HLSQ_CS_CNTL: the const file length;
+//! - SP_CS_CTRL_REG0: wave size, merged registers, the register footprint
+//!   and branch stack depth;
+//! - SP_CS_INSTRLEN, SP_CS_OBJ_START (the code), private memory;
+//! - CP_LOAD_STATE6 of the code into the SP's instruction cache;
+//! - shared memory size (SP_CS_UNKNOWN_A9B1, and HLSQ_CS_UNKNOWN_B9D0 on
+//!   a6xx, in 1 KiB units minus one, at least one unit);
+//! - where the hardware writes the built-ins (HLSQ_CS_CNTL_0/1 on a6xx,
+//!   SP_CS_CNTL_0/1 on both).
+
+use parsnip_registers::enums::{A3xxThreadmode, A6xxStateType, A6xxThreadsize};
+use parsnip_registers::regs::{self};
+use parsnip_registers::Chip;
+
+use super::binary::{RegId, ShaderBinary};
+use crate::cmd::init_state::hlsq_invalidate;
+use crate::cmd::load_state::{load_cs_state, Source};
+use crate::cmd::packets::PacketWriter;
+use crate::error::VkResult;
+use crate::gpu_info::GpuInfo;
+
+/// Bytes of shared memory per SHARED_SIZE unit (a6xx.xml: the field counts
+/// KiB, minus one).
+const SHARED_UNIT: u32 = 1024;
+
+fn threadsize(wave_size: u32) -> A6xxThreadsize {
+    if wave_size == 128 {
+        A6xxThreadsize::THREAD128
+    } else {
+        A6xxThreadsize::THREAD64
+    }
+}
+
+/// SHARED_SIZE for `bytes` of shared memory: Turnip programs 1 (2 KiB
+/// allowed) for a shader that uses none, as compute.log shows.
+pub fn shared_size_field(bytes: u32) -> u32 {
+    bytes.div_ceil(SHARED_UNIT).saturating_sub(1).max(1)
+}
+
+/// The program state of `binary`, whose code is at `code_iova`.
+pub fn packets(
+    gpu: &GpuInfo,
+    binary: &ShaderBinary,
+    code_iova: u64,
+    private_iova: u64,
+) -> VkResult<PacketWriter> {
+    let chip = gpu.chip();
+    let mut w = PacketWriter::new(chip);
+    if chip == Chip::A6xx {
+        w.reg(&regs::HlsqSharedConsts { enable: false })?;
+    }
+    hlsq_invalidate(&mut w, true, 0)?;
+    w.reg(&regs::SpCsConfig {
+        bindless_tex: chip == Chip::A7xx,
+        bindless_ibo: true,
+        enabled: true,
+        ..Default::default()
+    })?;
+    match chip {
+        Chip::A6xx => w.reg(&regs::a6xx::HlsqCsCntl {
+            constlen: binary.const_len,
+            enabled: true,
+        })?,
+        Chip::A7xx => w.reg(&regs::a7xx::HlsqCsCntl {
+            constlen: binary.const_len,
+            enabled: true,
+            ..Default::default()
+        })?,
+    }
+    w.reg(&regs::SpCsCtrlReg0 {
+        threadsize: threadsize(binary.wave_size),
+        mergedregs: true,
+        threadmode: A3xxThreadmode::MULTI,
+        halfregfootprint: binary.half_regs,
+        fullregfootprint: binary.full_regs,
+        branchstack: binary.branch_stack,
+        ..Default::default()
+    })?;
+    let instrlen = gpu.instrlen(binary.instructions());
+    w.reg(&regs::SpCsInstrlen(instrlen))?;
+    w.reg(&regs::SpCsObjFirstExecOffset(0))?;
+    w.reg(&regs::SpCsObjStart(code_iova))?;
+    w.reg(&regs::SpCsPvtMemParam {
+        memsizeperitem: binary.private_bytes.div_ceil(512),
+        hwstacksizeperthread: 0,
+    })?;
+    w.reg(&regs::SpCsPvtMemAddr(private_iova))?;
+    w.reg(&regs::SpCsPvtMemSize::default())?;
+    w.reg(&regs::SpCsPvtMemHwStackOffset { offset: 0 })?;
+    if chip == Chip::A7xx {
+        w.reg(&regs::SpCsVgprConfig(0))?;
+    }
+    load_cs_state(
+        &mut w,
+        A6xxStateType::ST6_SHADER,
+        0,
+        instrlen,
+        Source::Indirect(code_iova),
+    )?;
+
+    let shared = shared_size_field(binary.shared_bytes);
+    w.reg(&regs::SpCsUnknownA9b1 {
+        shared_size: shared,
+        unk5: false,
+        unk6: true,
+    })?;
+    if chip == Chip::A6xx {
+        w.reg(&regs::HlsqCsUnknownB9d0 {
+            shared_size: shared,
+            unk5: false,
+            unk6: true,
+        })?;
+    }
+    let wg = u32::from(binary.work_group_id.0);
+    let local = u32::from(binary.local_id.0);
+    let none = u32::from(RegId::NONE.0);
+    let ids = regs::SpCsCntl0 {
+        wgidconstid: wg,
+        wgsizeconstid: none,
+        wgoffsetconstid: none,
+        localidregid: local,
+    };
+    let threads = threadsize(binary.wave_size);
+    match chip {
+        Chip::A6xx => {
+            w.reg(&regs::HlsqCsCntl0 {
+                wgidconstid: ids.wgidconstid,
+                wgsizeconstid: ids.wgsizeconstid,
+                wgoffsetconstid: ids.wgoffsetconstid,
+                localidregid: ids.localidregid,
+            })?;
+            w.reg(&regs::a6xx::HlsqCsCntl1 {
+                linearlocalidregid: none,
+                threadsize: threads,
+                ..Default::default()
+            })?;
+            w.reg(&ids)?;
+            w.reg(&regs::a6xx::SpCsCntl1 {
+                linearlocalidregid: none,
+                threadsize: threads,
+                ..Default::default()
+            })?;
+        }
+        Chip::A7xx => {
+            w.reg(&regs::a7xx::HlsqCsCntl1 {
+                linearlocalidregid: none,
+                threadsize: threads,
+                ..Default::default()
+            })?;
+            w.reg(&ids)?;
+            w.reg(&regs::a7xx::SpCsCntl1 {
+                linearlocalidregid: none,
+                threadsize: threads,
+                ..Default::default()
+            })?;
+            w.reg(&regs::SpCsUnknownA9be(0))?;
+        }
+    }
+    Ok(w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::binary::tests::sample;
+    use super::*;
+    use parsnip_registers::gpu;
+
+    fn find(words: &[u32], header: u32) -> Option<&[u32]> {
+        words.windows(3).find(|w| w[0] == header).map(|w| &w[1..])
+    }
+
+    #[test]
+    fn turnips_a660_program_registers_for_the_same_shader_facts() {
+        // The a660 compute.log programs, for a 1-register, 64-wide shader
+        // with 4 vec4s of consts, wgid in r48.x and the local id in r0.x:
+        let g = GpuInfo::new(gpu::by_name("a660").unwrap(), 0x0606_0001, 19_200_000);
+        let w = packets(&g, &sample(), 0x1_0000_5680, 0).unwrap();
+        let d = &w.dwords;
+        assert_eq!(find(d, 0x48a9_bb01).unwrap()[0], 0x104, "SP_CS_CONFIG");
+        assert_eq!(find(d, 0x40b9_8701).unwrap()[0], 0x101, "HLSQ_CS_CNTL");
+        assert_eq!(
+            find(d, 0x40a9_b001).unwrap()[0],
+            0x8000_0080,
+            "SP_CS_CTRL_REG0"
+        );
+        assert_eq!(find(d, 0x48a9_b101).unwrap()[0], 0x41, "SP_CS_UNKNOWN_A9B1");
+        assert_eq!(
+            find(d, 0x48b9_d001).unwrap()[0],
+            0x41,
+            "HLSQ_CS_UNKNOWN_B9D0"
+        );
+        assert_eq!(
+            find(d, 0x40bb_0801).unwrap()[0],
+            0x60,
+            "HLSQ_INVALIDATE_CMD"
+        );
+        // HLSQ_CS_CNTL_0/1 and SP_CS_CNTL_0/1: 00fcfcc0, 000000fc.
+        let cntl0 = d.iter().position(|&x| x == 0x00fc_fcc0).unwrap();
+        assert_eq!(d[cntl0 - 1], 0x48b9_9701);
+        assert!(d.contains(&0x40a9_c201));
+        assert!(d.contains(&0x0000_00fc));
+        // CP_LOAD_STATE6_FRAG of the code: 70348003 00760000 00005680 00000001
+        // (instrlen 1 at 0x100005680).
+        assert_eq!(find(d, 0x7034_8003).unwrap(), &[0x0076_0000, 0x0000_5680]);
+        assert_eq!(shared_size_field(0), 1);
+        assert_eq!(shared_size_field(16 * 1024), 15);
+    }
+}

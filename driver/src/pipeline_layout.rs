@@ -1,0 +1,151 @@
+//! `VkPipelineLayout`: the set layouts a pipeline sees, and its push
+//! constants. It also gives the compiler its view of the descriptors: for
+//! every (set, binding), the slot of element 0 within the set.
+
+use std::sync::Arc;
+
+use ash::vk;
+use parsnip_compiler::descriptor_layout::{BindingLayout, DescriptorKind, DescriptorLayout};
+
+use crate::descriptor::set_layout::DescriptorSetLayout;
+use crate::error::VkResult;
+use crate::limits::{MAX_PUSH_CONSTANTS_SIZE, MAX_SETS};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PushConstantRange {
+    pub stages: vk::ShaderStageFlags,
+    pub offset: u32,
+    pub size: u32,
+}
+
+pub struct PipelineLayout {
+    /// `None` for a set index the layout leaves empty.
+    pub sets: Vec<Option<Arc<DescriptorSetLayout>>>,
+    pub push_constants: Vec<PushConstantRange>,
+}
+
+impl PipelineLayout {
+    pub fn new(
+        sets: Vec<Option<Arc<DescriptorSetLayout>>>,
+        push_constants: Vec<PushConstantRange>,
+    ) -> VkResult<Arc<PipelineLayout>> {
+        if sets.len() as u32 > MAX_SETS {
+            eprintln!(
+                "parsnip: vkCreatePipelineLayout: {} sets, more than the {MAX_SETS} supported",
+                sets.len()
+            );
+            return Err(vk::Result::ERROR_INITIALIZATION_FAILED);
+        }
+        if push_constants
+            .iter()
+            .any(|r| r.offset.saturating_add(r.size) > MAX_PUSH_CONSTANTS_SIZE)
+        {
+            eprintln!("parsnip: vkCreatePipelineLayout: push constants beyond {MAX_PUSH_CONSTANTS_SIZE} bytes");
+            return Err(vk::Result::ERROR_INITIALIZATION_FAILED);
+        }
+        Ok(Arc::new(PipelineLayout {
+            sets,
+            push_constants,
+        }))
+    }
+
+    /// Bytes of push constants the layout declares (the end of its last
+    /// range).
+    pub fn push_constant_size(&self) -> u32 {
+        self.push_constants
+            .iter()
+            .map(|r| r.offset + r.size)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Dynamic offsets each set consumes, in set order.
+    pub fn dynamic_counts(&self) -> Vec<u32> {
+        self.sets
+            .iter()
+            .map(|s| s.as_ref().map_or(0, |l| l.dynamic_count))
+            .collect()
+    }
+
+    /// What the compiler needs to know of the descriptors.
+    pub fn compiler_layout(&self) -> DescriptorLayout {
+        let mut bindings = Vec::new();
+        for (set, layout) in self.sets.iter().enumerate() {
+            let Some(layout) = layout else { continue };
+            for b in &layout.bindings {
+                let kind = match b.ty {
+                    vk::DescriptorType::UNIFORM_BUFFER
+                    | vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC => DescriptorKind::UniformBuffer,
+                    vk::DescriptorType::STORAGE_BUFFER
+                    | vk::DescriptorType::STORAGE_BUFFER_DYNAMIC => DescriptorKind::StorageBuffer,
+                    // Kinds the compiler does not know yet: a shader using
+                    // them fails to compile, naming the binding.
+                    _ => continue,
+                };
+                bindings.push(BindingLayout {
+                    set: set as u32,
+                    binding: b.binding,
+                    kind,
+                    first_descriptor: b.first_slot,
+                    count: b.count,
+                });
+            }
+        }
+        DescriptorLayout { bindings }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::descriptor::set_layout::BindingDesc;
+
+    #[test]
+    fn the_compiler_sees_each_bindings_first_slot() {
+        let set = DescriptorSetLayout::new(&[
+            BindingDesc {
+                binding: 2,
+                ty: vk::DescriptorType::UNIFORM_BUFFER,
+                count: 1,
+                stages: vk::ShaderStageFlags::COMPUTE,
+            },
+            BindingDesc {
+                binding: 0,
+                ty: vk::DescriptorType::STORAGE_BUFFER,
+                count: 3,
+                stages: vk::ShaderStageFlags::COMPUTE,
+            },
+        ])
+        .unwrap();
+        let layout = PipelineLayout::new(
+            vec![None, Some(set)],
+            vec![PushConstantRange {
+                stages: vk::ShaderStageFlags::COMPUTE,
+                offset: 16,
+                size: 16,
+            }],
+        )
+        .unwrap();
+        let c = layout.compiler_layout();
+        let ubo = c.find(1, 2).unwrap();
+        assert_eq!(
+            (ubo.kind, ubo.first_descriptor),
+            (DescriptorKind::UniformBuffer, 3)
+        );
+        assert_eq!(c.find(1, 0).unwrap().count, 3);
+        assert!(c.find(0, 0).is_none());
+        assert_eq!(layout.push_constant_size(), 32);
+        assert_eq!(layout.dynamic_counts(), vec![0, 0]);
+    }
+
+    #[test]
+    fn too_many_sets_or_push_constants_are_refused() {
+        assert!(PipelineLayout::new(vec![None; 5], vec![]).is_err());
+        let big = PushConstantRange {
+            stages: vk::ShaderStageFlags::COMPUTE,
+            offset: 64,
+            size: 128,
+        };
+        assert!(PipelineLayout::new(vec![], vec![big]).is_err());
+    }
+}

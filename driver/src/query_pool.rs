@@ -1,0 +1,166 @@
+//! `VkQueryPool` of timestamps: 16 bytes per query in one BO, an
+//! availability word (1 once written) and the 64-bit timestamp. The CPU
+//! reads results through the mapping; command buffers write, reset and
+//! copy them with CP packets (cmd/query.rs).
+
+use std::sync::Arc;
+
+use ash::vk;
+
+use crate::device::Device;
+use crate::device_bo::{BoKind, DeviceBo};
+use crate::error::VkResult;
+
+/// Bytes per query, and where its parts are.
+pub const SLOT_BYTES: u64 = 16;
+pub const AVAILABLE_OFFSET: u64 = 0;
+pub const VALUE_OFFSET: u64 = 8;
+
+pub struct QueryPool {
+    pub device: Arc<Device>,
+    pub count: u32,
+    pub bo: Arc<DeviceBo>,
+}
+
+impl QueryPool {
+    pub fn new(device: &Arc<Device>, ty: vk::QueryType, count: u32) -> VkResult<Arc<QueryPool>> {
+        if ty != vk::QueryType::TIMESTAMP {
+            eprintln!(
+                "parsnip: vkCreateQueryPool: {ty:?} queries are not supported, only timestamps"
+            );
+            return Err(vk::Result::ERROR_UNKNOWN);
+        }
+        let bo = device.allocate_bo(u64::from(count.max(1)) * SLOT_BYTES, BoKind::DriverData)?;
+        Ok(Arc::new(QueryPool {
+            device: device.clone(),
+            count,
+            bo,
+        }))
+    }
+
+    pub fn slot_iova(&self, query: u32) -> u64 {
+        self.bo.iova() + u64::from(query) * SLOT_BYTES
+    }
+
+    fn read_u64(&self, offset: u64) -> VkResult<u64> {
+        let mut b = [0u8; 8];
+        self.bo.read(offset, &mut b)?;
+        Ok(u64::from_le_bytes(b))
+    }
+
+    /// (available, value) of one query.
+    pub fn read(&self, query: u32) -> VkResult<(bool, u64)> {
+        let at = u64::from(query) * SLOT_BYTES;
+        Ok((
+            self.read_u64(at + AVAILABLE_OFFSET)? != 0,
+            self.read_u64(at + VALUE_OFFSET)?,
+        ))
+    }
+
+    /// `vkResetQueryPool` from the host.
+    pub fn host_reset(&self, first: u32, count: u32) -> VkResult<()> {
+        if first.checked_add(count).is_none_or(|end| end > self.count) {
+            return Err(vk::Result::ERROR_UNKNOWN);
+        }
+        let zeros = vec![0u8; (u64::from(count) * SLOT_BYTES) as usize];
+        self.bo.write(u64::from(first) * SLOT_BYTES, &zeros)
+    }
+
+    /// `vkGetQueryPoolResults` into `out`: `NOT_READY` when a query without
+    /// `WAIT` is unavailable (its value is then not written).
+    pub fn results(
+        &self,
+        first: u32,
+        count: u32,
+        out: &mut [u8],
+        stride: u64,
+        flags: vk::QueryResultFlags,
+    ) -> VkResult<vk::Result> {
+        let wide = flags.contains(vk::QueryResultFlags::TYPE_64);
+        let size = if wide { 8 } else { 4 };
+        let with_availability = flags.contains(vk::QueryResultFlags::WITH_AVAILABILITY);
+        let mut result = vk::Result::SUCCESS;
+        for i in 0..count {
+            let query = first + i;
+            let (mut available, mut value) = self.read(query)?;
+            if flags.contains(vk::QueryResultFlags::WAIT) {
+                // The query was submitted: wait for the device, checking it
+                // is alive rather than spinning on a lost one.
+                while !available {
+                    self.device.wait_idle()?;
+                    (available, value) = self.read(query)?;
+                    if !available {
+                        // Submitted in a batch still waiting for a
+                        // semaphore: give the other threads time.
+                        std::thread::sleep(std::time::Duration::from_micros(100));
+                    }
+                }
+            }
+            let at = (u64::from(i) * stride) as usize;
+            let mut put = |index: usize, v: u64| {
+                let start = at + index * size;
+                if let Some(dst) = out.get_mut(start..start + size) {
+                    if wide {
+                        dst.copy_from_slice(&v.to_le_bytes());
+                    } else {
+                        dst.copy_from_slice(&(v as u32).to_le_bytes());
+                    }
+                }
+            };
+            if available {
+                put(0, value);
+            } else {
+                result = vk::Result::NOT_READY;
+            }
+            if with_availability {
+                put(1, u64::from(available));
+            }
+        }
+        Ok(result)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_report_availability_and_respect_the_width() {
+        let device = crate::device::tests::null_device("a660");
+        let pool = QueryPool::new(&device, vk::QueryType::TIMESTAMP, 2).unwrap();
+        pool.bo.write(16, &[1, 0, 0, 0, 0, 0, 0, 0]).unwrap();
+        pool.bo.write(24, &0x1_0000_0002u64.to_le_bytes()).unwrap();
+        let mut out = vec![0xffu8; 32];
+        let r = pool
+            .results(
+                0,
+                2,
+                &mut out,
+                16,
+                vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WITH_AVAILABILITY,
+            )
+            .unwrap();
+        assert_eq!(r, vk::Result::NOT_READY);
+        assert_eq!(
+            &out[0..8],
+            &[0xff; 8],
+            "an unavailable value is not written"
+        );
+        assert_eq!(&out[8..16], &[0; 8]);
+        assert_eq!(
+            u64::from_le_bytes(out[16..24].try_into().unwrap()),
+            0x1_0000_0002
+        );
+        assert_eq!(u64::from_le_bytes(out[24..32].try_into().unwrap()), 1);
+        let mut narrow = vec![0u8; 4];
+        assert_eq!(
+            pool.results(1, 1, &mut narrow, 4, vk::QueryResultFlags::empty())
+                .unwrap(),
+            vk::Result::SUCCESS
+        );
+        assert_eq!(u32::from_le_bytes(narrow.try_into().unwrap()), 2);
+        pool.host_reset(0, 2).unwrap();
+        assert_eq!(pool.read(1).unwrap(), (false, 0));
+        assert!(QueryPool::new(&device, vk::QueryType::OCCLUSION, 1).is_err());
+    }
+}

@@ -1,0 +1,159 @@
+//! Command pool and command buffer life cycle entry points.
+
+use std::sync::Arc;
+
+use ash::vk;
+use parking_lot::Mutex;
+use parsnip_driver::cmd::buffer::Level;
+use parsnip_driver::cmd::pool::CommandPool;
+
+use crate::ffi;
+use crate::guard;
+use crate::handles;
+use crate::objects::CommandPoolObject;
+
+pub unsafe extern "system" fn vkCreateCommandPool(
+    device: vk::Device,
+    p_info: *const vk::CommandPoolCreateInfo<'_>,
+    _p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_pool: *mut vk::CommandPool,
+) -> vk::Result {
+    guard::success(
+        "vkCreateCommandPool",
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY,
+        || {
+            let device = handles::device(device)?;
+            // SAFETY: the application's structure.
+            let info = unsafe { ffi::input(p_info) }?;
+            let pool = CommandPool::new(&device.device, info.queue_family_index, info.flags)?;
+            let handle = handles::new_command_pool(Arc::new(CommandPoolObject {
+                pool,
+                buffers: Mutex::new(Vec::new()),
+            }));
+            // SAFETY: pCommandPool is valid for a write.
+            unsafe { ffi::write(p_pool, handle) }
+        },
+    )
+}
+
+pub unsafe extern "system" fn vkDestroyCommandPool(
+    _device: vk::Device,
+    pool: vk::CommandPool,
+    _p_allocator: *const vk::AllocationCallbacks<'_>,
+) {
+    guard::void("vkDestroyCommandPool", || {
+        if let Some(object) = handles::drop_command_pool(pool) {
+            for cmd in object.buffers.lock().drain(..) {
+                handles::drop_command_buffer(cmd);
+            }
+        }
+        Ok(())
+    })
+}
+
+pub unsafe extern "system" fn vkResetCommandPool(
+    _device: vk::Device,
+    pool: vk::CommandPool,
+    _flags: vk::CommandPoolResetFlags,
+) -> vk::Result {
+    guard::success(
+        "vkResetCommandPool",
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY,
+        || {
+            handles::command_pool(pool)?.pool.reset();
+            Ok(())
+        },
+    )
+}
+
+pub unsafe extern "system" fn vkTrimCommandPool(
+    _device: vk::Device,
+    pool: vk::CommandPool,
+    _flags: vk::CommandPoolTrimFlags,
+) {
+    guard::void("vkTrimCommandPool", || {
+        handles::command_pool(pool)?.pool.trim();
+        Ok(())
+    })
+}
+
+pub unsafe extern "system" fn vkAllocateCommandBuffers(
+    _device: vk::Device,
+    p_info: *const vk::CommandBufferAllocateInfo<'_>,
+    p_buffers: *mut vk::CommandBuffer,
+) -> vk::Result {
+    guard::success(
+        "vkAllocateCommandBuffers",
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY,
+        || {
+            // SAFETY: the application's structure.
+            let info = unsafe { ffi::input(p_info) }?;
+            let object = handles::command_pool(info.command_pool)?;
+            let level = if info.level == vk::CommandBufferLevel::SECONDARY {
+                Level::Secondary
+            } else {
+                Level::Primary
+            };
+            let mut list = object.buffers.lock();
+            for i in 0..info.command_buffer_count as usize {
+                let handle = handles::new_command_buffer(object.pool.allocate(level));
+                list.push(handle);
+                // SAFETY: pCommandBuffers holds commandBufferCount handles.
+                unsafe { p_buffers.add(i).write(handle) };
+            }
+            Ok(())
+        },
+    )
+}
+
+pub unsafe extern "system" fn vkFreeCommandBuffers(
+    _device: vk::Device,
+    pool: vk::CommandPool,
+    count: u32,
+    p_buffers: *const vk::CommandBuffer,
+) {
+    guard::void("vkFreeCommandBuffers", || {
+        let object = handles::command_pool(pool)?;
+        // SAFETY: pCommandBuffers holds commandBufferCount handles.
+        let buffers = unsafe { ffi::slice(p_buffers, count) };
+        let mut list = object.buffers.lock();
+        for cmd in buffers.iter().filter(|c| !vk::Handle::is_null(**c)) {
+            handles::drop_command_buffer(*cmd);
+            list.retain(|c| c != cmd);
+        }
+        Ok(())
+    })
+}
+
+pub unsafe extern "system" fn vkBeginCommandBuffer(
+    command_buffer: vk::CommandBuffer,
+    _p_info: *const vk::CommandBufferBeginInfo<'_>,
+) -> vk::Result {
+    guard::success(
+        "vkBeginCommandBuffer",
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY,
+        || handles::command_buffer(command_buffer)?.begin(),
+    )
+}
+
+pub unsafe extern "system" fn vkEndCommandBuffer(command_buffer: vk::CommandBuffer) -> vk::Result {
+    guard::success(
+        "vkEndCommandBuffer",
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY,
+        || handles::command_buffer(command_buffer)?.end(),
+    )
+}
+
+pub unsafe extern "system" fn vkResetCommandBuffer(
+    command_buffer: vk::CommandBuffer,
+    _flags: vk::CommandBufferResetFlags,
+) -> vk::Result {
+    guard::success(
+        "vkResetCommandBuffer",
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY,
+        || {
+            handles::command_buffer(command_buffer)?.reset();
+            Ok(())
+        },
+    )
+}

@@ -1,0 +1,569 @@
+//! The recording commands (`vkCmd*`). Each reads its arguments, then
+//! records through the command buffer, which keeps the first error for
+//! `vkEndCommandBuffer`.
+
+use std::ffi::c_void;
+
+use ash::vk;
+use parsnip_driver::cmd::barrier::Dependency;
+use parsnip_driver::cmd::buffer::Recording;
+use parsnip_driver::cmd::transfer::CopyRegion;
+use parsnip_driver::VkResult;
+
+use crate::ffi;
+use crate::guard;
+use crate::handles;
+
+/// Records `command` into `command_buffer`; a panic is reported and turns
+/// into the command buffer's error.
+fn record(
+    entry: &str,
+    command_buffer: vk::CommandBuffer,
+    command: impl FnOnce(&mut Recording) -> VkResult<()>,
+) {
+    let Ok(cmd) = handles::command_buffer(command_buffer) else {
+        return;
+    };
+    let recorded = guard::value(entry, false, || {
+        cmd.record(command);
+        true
+    });
+    if !recorded {
+        cmd.record(|_| Err(vk::Result::ERROR_UNKNOWN));
+    }
+}
+
+/// Like `record`, for commands whose arguments must first be resolved
+/// (handles, arrays): a resolution error becomes the command's error.
+fn record_with<A>(
+    entry: &str,
+    command_buffer: vk::CommandBuffer,
+    args: impl FnOnce() -> Result<A, vk::Result>,
+    command: impl FnOnce(&mut Recording, A) -> VkResult<()>,
+) {
+    let resolved = guard::value(entry, Err(vk::Result::ERROR_UNKNOWN), args);
+    record(entry, command_buffer, |rec| command(rec, resolved?));
+}
+
+pub unsafe extern "system" fn vkCmdBindPipeline(
+    command_buffer: vk::CommandBuffer,
+    bind_point: vk::PipelineBindPoint,
+    pipeline: vk::Pipeline,
+) {
+    record_with(
+        "vkCmdBindPipeline",
+        command_buffer,
+        || {
+            if bind_point != vk::PipelineBindPoint::COMPUTE {
+                eprintln!("parsnip: vkCmdBindPipeline: only compute pipelines exist");
+                return Err(vk::Result::ERROR_UNKNOWN);
+            }
+            handles::pipeline(pipeline)
+        },
+        |rec, p| rec.bind_compute_pipeline(p),
+    );
+}
+
+pub unsafe extern "system" fn vkCmdBindDescriptorSets(
+    command_buffer: vk::CommandBuffer,
+    _bind_point: vk::PipelineBindPoint,
+    layout: vk::PipelineLayout,
+    first_set: u32,
+    set_count: u32,
+    p_sets: *const vk::DescriptorSet,
+    dynamic_count: u32,
+    p_dynamic: *const u32,
+) {
+    record_with(
+        "vkCmdBindDescriptorSets",
+        command_buffer,
+        || {
+            let layout = handles::pipeline_layout(layout)?;
+            // SAFETY: pDescriptorSets holds descriptorSetCount handles.
+            let sets = unsafe { ffi::slice(p_sets, set_count) }
+                .iter()
+                .map(|s| handles::descriptor_set(*s))
+                .collect::<Result<Vec<_>, _>>()?;
+            // SAFETY: pDynamicOffsets holds dynamicOffsetCount offsets.
+            let offsets = unsafe { ffi::slice(p_dynamic, dynamic_count) }.to_vec();
+            Ok((layout, sets, offsets))
+        },
+        |rec, (layout, sets, offsets)| {
+            rec.bind_descriptor_sets(&layout, first_set, &sets, &offsets)
+        },
+    );
+}
+
+pub unsafe extern "system" fn vkCmdPushConstants(
+    command_buffer: vk::CommandBuffer,
+    _layout: vk::PipelineLayout,
+    _stages: vk::ShaderStageFlags,
+    offset: u32,
+    size: u32,
+    p_values: *const c_void,
+) {
+    record_with(
+        "vkCmdPushConstants",
+        command_buffer,
+        // SAFETY: pValues holds size bytes.
+        || Ok(unsafe { ffi::bytes(p_values, size as usize) }.to_vec()),
+        |rec, bytes| rec.push_constants(offset, &bytes),
+    );
+}
+
+pub unsafe extern "system" fn vkCmdDispatch(
+    command_buffer: vk::CommandBuffer,
+    x: u32,
+    y: u32,
+    z: u32,
+) {
+    record("vkCmdDispatch", command_buffer, |rec| {
+        rec.dispatch([0; 3], [x, y, z])
+    });
+}
+
+pub unsafe extern "system" fn vkCmdDispatchBase(
+    command_buffer: vk::CommandBuffer,
+    bx: u32,
+    by: u32,
+    bz: u32,
+    x: u32,
+    y: u32,
+    z: u32,
+) {
+    record("vkCmdDispatchBase", command_buffer, |rec| {
+        rec.dispatch([bx, by, bz], [x, y, z])
+    });
+}
+
+pub unsafe extern "system" fn vkCmdDispatchIndirect(
+    command_buffer: vk::CommandBuffer,
+    buffer: vk::Buffer,
+    offset: vk::DeviceSize,
+) {
+    record_with(
+        "vkCmdDispatchIndirect",
+        command_buffer,
+        || handles::buffer(buffer),
+        |rec, b| rec.dispatch_indirect(&b, offset),
+    );
+}
+
+pub unsafe extern "system" fn vkCmdSetDeviceMask(command_buffer: vk::CommandBuffer, mask: u32) {
+    // One physical device per device group: the only valid mask is 1.
+    record("vkCmdSetDeviceMask", command_buffer, |_| {
+        if mask == 1 {
+            Ok(())
+        } else {
+            Err(vk::Result::ERROR_UNKNOWN)
+        }
+    });
+}
+
+/// The dependencies of a Vulkan 1.0 barrier.
+///
+/// # Safety
+/// The arrays hold their counts of structures.
+unsafe fn v1_dependencies(
+    src: vk::PipelineStageFlags,
+    dst: vk::PipelineStageFlags,
+    memory: (u32, *const vk::MemoryBarrier<'_>),
+    buffers: (u32, *const vk::BufferMemoryBarrier<'_>),
+) -> Vec<Dependency> {
+    let mut out = vec![Dependency::from_v1(
+        src,
+        vk::AccessFlags::empty(),
+        dst,
+        vk::AccessFlags::empty(),
+    )];
+    // SAFETY: the caller's promise.
+    for m in unsafe { ffi::slice(memory.1, memory.0) } {
+        out.push(Dependency::from_v1(
+            src,
+            m.src_access_mask,
+            dst,
+            m.dst_access_mask,
+        ));
+    }
+    // SAFETY: the caller's promise.
+    for b in unsafe { ffi::slice(buffers.1, buffers.0) } {
+        out.push(Dependency::from_v1(
+            src,
+            b.src_access_mask,
+            dst,
+            b.dst_access_mask,
+        ));
+    }
+    out
+}
+
+/// The dependencies of a synchronization2 dependency info.
+///
+/// # Safety
+/// `info` is a valid structure with valid arrays.
+unsafe fn v2_dependencies(info: &vk::DependencyInfo<'_>) -> Vec<Dependency> {
+    let mut out = Vec::new();
+    // SAFETY: the caller's promise.
+    for m in unsafe { ffi::slice(info.p_memory_barriers, info.memory_barrier_count) } {
+        out.push(Dependency {
+            src_stages: m.src_stage_mask,
+            src_access: m.src_access_mask,
+            dst_stages: m.dst_stage_mask,
+            dst_access: m.dst_access_mask,
+        });
+    }
+    // SAFETY: the caller's promise.
+    for b in unsafe {
+        ffi::slice(
+            info.p_buffer_memory_barriers,
+            info.buffer_memory_barrier_count,
+        )
+    } {
+        out.push(Dependency {
+            src_stages: b.src_stage_mask,
+            src_access: b.src_access_mask,
+            dst_stages: b.dst_stage_mask,
+            dst_access: b.dst_access_mask,
+        });
+    }
+    // SAFETY: the caller's promise. Image barriers carry an execution
+    // dependency even though the driver has no images.
+    for i in unsafe {
+        ffi::slice(
+            info.p_image_memory_barriers,
+            info.image_memory_barrier_count,
+        )
+    } {
+        out.push(Dependency {
+            src_stages: i.src_stage_mask,
+            src_access: i.src_access_mask,
+            dst_stages: i.dst_stage_mask,
+            dst_access: i.dst_access_mask,
+        });
+    }
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "system" fn vkCmdPipelineBarrier(
+    command_buffer: vk::CommandBuffer,
+    src: vk::PipelineStageFlags,
+    dst: vk::PipelineStageFlags,
+    _flags: vk::DependencyFlags,
+    memory_count: u32,
+    p_memory: *const vk::MemoryBarrier<'_>,
+    buffer_count: u32,
+    p_buffers: *const vk::BufferMemoryBarrier<'_>,
+    _image_count: u32,
+    _p_images: *const vk::ImageMemoryBarrier<'_>,
+) {
+    record_with(
+        "vkCmdPipelineBarrier",
+        command_buffer,
+        // SAFETY: the barrier arrays hold their counts of structures.
+        || {
+            Ok(unsafe {
+                v1_dependencies(
+                    src,
+                    dst,
+                    (memory_count, p_memory),
+                    (buffer_count, p_buffers),
+                )
+            })
+        },
+        |rec, deps| rec.pipeline_barrier(&deps),
+    );
+}
+
+pub unsafe extern "system" fn vkCmdPipelineBarrier2(
+    command_buffer: vk::CommandBuffer,
+    p_info: *const vk::DependencyInfo<'_>,
+) {
+    record_with(
+        "vkCmdPipelineBarrier2",
+        command_buffer,
+        || {
+            // SAFETY: the application's structure.
+            let info = unsafe { ffi::input(p_info) }?;
+            // SAFETY: as above.
+            Ok(unsafe { v2_dependencies(info) })
+        },
+        |rec, deps| rec.pipeline_barrier(&deps),
+    );
+}
+
+pub unsafe extern "system" fn vkCmdCopyBuffer(
+    command_buffer: vk::CommandBuffer,
+    src: vk::Buffer,
+    dst: vk::Buffer,
+    count: u32,
+    p_regions: *const vk::BufferCopy,
+) {
+    record_with(
+        "vkCmdCopyBuffer",
+        command_buffer,
+        || {
+            // SAFETY: pRegions holds regionCount structures.
+            let regions = unsafe { ffi::slice(p_regions, count) }
+                .iter()
+                .map(|r| CopyRegion {
+                    src_offset: r.src_offset,
+                    dst_offset: r.dst_offset,
+                    size: r.size,
+                })
+                .collect::<Vec<_>>();
+            Ok((handles::buffer(src)?, handles::buffer(dst)?, regions))
+        },
+        |rec, (src, dst, regions)| rec.copy_buffer(&src, &dst, &regions),
+    );
+}
+
+pub unsafe extern "system" fn vkCmdFillBuffer(
+    command_buffer: vk::CommandBuffer,
+    dst: vk::Buffer,
+    offset: vk::DeviceSize,
+    size: vk::DeviceSize,
+    data: u32,
+) {
+    record_with(
+        "vkCmdFillBuffer",
+        command_buffer,
+        || handles::buffer(dst),
+        |rec, dst| rec.fill_buffer(&dst, offset, size, data),
+    );
+}
+
+pub unsafe extern "system" fn vkCmdUpdateBuffer(
+    command_buffer: vk::CommandBuffer,
+    dst: vk::Buffer,
+    offset: vk::DeviceSize,
+    size: vk::DeviceSize,
+    p_data: *const c_void,
+) {
+    record_with(
+        "vkCmdUpdateBuffer",
+        command_buffer,
+        || {
+            // SAFETY: pData holds dataSize bytes.
+            let data = unsafe { ffi::bytes(p_data, size as usize) }.to_vec();
+            Ok((handles::buffer(dst)?, data))
+        },
+        |rec, (dst, data)| rec.update_buffer(&dst, offset, &data),
+    );
+}
+
+pub unsafe extern "system" fn vkCmdSetEvent(
+    command_buffer: vk::CommandBuffer,
+    event: vk::Event,
+    stages: vk::PipelineStageFlags,
+) {
+    record_with(
+        "vkCmdSetEvent",
+        command_buffer,
+        || handles::event(event),
+        |rec, e| {
+            rec.write_event(
+                &e,
+                true,
+                vk::PipelineStageFlags2::from_raw(u64::from(stages.as_raw())),
+            )
+        },
+    );
+}
+
+pub unsafe extern "system" fn vkCmdResetEvent(
+    command_buffer: vk::CommandBuffer,
+    event: vk::Event,
+    stages: vk::PipelineStageFlags,
+) {
+    record_with(
+        "vkCmdResetEvent",
+        command_buffer,
+        || handles::event(event),
+        |rec, e| {
+            rec.write_event(
+                &e,
+                false,
+                vk::PipelineStageFlags2::from_raw(u64::from(stages.as_raw())),
+            )
+        },
+    );
+}
+
+pub unsafe extern "system" fn vkCmdSetEvent2(
+    command_buffer: vk::CommandBuffer,
+    event: vk::Event,
+    p_info: *const vk::DependencyInfo<'_>,
+) {
+    record_with(
+        "vkCmdSetEvent2",
+        command_buffer,
+        || {
+            // SAFETY: the application's structure.
+            let info = unsafe { ffi::input(p_info) }?;
+            // SAFETY: as above.
+            let stages = unsafe { v2_dependencies(info) }
+                .iter()
+                .fold(vk::PipelineStageFlags2::empty(), |s, d| s | d.src_stages);
+            Ok((handles::event(event)?, stages))
+        },
+        |rec, (e, stages)| rec.write_event(&e, true, stages),
+    );
+}
+
+pub unsafe extern "system" fn vkCmdResetEvent2(
+    command_buffer: vk::CommandBuffer,
+    event: vk::Event,
+    stages: vk::PipelineStageFlags2,
+) {
+    record_with(
+        "vkCmdResetEvent2",
+        command_buffer,
+        || handles::event(event),
+        |rec, e| rec.write_event(&e, false, stages),
+    );
+}
+
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "system" fn vkCmdWaitEvents(
+    command_buffer: vk::CommandBuffer,
+    count: u32,
+    p_events: *const vk::Event,
+    src: vk::PipelineStageFlags,
+    dst: vk::PipelineStageFlags,
+    memory_count: u32,
+    p_memory: *const vk::MemoryBarrier<'_>,
+    buffer_count: u32,
+    p_buffers: *const vk::BufferMemoryBarrier<'_>,
+    _image_count: u32,
+    _p_images: *const vk::ImageMemoryBarrier<'_>,
+) {
+    record_with(
+        "vkCmdWaitEvents",
+        command_buffer,
+        || {
+            // SAFETY: pEvents holds eventCount handles.
+            let events = unsafe { ffi::slice(p_events, count) }
+                .iter()
+                .map(|e| handles::event(*e))
+                .collect::<Result<Vec<_>, _>>()?;
+            // SAFETY: the barrier arrays hold their counts.
+            let deps = unsafe {
+                v1_dependencies(
+                    src,
+                    dst,
+                    (memory_count, p_memory),
+                    (buffer_count, p_buffers),
+                )
+            };
+            Ok((events, deps))
+        },
+        |rec, (events, deps)| rec.wait_events(&events, &deps),
+    );
+}
+
+pub unsafe extern "system" fn vkCmdWaitEvents2(
+    command_buffer: vk::CommandBuffer,
+    count: u32,
+    p_events: *const vk::Event,
+    p_infos: *const vk::DependencyInfo<'_>,
+) {
+    record_with(
+        "vkCmdWaitEvents2",
+        command_buffer,
+        || {
+            // SAFETY: pEvents and pDependencyInfos hold eventCount elements.
+            let (events, infos) =
+                unsafe { (ffi::slice(p_events, count), ffi::slice(p_infos, count)) };
+            let events = events
+                .iter()
+                .map(|e| handles::event(*e))
+                .collect::<Result<Vec<_>, _>>()?;
+            // SAFETY: each dependency info is valid.
+            let deps = infos
+                .iter()
+                .flat_map(|i| unsafe { v2_dependencies(i) })
+                .collect::<Vec<_>>();
+            Ok((events, deps))
+        },
+        |rec, (events, deps)| rec.wait_events(&events, &deps),
+    );
+}
+
+pub unsafe extern "system" fn vkCmdWriteTimestamp(
+    command_buffer: vk::CommandBuffer,
+    _stage: vk::PipelineStageFlags,
+    pool: vk::QueryPool,
+    query: u32,
+) {
+    record_with(
+        "vkCmdWriteTimestamp",
+        command_buffer,
+        || handles::query_pool(pool),
+        |rec, p| rec.write_timestamp(&p, query),
+    );
+}
+
+pub unsafe extern "system" fn vkCmdWriteTimestamp2(
+    command_buffer: vk::CommandBuffer,
+    _stage: vk::PipelineStageFlags2,
+    pool: vk::QueryPool,
+    query: u32,
+) {
+    record_with(
+        "vkCmdWriteTimestamp2",
+        command_buffer,
+        || handles::query_pool(pool),
+        |rec, p| rec.write_timestamp(&p, query),
+    );
+}
+
+pub unsafe extern "system" fn vkCmdResetQueryPool(
+    command_buffer: vk::CommandBuffer,
+    pool: vk::QueryPool,
+    first: u32,
+    count: u32,
+) {
+    record_with(
+        "vkCmdResetQueryPool",
+        command_buffer,
+        || handles::query_pool(pool),
+        |rec, p| rec.reset_queries(&p, first, count),
+    );
+}
+
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "system" fn vkCmdCopyQueryPoolResults(
+    command_buffer: vk::CommandBuffer,
+    pool: vk::QueryPool,
+    first: u32,
+    count: u32,
+    dst: vk::Buffer,
+    offset: vk::DeviceSize,
+    stride: vk::DeviceSize,
+    flags: vk::QueryResultFlags,
+) {
+    record_with(
+        "vkCmdCopyQueryPoolResults",
+        command_buffer,
+        || Ok((handles::query_pool(pool)?, handles::buffer(dst)?)),
+        |rec, (p, b)| rec.copy_query_results(&p, first, count, &b, offset, stride, flags),
+    );
+}
+
+pub unsafe extern "system" fn vkCmdExecuteCommands(
+    command_buffer: vk::CommandBuffer,
+    count: u32,
+    p_buffers: *const vk::CommandBuffer,
+) {
+    guard::void("vkCmdExecuteCommands", || {
+        let primary = handles::command_buffer(command_buffer)?;
+        // SAFETY: pCommandBuffers holds commandBufferCount handles.
+        let secondaries = unsafe { ffi::slice(p_buffers, count) }
+            .iter()
+            .map(|c| handles::command_buffer(*c))
+            .collect::<Result<Vec<_>, _>>()?;
+        primary.execute_commands(&secondaries);
+        Ok(())
+    })
+}

@@ -1,0 +1,360 @@
+//! Descriptor set layout, pool, set, update and update-template entry
+//! points.
+
+use std::ffi::c_void;
+use std::sync::Arc;
+
+use ash::vk;
+use parking_lot::Mutex;
+use parsnip_driver::descriptor::pool::DescriptorPool;
+use parsnip_driver::descriptor::set::{DescriptorSet, DescriptorWrite};
+use parsnip_driver::descriptor::set_layout::{BindingDesc, DescriptorSetLayout};
+use parsnip_driver::descriptor::update_template::{DescriptorUpdateTemplate, TemplateEntry};
+
+use crate::ffi;
+use crate::guard;
+use crate::handles;
+use crate::objects::DescriptorPoolObject;
+
+/// The bindings of a layout create info.
+///
+/// # Safety
+/// `info` is a valid create info.
+unsafe fn bindings(info: &vk::DescriptorSetLayoutCreateInfo<'_>) -> Vec<BindingDesc> {
+    // SAFETY: pBindings holds bindingCount structures.
+    unsafe { ffi::slice(info.p_bindings, info.binding_count) }
+        .iter()
+        .map(|b| BindingDesc {
+            binding: b.binding,
+            ty: b.descriptor_type,
+            count: b.descriptor_count,
+            stages: b.stage_flags,
+        })
+        .collect()
+}
+
+pub unsafe extern "system" fn vkCreateDescriptorSetLayout(
+    _device: vk::Device,
+    p_info: *const vk::DescriptorSetLayoutCreateInfo<'_>,
+    _p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_layout: *mut vk::DescriptorSetLayout,
+) -> vk::Result {
+    guard::success(
+        "vkCreateDescriptorSetLayout",
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY,
+        || {
+            // SAFETY: the application's structure.
+            let info = unsafe { ffi::input(p_info) }?;
+            // SAFETY: as above.
+            let layout = DescriptorSetLayout::new(&unsafe { bindings(info) })?;
+            // SAFETY: pSetLayout is valid for a write.
+            unsafe { ffi::write(p_layout, handles::new_set_layout(layout)) }
+        },
+    )
+}
+
+pub unsafe extern "system" fn vkDestroyDescriptorSetLayout(
+    _device: vk::Device,
+    layout: vk::DescriptorSetLayout,
+    _p_allocator: *const vk::AllocationCallbacks<'_>,
+) {
+    guard::void("vkDestroyDescriptorSetLayout", || {
+        handles::drop_set_layout(layout);
+        Ok(())
+    })
+}
+
+pub unsafe extern "system" fn vkGetDescriptorSetLayoutSupport(
+    _device: vk::Device,
+    p_info: *const vk::DescriptorSetLayoutCreateInfo<'_>,
+    p_support: *mut vk::DescriptorSetLayoutSupport<'_>,
+) {
+    guard::void("vkGetDescriptorSetLayoutSupport", || {
+        // SAFETY: the application's structures.
+        let info = unsafe { ffi::input(p_info) }?;
+        // SAFETY: as above.
+        let supported = DescriptorSetLayout::supported(&unsafe { bindings(info) });
+        // SAFETY: the output structure is valid.
+        let out = unsafe { p_support.as_mut() }.ok_or(vk::Result::ERROR_UNKNOWN)?;
+        out.supported = if supported { vk::TRUE } else { vk::FALSE };
+        Ok(())
+    })
+}
+
+pub unsafe extern "system" fn vkCreateDescriptorPool(
+    device: vk::Device,
+    p_info: *const vk::DescriptorPoolCreateInfo<'_>,
+    _p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_pool: *mut vk::DescriptorPool,
+) -> vk::Result {
+    guard::success(
+        "vkCreateDescriptorPool",
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY,
+        || {
+            let device = handles::device(device)?;
+            // SAFETY: the application's structure.
+            let info = unsafe { ffi::input(p_info) }?;
+            // SAFETY: pPoolSizes holds poolSizeCount structures.
+            let sizes: Vec<(vk::DescriptorType, u32)> =
+                unsafe { ffi::slice(info.p_pool_sizes, info.pool_size_count) }
+                    .iter()
+                    .map(|s| (s.ty, s.descriptor_count))
+                    .collect();
+            let pool = DescriptorPool::new(&device.device, info.max_sets, &sizes)?;
+            let handle = handles::new_descriptor_pool(Arc::new(DescriptorPoolObject {
+                pool,
+                sets: Mutex::new(Vec::new()),
+            }));
+            // SAFETY: pDescriptorPool is valid for a write.
+            unsafe { ffi::write(p_pool, handle) }
+        },
+    )
+}
+
+fn drop_pool_sets(object: &DescriptorPoolObject) {
+    for set in object.sets.lock().drain(..) {
+        handles::drop_descriptor_set(set);
+    }
+}
+
+pub unsafe extern "system" fn vkDestroyDescriptorPool(
+    _device: vk::Device,
+    pool: vk::DescriptorPool,
+    _p_allocator: *const vk::AllocationCallbacks<'_>,
+) {
+    guard::void("vkDestroyDescriptorPool", || {
+        if let Some(object) = handles::drop_descriptor_pool(pool) {
+            drop_pool_sets(&object);
+        }
+        Ok(())
+    })
+}
+
+pub unsafe extern "system" fn vkResetDescriptorPool(
+    _device: vk::Device,
+    pool: vk::DescriptorPool,
+    _flags: vk::DescriptorPoolResetFlags,
+) -> vk::Result {
+    guard::success(
+        "vkResetDescriptorPool",
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY,
+        || {
+            let object = handles::descriptor_pool(pool)?;
+            drop_pool_sets(&object);
+            object.pool.reset();
+            Ok(())
+        },
+    )
+}
+
+pub unsafe extern "system" fn vkAllocateDescriptorSets(
+    _device: vk::Device,
+    p_info: *const vk::DescriptorSetAllocateInfo<'_>,
+    p_sets: *mut vk::DescriptorSet,
+) -> vk::Result {
+    guard::success(
+        "vkAllocateDescriptorSets",
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY,
+        || {
+            // SAFETY: the application's structure.
+            let info = unsafe { ffi::input(p_info) }?;
+            let object = handles::descriptor_pool(info.descriptor_pool)?;
+            // SAFETY: pSetLayouts holds descriptorSetCount handles.
+            let layouts = unsafe { ffi::slice(info.p_set_layouts, info.descriptor_set_count) };
+            let mut made = Vec::with_capacity(layouts.len());
+            for layout in layouts {
+                match handles::set_layout(*layout)
+                    .and_then(|l| DescriptorSet::allocate(&object.pool, &l))
+                {
+                    Ok(set) => made.push(handles::new_descriptor_set(set)),
+                    Err(e) => {
+                        // Nothing is allocated when one allocation fails.
+                        for h in made {
+                            handles::drop_descriptor_set(h);
+                        }
+                        return Err(e);
+                    }
+                }
+            }
+            for (i, h) in made.iter().enumerate() {
+                // SAFETY: pDescriptorSets holds descriptorSetCount handles.
+                unsafe { p_sets.add(i).write(*h) };
+            }
+            object.sets.lock().extend(made);
+            Ok(())
+        },
+    )
+}
+
+pub unsafe extern "system" fn vkFreeDescriptorSets(
+    _device: vk::Device,
+    pool: vk::DescriptorPool,
+    count: u32,
+    p_sets: *const vk::DescriptorSet,
+) -> vk::Result {
+    guard::success(
+        "vkFreeDescriptorSets",
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY,
+        || {
+            let object = handles::descriptor_pool(pool)?;
+            // SAFETY: pDescriptorSets holds descriptorSetCount handles.
+            let sets = unsafe { ffi::slice(p_sets, count) };
+            let mut list = object.sets.lock();
+            for set in sets.iter().filter(|s| **s != vk::DescriptorSet::null()) {
+                handles::drop_descriptor_set(*set);
+                list.retain(|s| s != set);
+            }
+            Ok(())
+        },
+    )
+}
+
+/// The writes of one descriptor update, as driver values.
+fn buffer_write(info: &vk::DescriptorBufferInfo) -> Result<DescriptorWrite, vk::Result> {
+    Ok(DescriptorWrite::Buffer {
+        buffer: handles::buffer(info.buffer)?,
+        offset: info.offset,
+        range: info.range,
+    })
+}
+
+fn is_texel(ty: vk::DescriptorType) -> bool {
+    matches!(
+        ty,
+        vk::DescriptorType::UNIFORM_TEXEL_BUFFER | vk::DescriptorType::STORAGE_TEXEL_BUFFER
+    )
+}
+
+pub unsafe extern "system" fn vkUpdateDescriptorSets(
+    _device: vk::Device,
+    write_count: u32,
+    p_writes: *const vk::WriteDescriptorSet<'_>,
+    copy_count: u32,
+    p_copies: *const vk::CopyDescriptorSet<'_>,
+) {
+    guard::void("vkUpdateDescriptorSets", || {
+        // SAFETY: pDescriptorWrites holds descriptorWriteCount structures.
+        for w in unsafe { ffi::slice(p_writes, write_count) } {
+            let set = handles::descriptor_set(w.dst_set)?;
+            let writes: Vec<DescriptorWrite> = if is_texel(w.descriptor_type) {
+                // SAFETY: pTexelBufferView holds descriptorCount handles.
+                unsafe { ffi::slice(w.p_texel_buffer_view, w.descriptor_count) }
+                    .iter()
+                    .map(|v| handles::buffer_view(*v).map(DescriptorWrite::TexelBuffer))
+                    .collect::<Result<_, _>>()?
+            } else {
+                // SAFETY: pBufferInfo holds descriptorCount structures.
+                unsafe { ffi::slice(w.p_buffer_info, w.descriptor_count) }
+                    .iter()
+                    .map(buffer_write)
+                    .collect::<Result<_, _>>()?
+            };
+            set.write(
+                w.dst_binding,
+                w.dst_array_element,
+                w.descriptor_type,
+                &writes,
+            )?;
+        }
+        // SAFETY: pDescriptorCopies holds descriptorCopyCount structures.
+        for c in unsafe { ffi::slice(p_copies, copy_count) } {
+            let src = handles::descriptor_set(c.src_set)?;
+            let dst = handles::descriptor_set(c.dst_set)?;
+            dst.copy_from(
+                c.dst_binding,
+                c.dst_array_element,
+                &src,
+                c.src_binding,
+                c.src_array_element,
+                c.descriptor_count,
+            )?;
+        }
+        Ok(())
+    })
+}
+
+pub unsafe extern "system" fn vkCreateDescriptorUpdateTemplate(
+    _device: vk::Device,
+    p_info: *const vk::DescriptorUpdateTemplateCreateInfo<'_>,
+    _p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_template: *mut vk::DescriptorUpdateTemplate,
+) -> vk::Result {
+    guard::success(
+        "vkCreateDescriptorUpdateTemplate",
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY,
+        || {
+            // SAFETY: the application's structure.
+            let info = unsafe { ffi::input(p_info) }?;
+            if info.template_type != vk::DescriptorUpdateTemplateType::DESCRIPTOR_SET {
+                eprintln!(
+                    "parsnip: vkCreateDescriptorUpdateTemplate: push descriptors are not supported"
+                );
+                return Err(vk::Result::ERROR_UNKNOWN);
+            }
+            let layout = handles::set_layout(info.descriptor_set_layout)?;
+            // SAFETY: pDescriptorUpdateEntries holds descriptorUpdateEntryCount
+            // structures.
+            let entries = unsafe {
+                ffi::slice(
+                    info.p_descriptor_update_entries,
+                    info.descriptor_update_entry_count,
+                )
+            }
+            .iter()
+            .map(|e| TemplateEntry {
+                binding: e.dst_binding,
+                element: e.dst_array_element,
+                count: e.descriptor_count,
+                ty: e.descriptor_type,
+                offset: e.offset,
+                stride: e.stride,
+            })
+            .collect();
+            let template = DescriptorUpdateTemplate::new(layout, entries)?;
+            // SAFETY: pDescriptorUpdateTemplate is valid for a write.
+            unsafe { ffi::write(p_template, handles::new_update_template(template)) }
+        },
+    )
+}
+
+pub unsafe extern "system" fn vkDestroyDescriptorUpdateTemplate(
+    _device: vk::Device,
+    template: vk::DescriptorUpdateTemplate,
+    _p_allocator: *const vk::AllocationCallbacks<'_>,
+) {
+    guard::void("vkDestroyDescriptorUpdateTemplate", || {
+        handles::drop_update_template(template);
+        Ok(())
+    })
+}
+
+pub unsafe extern "system" fn vkUpdateDescriptorSetWithTemplate(
+    _device: vk::Device,
+    set: vk::DescriptorSet,
+    template: vk::DescriptorUpdateTemplate,
+    p_data: *const c_void,
+) {
+    guard::void("vkUpdateDescriptorSetWithTemplate", || {
+        let set = handles::descriptor_set(set)?;
+        let template = handles::update_template(template)?;
+        for e in &template.entries {
+            let mut writes = Vec::with_capacity(e.count as usize);
+            for i in 0..e.count as usize {
+                // SAFETY: the template says where each element's info is in
+                // pData, which the application laid out accordingly.
+                let at = unsafe { p_data.cast::<u8>().add(e.offset + i * e.stride) };
+                if is_texel(e.ty) {
+                    // SAFETY: as above: a VkBufferView there.
+                    let view = unsafe { at.cast::<vk::BufferView>().read_unaligned() };
+                    writes.push(DescriptorWrite::TexelBuffer(handles::buffer_view(view)?));
+                } else {
+                    // SAFETY: as above: a VkDescriptorBufferInfo there.
+                    let info = unsafe { at.cast::<vk::DescriptorBufferInfo>().read_unaligned() };
+                    writes.push(buffer_write(&info)?);
+                }
+            }
+            set.write(e.binding, e.element, e.ty, &writes)?;
+        }
+        Ok(())
+    })
+}

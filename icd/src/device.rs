@@ -1,0 +1,336 @@
+//! Device, queue retrieval, memory, buffer and buffer view entry points.
+
+use std::ffi::c_void;
+
+use ash::vk;
+use parsnip_driver::buffer::{Buffer, BufferView};
+use parsnip_driver::device_memory::DeviceMemory;
+
+use crate::ffi;
+use crate::guard;
+use crate::handles;
+
+pub unsafe extern "system" fn vkDestroyDevice(
+    device: vk::Device,
+    _p_allocator: *const vk::AllocationCallbacks<'_>,
+) {
+    guard::void("vkDestroyDevice", || {
+        if let Some(object) = handles::drop_device(device) {
+            for (_, _, q) in &object.queues {
+                handles::drop_queue(*q);
+            }
+            object.device.wait_idle()?;
+        }
+        Ok(())
+    })
+}
+
+fn queue_handle(device: vk::Device, family: u32, index: u32) -> Result<vk::Queue, vk::Result> {
+    let object = handles::device(device)?;
+    object
+        .queues
+        .iter()
+        .find(|(f, i, _)| *f == family && *i == index)
+        .map(|(_, _, q)| *q)
+        .ok_or_else(|| {
+            eprintln!("parsnip: queue {index} of family {family} was not created with the device");
+            vk::Result::ERROR_UNKNOWN
+        })
+}
+
+pub unsafe extern "system" fn vkGetDeviceQueue(
+    device: vk::Device,
+    family: u32,
+    index: u32,
+    p_queue: *mut vk::Queue,
+) {
+    guard::void("vkGetDeviceQueue", || {
+        let q = queue_handle(device, family, index)?;
+        // SAFETY: pQueue is valid for a write.
+        unsafe { ffi::write(p_queue, q) }
+    })
+}
+
+pub unsafe extern "system" fn vkGetDeviceQueue2(
+    device: vk::Device,
+    p_info: *const vk::DeviceQueueInfo2<'_>,
+    p_queue: *mut vk::Queue,
+) {
+    guard::void("vkGetDeviceQueue2", || {
+        // SAFETY: the application's structure.
+        let info = unsafe { ffi::input(p_info) }?;
+        let q = queue_handle(device, info.queue_family_index, info.queue_index)?;
+        // SAFETY: pQueue is valid for a write.
+        unsafe { ffi::write(p_queue, q) }
+    })
+}
+
+pub unsafe extern "system" fn vkDeviceWaitIdle(device: vk::Device) -> vk::Result {
+    guard::success("vkDeviceWaitIdle", vk::Result::ERROR_DEVICE_LOST, || {
+        handles::device(device)?.device.wait_idle()
+    })
+}
+
+pub unsafe extern "system" fn vkGetDeviceGroupPeerMemoryFeatures(
+    _device: vk::Device,
+    _heap: u32,
+    _local: u32,
+    _remote: u32,
+    p_features: *mut vk::PeerMemoryFeatureFlags,
+) {
+    guard::void("vkGetDeviceGroupPeerMemoryFeatures", || {
+        // One device: local and remote are the same device, which may do
+        // everything with its own memory.
+        // SAFETY: pPeerMemoryFeatures is valid for a write.
+        unsafe {
+            ffi::write(
+                p_features,
+                vk::PeerMemoryFeatureFlags::COPY_SRC
+                    | vk::PeerMemoryFeatureFlags::COPY_DST
+                    | vk::PeerMemoryFeatureFlags::GENERIC_SRC
+                    | vk::PeerMemoryFeatureFlags::GENERIC_DST,
+            )
+        }
+    })
+}
+
+pub unsafe extern "system" fn vkAllocateMemory(
+    device: vk::Device,
+    p_info: *const vk::MemoryAllocateInfo<'_>,
+    _p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_memory: *mut vk::DeviceMemory,
+) -> vk::Result {
+    guard::success(
+        "vkAllocateMemory",
+        vk::Result::ERROR_OUT_OF_DEVICE_MEMORY,
+        || {
+            let device = handles::device(device)?.device.clone();
+            // SAFETY: the application's structure.
+            let info = unsafe { ffi::input(p_info) }?;
+            let memory =
+                DeviceMemory::allocate(&device, info.allocation_size, info.memory_type_index)?;
+            // SAFETY: pMemory is valid for a write.
+            unsafe { ffi::write(p_memory, handles::new_memory(memory)) }
+        },
+    )
+}
+
+pub unsafe extern "system" fn vkFreeMemory(
+    _device: vk::Device,
+    memory: vk::DeviceMemory,
+    _p_allocator: *const vk::AllocationCallbacks<'_>,
+) {
+    guard::void("vkFreeMemory", || {
+        handles::drop_memory(memory);
+        Ok(())
+    })
+}
+
+pub unsafe extern "system" fn vkMapMemory(
+    _device: vk::Device,
+    memory: vk::DeviceMemory,
+    offset: vk::DeviceSize,
+    size: vk::DeviceSize,
+    _flags: vk::MemoryMapFlags,
+    pp_data: *mut *mut c_void,
+) -> vk::Result {
+    guard::success("vkMapMemory", vk::Result::ERROR_MEMORY_MAP_FAILED, || {
+        let memory = handles::memory(memory)?;
+        let ptr = memory.map(offset, size)?;
+        // SAFETY: ppData is valid for a write.
+        unsafe { ffi::write(pp_data, ptr.as_ptr().cast()) }
+    })
+}
+
+pub unsafe extern "system" fn vkUnmapMemory(_device: vk::Device, memory: vk::DeviceMemory) {
+    guard::void("vkUnmapMemory", || {
+        handles::memory(memory)?.unmap();
+        Ok(())
+    })
+}
+
+/// Every memory type is coherent: flushing and invalidating have nothing to
+/// do beyond checking the ranges name live memory.
+pub unsafe extern "system" fn vkFlushMappedMemoryRanges(
+    _device: vk::Device,
+    count: u32,
+    p_ranges: *const vk::MappedMemoryRange<'_>,
+) -> vk::Result {
+    guard::success(
+        "vkFlushMappedMemoryRanges",
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY,
+        || {
+            // SAFETY: pMemoryRanges holds memoryRangeCount structures.
+            for r in unsafe { ffi::slice(p_ranges, count) } {
+                handles::memory(r.memory)?;
+            }
+            Ok(())
+        },
+    )
+}
+
+pub unsafe extern "system" fn vkInvalidateMappedMemoryRanges(
+    device: vk::Device,
+    count: u32,
+    p_ranges: *const vk::MappedMemoryRange<'_>,
+) -> vk::Result {
+    // SAFETY: forwarded with the application's own arguments.
+    unsafe { vkFlushMappedMemoryRanges(device, count, p_ranges) }
+}
+
+pub unsafe extern "system" fn vkGetDeviceMemoryCommitment(
+    _device: vk::Device,
+    memory: vk::DeviceMemory,
+    p_committed: *mut vk::DeviceSize,
+) {
+    guard::void("vkGetDeviceMemoryCommitment", || {
+        let memory = handles::memory(memory)?;
+        // SAFETY: pCommittedMemoryInBytes is valid for a write.
+        unsafe { ffi::write(p_committed, memory.size) }
+    })
+}
+
+pub unsafe extern "system" fn vkCreateBuffer(
+    _device: vk::Device,
+    p_info: *const vk::BufferCreateInfo<'_>,
+    _p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_buffer: *mut vk::Buffer,
+) -> vk::Result {
+    guard::success(
+        "vkCreateBuffer",
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY,
+        || {
+            // SAFETY: the application's structure.
+            let info = unsafe { ffi::input(p_info) }?;
+            if info.flags.intersects(
+                vk::BufferCreateFlags::SPARSE_BINDING | vk::BufferCreateFlags::PROTECTED,
+            ) {
+                eprintln!(
+                    "parsnip: vkCreateBuffer: flags {:?} are not supported",
+                    info.flags
+                );
+                return Err(vk::Result::ERROR_UNKNOWN);
+            }
+            let buffer = Buffer::new(info.size, info.usage)?;
+            // SAFETY: pBuffer is valid for a write.
+            unsafe { ffi::write(p_buffer, handles::new_buffer(buffer)) }
+        },
+    )
+}
+
+pub unsafe extern "system" fn vkDestroyBuffer(
+    _device: vk::Device,
+    buffer: vk::Buffer,
+    _p: *const vk::AllocationCallbacks<'_>,
+) {
+    guard::void("vkDestroyBuffer", || {
+        handles::drop_buffer(buffer);
+        Ok(())
+    })
+}
+
+pub unsafe extern "system" fn vkGetBufferMemoryRequirements(
+    device: vk::Device,
+    buffer: vk::Buffer,
+    p: *mut vk::MemoryRequirements,
+) {
+    guard::void("vkGetBufferMemoryRequirements", || {
+        let device = handles::device(device)?;
+        let buffer = handles::buffer(buffer)?;
+        // SAFETY: the output structure is valid for a write.
+        unsafe { ffi::write(p, buffer.memory_requirements(&device.device)) }
+    })
+}
+
+pub unsafe extern "system" fn vkGetBufferMemoryRequirements2(
+    device: vk::Device,
+    p_info: *const vk::BufferMemoryRequirementsInfo2<'_>,
+    p: *mut vk::MemoryRequirements2<'_>,
+) {
+    guard::void("vkGetBufferMemoryRequirements2", || {
+        let device = handles::device(device)?;
+        // SAFETY: the application's structures.
+        let info = unsafe { ffi::input(p_info) }?;
+        let buffer = handles::buffer(info.buffer)?;
+        // SAFETY: as above.
+        let out = unsafe { p.as_mut() }.ok_or(vk::Result::ERROR_UNKNOWN)?;
+        out.memory_requirements = buffer.memory_requirements(&device.device);
+        // SAFETY: the output chain is valid.
+        unsafe {
+            ffi::walk_out_chain(out.p_next, |ty, ptr| {
+                if ty == vk::StructureType::MEMORY_DEDICATED_REQUIREMENTS {
+                    ffi::fill_out::<vk::MemoryDedicatedRequirements<'_>>(ptr, |s| {
+                        s.prefers_dedicated_allocation = vk::FALSE;
+                        s.requires_dedicated_allocation = vk::FALSE;
+                    });
+                }
+            });
+        }
+        Ok(())
+    })
+}
+
+pub unsafe extern "system" fn vkBindBufferMemory(
+    _device: vk::Device,
+    buffer: vk::Buffer,
+    memory: vk::DeviceMemory,
+    offset: vk::DeviceSize,
+) -> vk::Result {
+    guard::success(
+        "vkBindBufferMemory",
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY,
+        || handles::buffer(buffer)?.bind(handles::memory(memory)?, offset),
+    )
+}
+
+pub unsafe extern "system" fn vkBindBufferMemory2(
+    _device: vk::Device,
+    count: u32,
+    p_infos: *const vk::BindBufferMemoryInfo<'_>,
+) -> vk::Result {
+    guard::success(
+        "vkBindBufferMemory2",
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY,
+        || {
+            // SAFETY: pBindInfos holds bindInfoCount structures.
+            for info in unsafe { ffi::slice(p_infos, count) } {
+                handles::buffer(info.buffer)?
+                    .bind(handles::memory(info.memory)?, info.memory_offset)?;
+            }
+            Ok(())
+        },
+    )
+}
+
+pub unsafe extern "system" fn vkCreateBufferView(
+    device: vk::Device,
+    p_info: *const vk::BufferViewCreateInfo<'_>,
+    _p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_view: *mut vk::BufferView,
+) -> vk::Result {
+    guard::success(
+        "vkCreateBufferView",
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY,
+        || {
+            let device = handles::device(device)?;
+            // SAFETY: the application's structure.
+            let info = unsafe { ffi::input(p_info) }?;
+            let buffer = handles::buffer(info.buffer)?;
+            let view =
+                BufferView::new(&device.device, buffer, info.format, info.offset, info.range)?;
+            // SAFETY: pView is valid for a write.
+            unsafe { ffi::write(p_view, handles::new_buffer_view(view)) }
+        },
+    )
+}
+
+pub unsafe extern "system" fn vkDestroyBufferView(
+    _device: vk::Device,
+    view: vk::BufferView,
+    _p_allocator: *const vk::AllocationCallbacks<'_>,
+) {
+    guard::void("vkDestroyBufferView", || {
+        handles::drop_buffer_view(view);
+        Ok(())
+    })
+}
