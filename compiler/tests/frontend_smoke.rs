@@ -29,27 +29,36 @@ fn double_translates_and_runs() {
 }
 
 #[test]
-fn print_optimized_uint_bits() {
-    let words = common::spirv("local_array_dynamic");
+fn dynamically_indexed_locals_go_to_scratch_and_constant_ones_to_ssa() {
+    use parsnip_compiler::descriptor_layout::{DescriptorKind, DescriptorLayout};
+    use parsnip_compiler::ir::{Op, Space};
+    let layout = DescriptorLayout::packed(&[
+        (0, 0, DescriptorKind::StorageBuffer, 1),
+        (0, 1, DescriptorKind::StorageBuffer, 1),
+    ]);
     let opts = FrontEndOptions {
         entry: "main".into(),
         ..Default::default()
     };
-    let mut shader = translate(&words, &opts).unwrap();
-    let layout = parsnip_compiler::descriptor_layout::DescriptorLayout::packed(&[
-        (
-            0,
-            0,
-            parsnip_compiler::descriptor_layout::DescriptorKind::StorageBuffer,
-            1,
-        ),
-        (
-            0,
-            1,
-            parsnip_compiler::descriptor_layout::DescriptorKind::StorageBuffer,
-            1,
-        ),
-    ]);
+    let local_accesses = |s: &parsnip_compiler::ir::Shader, space: Space| {
+        s.blocks
+            .iter()
+            .flat_map(|b| &b.instrs)
+            .filter(|i| {
+                matches!(&i.op, Op::Load(l) if l.space == space)
+                    || matches!(&i.op, Op::Store(st) if st.space == space)
+            })
+            .count()
+    };
+    // uint t[16] indexed by loop counters: 16 slots of 4 bytes in scratch.
+    let mut shader = translate(&common::spirv("local_array_dynamic"), &opts).unwrap();
     parsnip_compiler::passes::run_all(&mut shader, &layout, &mut |_, _| {}).unwrap();
-    println!("{shader}");
+    assert_eq!(shader.scratch_bytes, 64, "{shader}");
+    assert!(local_accesses(&shader, Space::Scratch) > 0);
+    // vec4 v[3] indexed by constants: no memory at all.
+    let mut shader = translate(&common::spirv("local_array_const"), &opts).unwrap();
+    parsnip_compiler::passes::run_all(&mut shader, &layout, &mut |_, _| {}).unwrap();
+    assert_eq!(shader.scratch_bytes, 0, "{shader}");
+    assert_eq!(local_accesses(&shader, Space::Scratch), 0);
+    assert!(shader.locals.is_empty());
 }
