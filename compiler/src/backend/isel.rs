@@ -183,6 +183,56 @@ impl Sel<'_> {
     }
 
     fn mul32(&mut self, dst: Comp, a: Src, b: Src) {
+        // Operands known to fit 16 bits (masked with 0xffff, or small constants) drop the
+        // terms their zero high half makes zero.
+        let (a, b) = if matches!(a, Src::Imm(_)) {
+            (b, a)
+        } else {
+            (a, b)
+        };
+        let is16 = |t: &Self, s: Src| match s {
+            Src::Imm(v) => v < 0x1_0000,
+            Src::Val(v) => {
+                matches!(t.defs.get(&v), Some(Op::Alu(x)) if x.op == AluOp::And && x.srcs[1] == Src::Imm(0xffff))
+            }
+        };
+        let (a16, b16) = (is16(self, a), is16(self, b));
+        if a16 || b16 {
+            let (ra, rb) = (self.reg(a, false), self.reg(b, false));
+            let (ra, rb) = (MSrc::Reg(ra), MSrc::Reg(rb));
+            if a16 && b16 {
+                self.alu(
+                    Opcode::MullU,
+                    dst,
+                    &[Self::plain(ra), Self::plain(rb)],
+                    Cond::Lt,
+                    false,
+                );
+                return;
+            }
+            // With b < 2^16: a * b = mull.u(a, b) + madsh.m16(a, b).
+            let (wide, narrow) = if b16 { (ra, rb) } else { (rb, ra) };
+            let t0 = self.new_reg(false);
+            self.alu(
+                Opcode::MullU,
+                t0.into(),
+                &[Self::plain(wide), Self::plain(narrow)],
+                Cond::Lt,
+                false,
+            );
+            self.alu(
+                Opcode::MadshM16,
+                dst,
+                &[
+                    Self::plain(wide),
+                    Self::plain(narrow),
+                    Self::plain(MSrc::Reg(t0.into())),
+                ],
+                Cond::Lt,
+                false,
+            );
+            return;
+        }
         let (a, b) = (self.reg(a, false), self.reg(b, false));
         let (ra, rb) = (MSrc::Reg(a), MSrc::Reg(b));
         let t0 = self.new_reg(false);

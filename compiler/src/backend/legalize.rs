@@ -155,7 +155,36 @@ pub fn legalize(
     let mut targets = vec![false; nb];
     let mut preds = vec![Vec::new(); nb];
     for (b, block) in m.blocks.iter().enumerate() {
-        let mut ops: Vec<LOp> = block.instrs.iter().cloned().map(LOp::M).collect();
+        // A move of a register onto itself (an input already where it was allocated) does
+        // nothing.
+        let self_move = |op: &MOp| match op {
+            MOp::Mov {
+                dst,
+                src: MSrc::Reg(s),
+                src_type,
+                dst_type,
+                ..
+            } => {
+                src_type == dst_type
+                    && scalar(alloc, *dst) == scalar(alloc, *s)
+                    && m.info(dst.0).half == m.info(s.0).half
+            }
+            MOp::Mov {
+                dst,
+                src: MSrc::Fixed(f),
+                src_type,
+                dst_type,
+                ..
+            } => src_type == dst_type && !m.info(dst.0).half && scalar(alloc, *dst) == *f as u32,
+            _ => false,
+        };
+        let mut ops: Vec<LOp> = block
+            .instrs
+            .iter()
+            .filter(|op| !self_move(op))
+            .cloned()
+            .map(LOp::M)
+            .collect();
         match &block.term {
             MTerm::Jump(t) => {
                 if *t != b + 1 {

@@ -236,9 +236,11 @@ fn register_pressure() -> Case {
     let o: Vec<u32> = (0..N)
         .map(|i| {
             let v: Vec<u32> = (0..256).map(|k| a[(i * 7 + k) & 1023]).collect();
-            (0..256).rev().fold(0u32, |acc, k| {
+            let acc = (0..256).rev().fold(0u32, |acc, k| {
                 acc.wrapping_mul(31).wrapping_add(v[k] ^ k as u32)
-            })
+            });
+            let acc2 = (0..256).fold(1u32, |acc, k| acc.wrapping_mul(17).wrapping_add(v[k]));
+            acc ^ acc2
         })
         .collect();
     Case::new("register_pressure", 4)
