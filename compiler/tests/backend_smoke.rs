@@ -92,3 +92,26 @@ fn corpus_compiles_for_a660_and_a740() {
         failures.join("\n")
     );
 }
+
+/// A branch on a compare whose result nothing else reads takes the compare's p0.x
+/// directly, without a second compare against zero.
+#[test]
+fn branch_conditions_compare_into_p0() {
+    let case = corpus::all()
+        .into_iter()
+        .find(|c| c.shader == "if_else")
+        .unwrap();
+    let words = common::spirv(case.shader);
+    let opts = CompileOptions {
+        gpu: "a660".into(),
+        entry: "main".into(),
+        spec_constants: case.spec_constants.clone(),
+        layout: case.layout(),
+    };
+    let text = compile(&words, &opts).unwrap().disassembly;
+    assert!(
+        text.lines()
+            .any(|l| l.contains("cmps.s.") && l.contains(" p0.x,")),
+        "{text}"
+    );
+}

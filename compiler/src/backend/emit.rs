@@ -262,6 +262,13 @@ pub fn emit(
                 ul: false,
                 ei: false,
             }),
+            LOp::CmpP0(cmp) => match ctx.mop(cmp)? {
+                Op::Alu(mut a) => {
+                    a.dst = Reg::full(P0_X);
+                    Op::Alu(a)
+                }
+                _ => return Err(CompileError::new("a branch condition is not a compare")),
+            },
             LOp::Br { target, inv } => {
                 let mut f = Flow::new(Opcode::Br);
                 f.pred = Some(Pred { comp: 0, inv: *inv });

@@ -27,6 +27,8 @@ pub enum LOp {
     M(MOp),
     /// `cmps.u.ne p0.x, cond, 0`, before a branch.
     SetP0(Comp),
+    /// The compare computing the branch condition, writing p0.x instead of a register.
+    CmpP0(MOp),
     /// `br p0.x` (or `br !p0.x`) to a block.
     Br {
         target: usize,
@@ -118,6 +120,12 @@ fn reads(op: &LOp, m: &MShader, alloc: &Allocation) -> Vec<(u32, bool, usize)> {
             r
         }
         LOp::SetP0(c) => vec![(scalar(alloc, *c), half(*c), 0)],
+        LOp::CmpP0(op) => op
+            .uses()
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (scalar(alloc, *c), half(*c), i))
+            .collect(),
         LOp::Br { .. } => vec![(P0, false, 0)],
         _ => Vec::new(),
     }
@@ -130,7 +138,7 @@ fn writes(op: &LOp, m: &MShader, alloc: &Allocation) -> Vec<(u32, bool)> {
             .iter()
             .map(|c| (scalar(alloc, *c), m.info(c.0).half))
             .collect(),
-        LOp::SetP0(_) => vec![(P0, false)],
+        LOp::SetP0(_) | LOp::CmpP0(_) => vec![(P0, false)],
         _ => Vec::new(),
     }
 }
@@ -138,7 +146,7 @@ fn writes(op: &LOp, m: &MShader, alloc: &Allocation) -> Vec<(u32, bool)> {
 fn category(op: &LOp) -> u8 {
     match op {
         LOp::M(m) => m.opcode().cat(),
-        LOp::SetP0(_) => 2,
+        LOp::SetP0(_) | LOp::CmpP0(_) => 2,
         _ => 0,
     }
 }
@@ -154,6 +162,18 @@ pub fn legalize(
     let mut body: Vec<Vec<LOp>> = Vec::with_capacity(nb);
     let mut targets = vec![false; nb];
     let mut preds = vec![Vec::new(); nb];
+    // Uses of each value, by instructions and by branches.
+    let mut use_counts = vec![0u32; m.vregs.len()];
+    for block in &m.blocks {
+        for op in &block.instrs {
+            for u in op.uses() {
+                use_counts[u.0 .0 as usize] += 1;
+            }
+        }
+        if let MTerm::Branch { cond, .. } = &block.term {
+            use_counts[cond.0 .0 as usize] += 1;
+        }
+    }
     for (b, block) in m.blocks.iter().enumerate() {
         // A move of a register onto itself (an input already where it was allocated) does
         // nothing.
@@ -400,6 +420,7 @@ pub fn opcode(op: &LOp) -> Opcode {
     match op {
         LOp::M(m) => m.opcode(),
         LOp::SetP0(_) => Opcode::CmpsU,
+        LOp::CmpP0(op) => op.opcode(),
         LOp::Br { .. } => Opcode::Br,
         LOp::Jump { .. } => Opcode::Jump,
         LOp::End => Opcode::End,

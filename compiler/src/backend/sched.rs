@@ -35,12 +35,18 @@ fn is_memory(op: &MOp) -> bool {
 /// Reorders the instructions of every block.
 pub fn schedule(m: &mut MShader, model: &dyn ShaderModel) {
     for b in 0..m.blocks.len() {
+        let last = match m.blocks[b].term {
+            MTerm::Branch { cond, .. } => Some(cond.0),
+            _ => None,
+        };
         let instrs = std::mem::take(&mut m.blocks[b].instrs);
-        m.blocks[b].instrs = schedule_block(instrs, model);
+        m.blocks[b].instrs = schedule_block(instrs, model, last);
     }
 }
 
-fn schedule_block(instrs: Vec<MOp>, model: &dyn ShaderModel) -> Vec<MOp> {
+/// `last`: the branch condition, whose compare goes last so that the legaliser can make
+/// it write p0 directly.
+fn schedule_block(instrs: Vec<MOp>, model: &dyn ShaderModel, last: Option<VReg>) -> Vec<MOp> {
     let n = instrs.len();
     if n < 2 {
         return instrs;
@@ -113,6 +119,30 @@ fn schedule_block(instrs: Vec<MOp>, model: &dyn ShaderModel) -> Vec<MOp> {
                     preds[i].push((j, 1));
                 }
                 mem_since_side_effect.push(i);
+            }
+        }
+    }
+    if let Some(c) = last {
+        let is_cmp = |op: &MOp| {
+            matches!(
+                op,
+                MOp::Alu {
+                    op: Opcode::CmpsU | Opcode::CmpsS | Opcode::CmpsF,
+                    ..
+                }
+            )
+        };
+        let def = instrs
+            .iter()
+            .rposition(|op| op.defs().iter().any(|d| d.0 == c));
+        let used = instrs.iter().any(|op| op.uses().iter().any(|u| u.0 == c));
+        if let (Some(d), false) = (def, used) {
+            if is_cmp(&instrs[d]) {
+                for j in 0..n {
+                    if j != d && !preds[j].iter().any(|p| p.0 == d) {
+                        preds[d].push((j, 0));
+                    }
+                }
             }
         }
     }
