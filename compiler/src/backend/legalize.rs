@@ -218,7 +218,26 @@ pub fn legalize(
                 then_block,
                 else_block,
             } => {
-                ops.push(LOp::SetP0(*cond));
+                // When the block ends with the compare that computes the condition and
+                // nothing else reads it, the compare writes p0.x itself.
+                let only_use = use_counts[cond.0 .0 as usize] == 1;
+                let cmp_last = match ops.last() {
+                    Some(LOp::M(
+                        op @ MOp::Alu {
+                            op: Opcode::CmpsU | Opcode::CmpsS | Opcode::CmpsF,
+                            dst,
+                            ..
+                        },
+                    )) => (*dst == *cond).then(|| op.clone()),
+                    _ => None,
+                };
+                match cmp_last {
+                    Some(op) if only_use => {
+                        ops.pop();
+                        ops.push(LOp::CmpP0(op));
+                    }
+                    _ => ops.push(LOp::SetP0(*cond)),
+                }
                 if *then_block == b + 1 {
                     ops.push(LOp::Br {
                         target: *else_block,
