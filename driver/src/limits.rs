@@ -13,6 +13,9 @@ use crate::gpu_info::GpuInfo;
 /// on a6xx (SP_BINDLESS_BASE[0..5], a6xx.xml); one is kept for the driver's
 /// internal shaders, as Turnip keeps one for dynamic descriptors.
 pub const MAX_SETS: u32 = 4;
+/// The bindless base the driver's internal shaders use, past the
+/// application's sets.
+pub const INTERNAL_SET: u32 = MAX_SETS;
 /// Push constant bytes: 128, the Vulkan minimum, uploaded to the const file.
 pub const MAX_PUSH_CONSTANTS_SIZE: u32 = 128;
 /// A UBO is read through its 64-byte descriptor, whose SIZE field counts

@@ -130,6 +130,15 @@ impl PhysicalDevice {
         )
     }
 
+    /// The header this device's pipeline cache data starts with.
+    pub fn pipeline_cache_header(&self) -> crate::pipeline::cache::CacheHeader {
+        crate::pipeline::cache::CacheHeader {
+            vendor_id: QUALCOMM_VENDOR_ID,
+            device_id: self.gpu.device_id(),
+            uuid: self.pipeline_cache_uuid(),
+        }
+    }
+
     pub fn properties(&self) -> vk::PhysicalDeviceProperties {
         let mut p = vk::PhysicalDeviceProperties {
             api_version: API_VERSION,

@@ -4,7 +4,7 @@
 use std::ffi::c_void;
 
 use ash::vk;
-use parsnip_driver::pipeline::cache::{CacheHeader, PipelineCache};
+use parsnip_driver::pipeline::cache::PipelineCache;
 use parsnip_driver::pipeline::compile::SpecConstant;
 use parsnip_driver::pipeline::compute::{ComputePipeline, ComputePipelineDesc};
 use parsnip_driver::pipeline_layout::{PipelineLayout, PushConstantRange};
@@ -106,15 +106,7 @@ pub unsafe extern "system" fn vkCreatePipelineCache(
             let info = unsafe { ffi::input(p_info) }?;
             // SAFETY: pInitialData holds initialDataSize bytes.
             let initial = unsafe { ffi::bytes(info.p_initial_data, info.initial_data_size) };
-            let props = device.device.physical.properties();
-            let cache = PipelineCache::new(
-                CacheHeader {
-                    vendor_id: props.vendor_id,
-                    device_id: props.device_id,
-                    uuid: props.pipeline_cache_uuid,
-                },
-                initial,
-            );
+            let cache = PipelineCache::new(device.device.physical.pipeline_cache_header(), initial);
             // SAFETY: pPipelineCache is valid for a write.
             unsafe { ffi::write(p_cache, handles::new_pipeline_cache(cache)) }
         },

@@ -3,38 +3,11 @@
 //! null back end (`PARSNIP_NULL`) stands in for a GPU here; the cts runs
 //! the same with the simulator.
 
-use std::path::PathBuf;
+mod common;
+
 use std::process::Command;
 
-use parsnip_registers::gpu;
-
-/// A manifest naming, by absolute path as an installed one does, the
-/// library cargo built for this test (in `target/<profile>/deps`, next to
-/// the test executable: cargo puts it in the profile directory only for
-/// `cargo build`).
-fn manifest(gpu_name: &str) -> PathBuf {
-    let exe = std::env::current_exe().expect("test executable path");
-    let library = exe.with_file_name(vulkan_parsnip::manifest::LIBRARY_NAME);
-    assert!(
-        library.is_file(),
-        "cargo did not build {}",
-        library.display()
-    );
-    let dir = std::env::temp_dir().join(format!("parsnip-icd-{}-{gpu_name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temporary directory");
-    let path = dir.join(vulkan_parsnip::manifest::MANIFEST_NAME);
-    let text = vulkan_parsnip::manifest::manifest_json(&library.to_string_lossy());
-    std::fs::write(&path, text).expect("write the manifest");
-    path
-}
-
-fn null_facts(name: &str) -> String {
-    let g = gpu::by_name(name).unwrap();
-    format!(
-        "gpu_id={},chip_id={:#x},gmem_size={:#x},gmem_base=0x100000",
-        g.gpu_id, g.kernel_chip_id, g.gmem_bytes
-    )
-}
+use common::{manifest, null_facts};
 
 fn vulkaninfo(gpu_name: &str) -> String {
     let output = Command::new("vulkaninfo")

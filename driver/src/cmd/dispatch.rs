@@ -27,11 +27,12 @@ use parsnip_registers::Chip;
 
 use super::buffer::Recording;
 use super::load_state::{load_consts, load_cs_state, Source};
-use super::packets::{call_ib, field, PacketWriter};
+use super::packets::{call_ib, copy_memory, field, PacketWriter};
 use crate::buffer::Buffer;
 use crate::descriptor::set::DescriptorSet;
 use crate::error::VkResult;
 use crate::limits::{MAX_PUSH_CONSTANTS_SIZE, MAX_SETS, MAX_WORKGROUP_COUNT};
+use crate::pipeline::binary::{ConstLayout, DriverParam};
 use crate::pipeline::compute::ComputePipeline;
 use crate::pipeline_layout::PipelineLayout;
 
@@ -46,7 +47,8 @@ pub struct ComputeState {
     pub pipeline: Option<Arc<ComputePipeline>>,
     /// The pipeline whose program state the stream last called.
     emitted_program: Option<u64>,
-    pub sets: [Option<BoundSet>; MAX_SETS as usize],
+    /// The application's sets, then the driver's internal one.
+    pub sets: [Option<BoundSet>; MAX_SETS as usize + 1],
     pub push_constants: Vec<u8>,
 }
 
@@ -64,6 +66,82 @@ enum Groups {
 }
 
 impl Recording {
+    /// Loads the const file: push constants and driver parameters where the
+    /// compiler placed them. For an indirect dispatch the work group count
+    /// is copied from the indirect buffer into the const image by the CP
+    /// (CP_MEM_TO_MEM), and the image is then loaded from memory.
+    fn emit_consts(
+        &mut self,
+        w: &mut PacketWriter,
+        consts: &ConstLayout,
+        groups: &Groups,
+    ) -> VkResult<()> {
+        if consts.dwords == 0 {
+            return Ok(());
+        }
+        let mut image = vec![0u32; consts.dwords.next_multiple_of(4) as usize];
+        if let Some((at, n)) = consts.push_constants {
+            for (i, slot) in image
+                .iter_mut()
+                .skip(at as usize)
+                .take(n as usize)
+                .enumerate()
+            {
+                let mut bytes = [0u8; 4];
+                for (j, b) in bytes.iter_mut().enumerate() {
+                    *b = self
+                        .compute
+                        .push_constants
+                        .get(i * 4 + j)
+                        .copied()
+                        .unwrap_or(0);
+                }
+                *slot = u32::from_le_bytes(bytes);
+            }
+        }
+        for (param, dword) in &consts.driver_params {
+            let value = match (param, groups) {
+                (DriverParam::NumWorkgroups(c), Groups::Direct { count, .. }) => {
+                    count[usize::from(*c)]
+                }
+                (DriverParam::BaseWorkgroup(c), Groups::Direct { base, .. }) => {
+                    base[usize::from(*c)]
+                }
+                // Filled from the indirect buffer below; an indirect
+                // dispatch has no base.
+                (_, Groups::Indirect { .. }) => 0,
+            };
+            if let Some(slot) = image.get_mut(*dword as usize) {
+                *slot = value;
+            }
+        }
+        match groups {
+            Groups::Direct { .. } => load_consts(w, 0, &image),
+            Groups::Indirect { iova } => {
+                let at = self.upload.upload(&image, 16)?;
+                for (param, dword) in &consts.driver_params {
+                    if let DriverParam::NumWorkgroups(c) = param {
+                        copy_memory(
+                            w,
+                            at + u64::from(*dword) * 4,
+                            iova + u64::from(*c) * 4,
+                            false,
+                        )?;
+                    }
+                }
+                w.packet(Opcode::CP_WAIT_FOR_ME, &[]);
+                let units = (image.len() / 4) as u32;
+                load_cs_state(
+                    w,
+                    A6xxStateType::ST6_CONSTANTS,
+                    0,
+                    units,
+                    Source::Indirect(at),
+                )
+            }
+        }
+    }
+
     /// `vkCmdBindPipeline` (compute).
     pub fn bind_compute_pipeline(&mut self, pipeline: Arc<ComputePipeline>) -> VkResult<()> {
         self.compute.pipeline = Some(pipeline);
@@ -150,44 +228,7 @@ impl Recording {
             self.keep(pipeline.clone());
         }
         let binary = &pipeline.binary;
-        let consts = &binary.consts;
-        if let Some((at, dwords)) = &consts.immediates {
-            load_consts(&mut w, *at, dwords)?;
-        }
-        if let Some((at, vec4s)) = consts.push_constants {
-            let mut dwords: Vec<u32> = self
-                .compute
-                .push_constants
-                .chunks(4)
-                .map(|c| {
-                    let mut b = [0u8; 4];
-                    b[..c.len()].copy_from_slice(c);
-                    u32::from_le_bytes(b)
-                })
-                .collect();
-            dwords.resize(vec4s as usize * 4, 0);
-            load_consts(&mut w, at, &dwords)?;
-        }
-        if let Some(at) = consts.driver_params {
-            match groups {
-                Groups::Direct { base, count } => {
-                    let params = [
-                        count[0], count[1], count[2], 0, base[0], base[1], base[2], 0,
-                    ];
-                    load_consts(&mut w, at, &params)?;
-                }
-                Groups::Indirect { iova } => {
-                    load_cs_state(
-                        &mut w,
-                        A6xxStateType::ST6_CONSTANTS,
-                        at,
-                        1,
-                        Source::Indirect(iova),
-                    )?;
-                    load_consts(&mut w, at + 1, &[0; 4])?;
-                }
-            }
-        }
+        self.emit_consts(&mut w, &binary.consts, &groups)?;
         let mut bases = 0u32;
         for (i, set) in self.compute.sets.iter().enumerate() {
             let Some(set) = set else { continue };

@@ -6,7 +6,7 @@
 //! an offset or an opcode number.
 
 use parsnip_registers::enums::{CpCondFunction, PollMemoryType};
-use parsnip_registers::packets::{CpIndirectBufferDw2, CpWaitRegMemDw0};
+use parsnip_registers::packets::{CpIndirectBufferDw2, CpMemToMemDw0, CpWaitRegMemDw0};
 use parsnip_registers::pm4::{pkt4, pkt7, Opcode, PKT4_MAX_COUNT};
 use parsnip_registers::{ArrayRegister, Chip, RegWrite, Register};
 
@@ -115,6 +115,24 @@ pub fn wait_memory_equal(w: &mut PacketWriter, iova: u64, value: u32) -> VkResul
     let [lo, hi] = PacketWriter::split(iova);
     // Reference, mask, and the delay between polls.
     w.packet(Opcode::CP_WAIT_REG_MEM, &[dw0, lo, hi, value, u32::MAX, 16]);
+    Ok(())
+}
+
+/// CP_MEM_TO_MEM: copies the dword (or, with `double`, the qword) at `src`
+/// to `dst`, after the CP's earlier memory writes landed.
+pub fn copy_memory(w: &mut PacketWriter, dst: u64, src: u64, double: bool) -> VkResult<()> {
+    let dw0 = field(
+        "CP_MEM_TO_MEM",
+        CpMemToMemDw0 {
+            double,
+            wait_for_mem_writes: true,
+            ..Default::default()
+        }
+        .try_to_raw(),
+    )?;
+    let [dlo, dhi] = PacketWriter::split(dst);
+    let [slo, shi] = PacketWriter::split(src);
+    w.packet(Opcode::CP_MEM_TO_MEM, &[dw0, dlo, dhi, slo, shi]);
     Ok(())
 }
 

@@ -16,12 +16,12 @@ use std::sync::Arc;
 
 use ash::vk;
 use parsnip_registers::enums::{EventWriteDst, EventWriteSrc, VgtEventType};
-use parsnip_registers::packets::{CpEventWrite7Dw0, CpEventWriteDw0, CpMemToMemDw0};
+use parsnip_registers::packets::{CpEventWrite7Dw0, CpEventWriteDw0};
 use parsnip_registers::pm4::Opcode;
 use parsnip_registers::Chip;
 
 use super::buffer::Recording;
-use super::packets::{field, wait_memory_equal, PacketWriter};
+use super::packets::{copy_memory, field, wait_memory_equal, PacketWriter};
 use crate::buffer::Buffer;
 use crate::error::VkResult;
 use crate::query_pool::{QueryPool, AVAILABLE_OFFSET, SLOT_BYTES, VALUE_OFFSET};
@@ -57,22 +57,6 @@ pub fn timestamp_packets(w: &mut PacketWriter, iova: u64) -> VkResult<()> {
             w.packet(Opcode::CP_EVENT_WRITE, &[dw0, lo, hi]);
         }
     }
-    Ok(())
-}
-
-fn mem_to_mem(w: &mut PacketWriter, dst: u64, src: u64, double: bool) -> VkResult<()> {
-    let dw0 = field(
-        "CP_MEM_TO_MEM",
-        CpMemToMemDw0 {
-            double,
-            wait_for_mem_writes: true,
-            ..Default::default()
-        }
-        .try_to_raw(),
-    )?;
-    let [dlo, dhi] = PacketWriter::split(dst);
-    let [slo, shi] = PacketWriter::split(src);
-    w.packet(Opcode::CP_MEM_TO_MEM, &[dw0, dlo, dhi, slo, shi]);
     Ok(())
 }
 
@@ -136,7 +120,7 @@ impl Recording {
                 wait_memory_equal(&mut w, slot + AVAILABLE_OFFSET, 1)?;
             }
             let mut copy = PacketWriter::new(w.chip);
-            mem_to_mem(&mut copy, out, slot + VALUE_OFFSET, wide)?;
+            copy_memory(&mut copy, out, slot + VALUE_OFFSET, wide)?;
             // Execute the copy only if [available] != 0 and [available] < 2.
             let [alo, ahi] = PacketWriter::split(slot + AVAILABLE_OFFSET);
             w.packet(
@@ -145,7 +129,7 @@ impl Recording {
             );
             w.dwords.extend_from_slice(&copy.dwords);
             if flags.contains(vk::QueryResultFlags::WITH_AVAILABILITY) {
-                mem_to_mem(&mut w, out + size, slot + AVAILABLE_OFFSET, wide)?;
+                copy_memory(&mut w, out + size, slot + AVAILABLE_OFFSET, wide)?;
             }
             self.cs.append(&w)?;
         }

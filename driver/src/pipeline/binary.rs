@@ -25,17 +25,42 @@ pub struct Statistic {
     pub value: u64,
 }
 
-/// Where the driver's values go in the const file, in vec4 units, and the
-/// constants the shader itself needs loaded.
+/// A value the driver puts in the const file for each dispatch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DriverParam {
+    /// The dispatch's work group count, component 0-2.
+    NumWorkgroups(u8),
+    /// `vkCmdDispatchBase`'s base work group, component 0-2.
+    BaseWorkgroup(u8),
+}
+
+impl DriverParam {
+    fn to_code(self) -> u32 {
+        match self {
+            DriverParam::NumWorkgroups(c) => u32::from(c),
+            DriverParam::BaseWorkgroup(c) => 0x100 | u32::from(c),
+        }
+    }
+
+    fn from_code(code: u32) -> Option<DriverParam> {
+        let c = u8::try_from(code & 0xff).ok().filter(|c| *c < 3)?;
+        match code >> 8 {
+            0 => Some(DriverParam::NumWorkgroups(c)),
+            1 => Some(DriverParam::BaseWorkgroup(c)),
+            _ => None,
+        }
+    }
+}
+
+/// Where the driver's values go in the const file, in dwords.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ConstLayout {
-    /// The driver parameters: work group count (x, y, z), then the base
-    /// work group (x, y, z), as 8 dwords.
-    pub driver_params: Option<u32>,
-    /// Push constants: first vec4 and number of vec4s.
+    /// Push constants: first dword and number of dwords.
     pub push_constants: Option<(u32, u32)>,
-    /// Immediate constants the compiler placed: first vec4 and the dwords.
-    pub immediates: Option<(u32, Vec<u32>)>,
+    /// Each driver parameter and its dword.
+    pub driver_params: Vec<(DriverParam, u32)>,
+    /// Dwords the shader reads from the const file, a whole number of vec4s.
+    pub dwords: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,7 +113,6 @@ impl ShaderBinary {
         }
         w.u32(u32::from(self.work_group_id.0));
         w.u32(u32::from(self.local_id.0));
-        w.opt_u32(self.consts.driver_params);
         match self.consts.push_constants {
             Some((a, b)) => {
                 w.u32(1);
@@ -97,14 +121,12 @@ impl ShaderBinary {
             }
             None => w.u32(0),
         }
-        match &self.consts.immediates {
-            Some((at, dwords)) => {
-                w.u32(1);
-                w.u32(*at);
-                w.u32s(dwords);
-            }
-            None => w.u32(0),
+        w.u32(self.consts.driver_params.len() as u32);
+        for (param, dword) in &self.consts.driver_params {
+            w.u32(param.to_code());
+            w.u32(*dword);
         }
+        w.u32(self.consts.dwords);
         w.u32(self.statistics.len() as u32);
         for s in &self.statistics {
             w.string(&s.name);
@@ -127,17 +149,17 @@ impl ShaderBinary {
         let local_size = [r.u32()?, r.u32()?, r.u32()?];
         let work_group_id = RegId(u8::try_from(r.u32()?).ok()?);
         let local_id = RegId(u8::try_from(r.u32()?).ok()?);
-        let driver_params = r.opt_u32()?;
         let push_constants = match r.u32()? {
             0 => None,
             1 => Some((r.u32()?, r.u32()?)),
             _ => return None,
         };
-        let immediates = match r.u32()? {
-            0 => None,
-            1 => Some((r.u32()?, r.u32s()?)),
-            _ => return None,
-        };
+        let params = r.u32()? as usize;
+        let mut driver_params = Vec::with_capacity(params.min(16));
+        for _ in 0..params {
+            driver_params.push((DriverParam::from_code(r.u32()?)?, r.u32()?));
+        }
+        let const_dwords = r.u32()?;
         let n = r.u32()? as usize;
         let mut statistics = Vec::with_capacity(n.min(64));
         for _ in 0..n {
@@ -166,9 +188,9 @@ impl ShaderBinary {
             work_group_id,
             local_id,
             consts: ConstLayout {
-                driver_params,
                 push_constants,
-                immediates,
+                driver_params,
+                dwords: const_dwords,
             },
             statistics,
             disassembly,
@@ -186,15 +208,6 @@ impl Writer {
     }
     fn u64(&mut self, v: u64) {
         self.0.extend_from_slice(&v.to_le_bytes());
-    }
-    fn opt_u32(&mut self, v: Option<u32>) {
-        match v {
-            Some(v) => {
-                self.u32(1);
-                self.u32(v);
-            }
-            None => self.u32(0),
-        }
     }
     fn u32s(&mut self, v: &[u32]) {
         self.u32(v.len() as u32);
@@ -225,13 +238,6 @@ impl Reader<'_> {
     }
     fn u64(&mut self) -> Option<u64> {
         Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
-    }
-    fn opt_u32(&mut self) -> Option<Option<u32>> {
-        match self.u32()? {
-            0 => Some(None),
-            1 => Some(Some(self.u32()?)),
-            _ => None,
-        }
     }
     fn u32s(&mut self) -> Option<Vec<u32>> {
         let n = self.u32()? as usize;
@@ -267,9 +273,12 @@ pub(crate) mod tests {
             work_group_id: RegId(0xc0),
             local_id: RegId(0),
             consts: ConstLayout {
-                driver_params: Some(0),
-                push_constants: Some((2, 1)),
-                immediates: Some((3, vec![1, 2, 3, 4])),
+                push_constants: Some((8, 4)),
+                driver_params: vec![
+                    (DriverParam::NumWorkgroups(0), 0),
+                    (DriverParam::BaseWorkgroup(2), 6),
+                ],
+                dwords: 16,
             },
             statistics: vec![Statistic {
                 name: "Instruction Count".into(),

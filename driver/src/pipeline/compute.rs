@@ -9,7 +9,7 @@ use ash::vk;
 use super::binary::ShaderBinary;
 use super::cache::{CacheKey, KeyHasher, PipelineCache};
 use super::compile::{compile, CompileRequest, SpecConstant};
-use super::program;
+use super::program::{self, PrivateMemory};
 use crate::device::Device;
 use crate::device_bo::{BoKind, DeviceBo};
 use crate::error::VkResult;
@@ -35,6 +35,8 @@ pub struct ComputePipeline {
     /// The program state IB: address and length.
     pub program_iova: u64,
     pub program_dwords: u32,
+    /// The shader's private memory, if it has any.
+    pub private_bo: Option<Arc<DeviceBo>>,
     /// Whether the shader came from the cache.
     pub cache_hit: bool,
 }
@@ -74,7 +76,6 @@ impl ComputePipeline {
                     entry_point: desc.entry_point,
                     specialization: &desc.specialization,
                     layout: &compiler_layout,
-                    push_constant_bytes: desc.layout.push_constant_size(),
                     gpu: &device.gpu,
                 };
                 let binary = compile(&request).map_err(|why| {
@@ -113,23 +114,25 @@ impl ComputePipeline {
         binary: Arc<ShaderBinary>,
         cache_hit: bool,
     ) -> VkResult<Arc<ComputePipeline>> {
-        if binary.private_bytes > 0 {
-            eprintln!(
-                "parsnip: compute pipeline: the shader needs {} bytes of private memory per \
-                 thread, which the driver does not allocate yet",
-                binary.private_bytes
-            );
-            return Err(vk::Result::ERROR_UNKNOWN);
-        }
+        let mut private = PrivateMemory::layout(&device.gpu, binary.private_bytes);
+        let private_bo = match &mut private {
+            Some(p) => {
+                let bo = device.allocate_bo(p.total(&device.gpu), BoKind::DriverData)?;
+                p.iova = bo.iova();
+                Some(bo)
+            }
+            None => None,
+        };
+        let private = private.unwrap_or_default();
         let code_bytes = (binary.code.len() as u64 * 4).next_multiple_of(CODE_ALIGN);
         // The program state depends on where the code is: build it once for
         // size, then for real.
-        let sizing = program::packets(&device.gpu, &binary, 0, 0)?;
+        let sizing = program::packets(&device.gpu, &binary, 0, private)?;
         let total = code_bytes + sizing.len() as u64 * 4;
         let bo = device.allocate_bo(total, BoKind::Pipeline)?;
         bo.write_dwords(0, &binary.code)?;
         let code_iova = bo.iova();
-        let state = program::packets(&device.gpu, &binary, code_iova, 0)?;
+        let state = program::packets(&device.gpu, &binary, code_iova, private)?;
         bo.write_dwords(code_bytes, &state.dwords)?;
         Ok(Arc::new(ComputePipeline {
             device: device.clone(),
@@ -138,7 +141,123 @@ impl ComputePipeline {
             program_dwords: state.len() as u32,
             binary,
             bo,
+            private_bo,
             cache_hit,
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::descriptor::set_layout::{BindingDesc, DescriptorSetLayout};
+    use crate::pipeline_layout::PushConstantRange;
+
+    /// A module and layout the compiler takes: the driver's own fill
+    /// shader, whose buffer is in set 4.
+    fn fill_shader() -> (Arc<ShaderModule>, Arc<PipelineLayout>) {
+        let words = crate::internal_shaders::spirv::FILL_BUFFER;
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let set = DescriptorSetLayout::new(&[BindingDesc {
+            binding: 0,
+            ty: vk::DescriptorType::STORAGE_BUFFER,
+            count: 1,
+            stages: vk::ShaderStageFlags::COMPUTE,
+        }])
+        .unwrap();
+        let layout = Arc::new(PipelineLayout {
+            sets: vec![None, None, None, None, Some(set)],
+            push_constants: vec![PushConstantRange {
+                stages: vk::ShaderStageFlags::COMPUTE,
+                offset: 0,
+                size: 12,
+            }],
+        });
+        (ShaderModule::new(&bytes).unwrap(), layout)
+    }
+
+    #[test]
+    fn a_cache_hit_skips_the_compiler_and_survives_serialisation() {
+        let device = crate::device::tests::null_device("a660");
+        let header = device.physical.pipeline_cache_header();
+        let cache = PipelineCache::new(header, &[]);
+        let (module, layout) = fill_shader();
+        let desc = ComputePipelineDesc {
+            module: &module,
+            entry_point: "main",
+            specialization: Vec::new(),
+            layout,
+        };
+        let first = ComputePipeline::new(&device, &desc, Some(&cache)).unwrap();
+        assert!(!first.cache_hit);
+        assert_eq!(cache.len(), 1);
+        let second = ComputePipeline::new(&device, &desc, Some(&cache)).unwrap();
+        assert!(second.cache_hit);
+        assert_eq!(first.binary, second.binary);
+
+        // What vkGetPipelineCacheData gives back fills a new cache.
+        let reloaded = PipelineCache::new(header, &cache.data());
+        assert!(
+            ComputePipeline::new(&device, &desc, Some(&reloaded))
+                .unwrap()
+                .cache_hit
+        );
+
+        // Another GPU's data is not used.
+        let a740 = crate::device::tests::null_device("a740");
+        let foreign = PipelineCache::new(a740.physical.pipeline_cache_header(), &cache.data());
+        assert!(foreign.is_empty());
+
+        // Anything that changes the code changes the key.
+        let specialised = ComputePipelineDesc {
+            specialization: vec![SpecConstant {
+                id: 0,
+                bytes: vec![1, 0, 0, 0],
+            }],
+            ..desc
+        };
+        assert!(
+            !ComputePipeline::new(&device, &specialised, Some(&cache))
+                .unwrap()
+                .cache_hit
+        );
+    }
+
+    #[test]
+    fn the_program_state_points_at_the_code_in_the_pipeline_bo() {
+        let device = crate::device::tests::null_device("a740");
+        let (module, layout) = fill_shader();
+        let desc = ComputePipelineDesc {
+            module: &module,
+            entry_point: "main",
+            specialization: Vec::new(),
+            layout,
+        };
+        let p = ComputePipeline::new(&device, &desc, None).unwrap();
+        let mut code = vec![0u8; p.binary.code.len() * 4];
+        p.bo.read(0, &mut code).unwrap();
+        let words: Vec<u32> = code
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        assert_eq!(words, p.binary.code);
+        assert_eq!(p.program_iova % CODE_ALIGN, 0);
+        assert!(p.program_iova >= p.bo.iova() + code.len() as u64);
+        // SP_CS_OBJ_START in the state IB is the BO's start.
+        let mut ib = vec![0u8; p.program_dwords as usize * 4];
+        p.bo.read(p.program_iova - p.bo.iova(), &mut ib).unwrap();
+        let ib: Vec<u32> = ib
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        let header = parsnip_registers::pm4::pkt4(0xa9b4, 2);
+        let at = ib
+            .iter()
+            .position(|&w| w == header)
+            .expect("SP_CS_OBJ_START write");
+        assert_eq!(
+            u64::from(ib[at + 1]) | u64::from(ib[at + 2]) << 32,
+            p.bo.iova()
+        );
     }
 }

@@ -44,12 +44,46 @@ pub fn shared_size_field(bytes: u32) -> u32 {
     bytes.div_ceil(SHARED_UNIT).saturating_sub(1).max(1)
 }
 
+/// A shader's private memory (its spills and local arrays): each fiber
+/// (hardware thread slot) gets `per_fiber` bytes, each SP `per_sp` bytes
+/// for all its fibers, the SPs' areas one after the other from `iova`. The
+/// sizes are in the units SP_CS_PVT_MEM_PARAM and SP_CS_PVT_MEM_SIZE store
+/// (512 bytes and 4 KiB, a6xx.xml), as Turnip lays them out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PrivateMemory {
+    pub iova: u64,
+    pub per_fiber: u32,
+    pub per_sp: u32,
+}
+
+impl PrivateMemory {
+    /// The layout for `bytes` per invocation on `gpu`, at an address given
+    /// later; `None` when the shader needs none.
+    pub fn layout(gpu: &GpuInfo, bytes: u32) -> Option<PrivateMemory> {
+        if bytes == 0 {
+            return None;
+        }
+        let per_fiber = bytes.next_multiple_of(512);
+        let per_sp = (per_fiber * gpu.entry.fibers_per_sp).next_multiple_of(4096);
+        Some(PrivateMemory {
+            iova: 0,
+            per_fiber,
+            per_sp,
+        })
+    }
+
+    /// Bytes of the whole area: every SP's.
+    pub fn total(&self, gpu: &GpuInfo) -> u64 {
+        u64::from(self.per_sp) * u64::from(gpu.entry.num_sp_cores)
+    }
+}
+
 /// The program state of `binary`, whose code is at `code_iova`.
 pub fn packets(
     gpu: &GpuInfo,
     binary: &ShaderBinary,
     code_iova: u64,
-    private_iova: u64,
+    private: PrivateMemory,
 ) -> VkResult<PacketWriter> {
     let chip = gpu.chip();
     let mut w = PacketWriter::new(chip);
@@ -88,11 +122,14 @@ pub fn packets(
     w.reg(&regs::SpCsObjFirstExecOffset(0))?;
     w.reg(&regs::SpCsObjStart(code_iova))?;
     w.reg(&regs::SpCsPvtMemParam {
-        memsizeperitem: binary.private_bytes.div_ceil(512),
+        memsizeperitem: private.per_fiber,
         hwstacksizeperthread: 0,
     })?;
-    w.reg(&regs::SpCsPvtMemAddr(private_iova))?;
-    w.reg(&regs::SpCsPvtMemSize::default())?;
+    w.reg(&regs::SpCsPvtMemAddr(private.iova))?;
+    w.reg(&regs::SpCsPvtMemSize {
+        totalpvtmemsize: private.per_sp,
+        perwavememlayout: false,
+    })?;
     w.reg(&regs::SpCsPvtMemHwStackOffset { offset: 0 })?;
     if chip == Chip::A7xx {
         w.reg(&regs::SpCsVgprConfig(0))?;
@@ -181,7 +218,7 @@ mod tests {
         // The a660 compute.log programs, for a 1-register, 64-wide shader
         // with 4 vec4s of consts, wgid in r48.x and the local id in r0.x:
         let g = GpuInfo::new(gpu::by_name("a660").unwrap(), 0x0606_0001, 19_200_000);
-        let w = packets(&g, &sample(), 0x1_0000_5680, 0).unwrap();
+        let w = packets(&g, &sample(), 0x1_0000_5680, PrivateMemory::default()).unwrap();
         let d = &w.dwords;
         assert_eq!(find(d, 0x48a9_bb01).unwrap()[0], 0x104, "SP_CS_CONFIG");
         assert_eq!(find(d, 0x40b9_8701).unwrap()[0], 0x101, "HLSQ_CS_CNTL");
@@ -210,6 +247,10 @@ mod tests {
         // (instrlen 1 at 0x100005680).
         assert_eq!(find(d, 0x7034_8003).unwrap(), &[0x0076_0000, 0x0000_5680]);
         assert_eq!(shared_size_field(0), 1);
+        // No private memory: SP_CS_PVT_MEM_* all zero, as in the capture
+        // (40a9b307 00000000 00005680 00000001 00000000 00000000 00000000
+        // 00000000 written as one packet there, register by register here).
+        assert_eq!(find(d, 0x40a9_b601).unwrap()[0], 0, "SP_CS_PVT_MEM_PARAM");
         assert_eq!(shared_size_field(16 * 1024), 15);
     }
 }

@@ -1,0 +1,190 @@
+//! Usage the spec lets a driver refuse, through the real loader: each gets
+//! the result the spec names (on the null back end, which needs no GPU).
+//! One test, since the loader reads the environment once per process.
+
+mod common;
+
+use ash::vk;
+
+use common::{manifest, null_facts};
+
+/// SPIR-V of a shader using doubles, which ir3 has no instructions for.
+fn float64_spirv() -> Vec<u32> {
+    let dir = std::env::temp_dir().join(format!("parsnip-icd-{}-spirv", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = dir.join("double.comp");
+    std::fs::write(
+        &source,
+        "#version 450\nlayout(local_size_x = 1) in;\n\
+         layout(set = 0, binding = 0) buffer B { double d[]; };\n\
+         void main() { d[0] = d[1] * 2.0lf; }\n",
+    )
+    .unwrap();
+    let out = dir.join("double.spv");
+    let status = std::process::Command::new("glslangValidator")
+        .arg("-V")
+        .arg("-o")
+        .arg(&out)
+        .arg(&source)
+        .output()
+        .expect("glslangValidator (Debian's glslang-tools; scripts/install-deps installs it)");
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stdout)
+    );
+    let bytes = std::fs::read(&out).unwrap();
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+#[test]
+fn refused_usage_returns_the_results_the_spec_names() {
+    std::env::set_var("VK_DRIVER_FILES", manifest("bad-usage"));
+    std::env::set_var("PARSNIP_NULL", null_facts("a660"));
+    std::env::remove_var("PARSNIP_SIM");
+    std::env::remove_var("VK_ICD_FILENAMES");
+
+    // SAFETY: loading the system's loader, and Vulkan calls with valid
+    // create infos referring to locals alive for each call.
+    unsafe {
+        let entry = ash::Entry::load().expect("the Vulkan loader");
+        let app = vk::ApplicationInfo::default().api_version(vk::API_VERSION_1_1);
+        let instance = entry
+            .create_instance(
+                &vk::InstanceCreateInfo::default().application_info(&app),
+                None,
+            )
+            .unwrap();
+        let physical = instance.enumerate_physical_devices().unwrap()[0];
+
+        // No images: every image format query is unsupported.
+        let image = instance.get_physical_device_image_format_properties(
+            physical,
+            vk::Format::R8G8B8A8_UNORM,
+            vk::ImageType::TYPE_2D,
+            vk::ImageTiling::OPTIMAL,
+            vk::ImageUsageFlags::SAMPLED,
+            vk::ImageCreateFlags::empty(),
+        );
+        assert_eq!(image.err(), Some(vk::Result::ERROR_FORMAT_NOT_SUPPORTED));
+
+        // An extension or a feature the device does not have.
+        let priorities = [1.0];
+        let queues = [vk::DeviceQueueCreateInfo::default().queue_priorities(&priorities)];
+        let swapchain = [ash::khr::swapchain::NAME.as_ptr()];
+        let with_ext = vk::DeviceCreateInfo::default()
+            .queue_create_infos(&queues)
+            .enabled_extension_names(&swapchain);
+        assert_eq!(
+            instance.create_device(physical, &with_ext, None).err(),
+            Some(vk::Result::ERROR_EXTENSION_NOT_PRESENT)
+        );
+        let float64 = vk::PhysicalDeviceFeatures::default().shader_float64(true);
+        let with_feature = vk::DeviceCreateInfo::default()
+            .queue_create_infos(&queues)
+            .enabled_features(&float64);
+        assert_eq!(
+            instance.create_device(physical, &with_feature, None).err(),
+            Some(vk::Result::ERROR_FEATURE_NOT_PRESENT)
+        );
+
+        let device = instance
+            .create_device(
+                physical,
+                &vk::DeviceCreateInfo::default().queue_create_infos(&queues),
+                None,
+            )
+            .unwrap();
+
+        // An allocation larger than the heap.
+        let heap = instance
+            .get_physical_device_memory_properties(physical)
+            .memory_heaps[0]
+            .size;
+        let too_big = vk::MemoryAllocateInfo::default()
+            .allocation_size(heap + 4096)
+            .memory_type_index(0);
+        assert_eq!(
+            device.allocate_memory(&too_big, None).err(),
+            Some(vk::Result::ERROR_OUT_OF_DEVICE_MEMORY)
+        );
+
+        // A buffer view of a format buffers cannot hold.
+        let buffer = device
+            .create_buffer(
+                &vk::BufferCreateInfo::default()
+                    .size(256)
+                    .usage(vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER),
+                None,
+            )
+            .unwrap();
+        let memory = device
+            .allocate_memory(
+                &vk::MemoryAllocateInfo::default()
+                    .allocation_size(256)
+                    .memory_type_index(0),
+                None,
+            )
+            .unwrap();
+        device.bind_buffer_memory(buffer, memory, 0).unwrap();
+        let view = vk::BufferViewCreateInfo::default()
+            .buffer(buffer)
+            .format(vk::Format::D16_UNORM)
+            .range(vk::WHOLE_SIZE);
+        assert_eq!(
+            device.create_buffer_view(&view, None).err(),
+            Some(vk::Result::ERROR_FORMAT_NOT_SUPPORTED)
+        );
+
+        // A shader the compiler cannot take: pipeline creation fails with
+        // VK_ERROR_UNKNOWN (and stderr names the instruction), and the
+        // pipeline handle is null.
+        let binding = [vk::DescriptorSetLayoutBinding::default()
+            .binding(0)
+            .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+            .descriptor_count(1)
+            .stage_flags(vk::ShaderStageFlags::COMPUTE)];
+        let set_layout = device
+            .create_descriptor_set_layout(
+                &vk::DescriptorSetLayoutCreateInfo::default().bindings(&binding),
+                None,
+            )
+            .unwrap();
+        let layouts = [set_layout];
+        let layout = device
+            .create_pipeline_layout(
+                &vk::PipelineLayoutCreateInfo::default().set_layouts(&layouts),
+                None,
+            )
+            .unwrap();
+        let code = float64_spirv();
+        let module = device
+            .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
+            .unwrap();
+        let stage = vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::COMPUTE)
+            .module(module)
+            .name(c"main");
+        let created = device.create_compute_pipelines(
+            vk::PipelineCache::null(),
+            &[vk::ComputePipelineCreateInfo::default()
+                .stage(stage)
+                .layout(layout)],
+            None,
+        );
+        let (pipelines, result) = created.expect_err("the compiler refuses doubles");
+        assert_eq!(result, vk::Result::ERROR_UNKNOWN);
+        assert_eq!(pipelines, vec![vk::Pipeline::null()]);
+
+        device.destroy_shader_module(module, None);
+        device.destroy_pipeline_layout(layout, None);
+        device.destroy_descriptor_set_layout(set_layout, None);
+        device.destroy_buffer(buffer, None);
+        device.free_memory(memory, None);
+        device.destroy_device(None);
+        instance.destroy_instance(None);
+    }
+}

@@ -1,0 +1,35 @@
+//! What the ICD's loader tests share: a manifest for the library cargo
+//! built for the test, and the null back end's facts for a catalogue GPU.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use parsnip_registers::gpu;
+
+/// A manifest naming, by absolute path as an installed one does, the
+/// library cargo built for this test (in `target/<profile>/deps`, next to
+/// the test executable).
+pub fn manifest(tag: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable path");
+    let library = exe.with_file_name(vulkan_parsnip::manifest::LIBRARY_NAME);
+    assert!(
+        library.is_file(),
+        "cargo did not build {}",
+        library.display()
+    );
+    let dir = std::env::temp_dir().join(format!("parsnip-icd-{}-{tag}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let path = dir.join(vulkan_parsnip::manifest::MANIFEST_NAME);
+    let text = vulkan_parsnip::manifest::manifest_json(&library.to_string_lossy());
+    std::fs::write(&path, text).expect("write the manifest");
+    path
+}
+
+/// `PARSNIP_NULL`'s value for a catalogue GPU.
+pub fn null_facts(name: &str) -> String {
+    let g = gpu::by_name(name).unwrap();
+    format!(
+        "gpu_id={},chip_id={:#x},gmem_size={:#x},gmem_base=0x100000",
+        g.gpu_id, g.kernel_chip_id, g.gmem_bytes
+    )
+}
