@@ -60,13 +60,11 @@ fn lists_parsnip(gpu: &str) {
 }
 
 #[test]
-#[ignore = "needs the Parsnip ICD (issue 8)"]
 fn vulkaninfo_lists_parsnip_a660() {
     lists_parsnip("a660");
 }
 
 #[test]
-#[ignore = "needs the Parsnip ICD (issue 8)"]
 fn vulkaninfo_lists_parsnip_a740() {
     lists_parsnip("a740");
 }
