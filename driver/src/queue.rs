@@ -19,13 +19,22 @@ use crate::device::Device;
 use crate::device_bo::{BoKind, DeviceBo};
 use crate::error::{from_kernel, VkResult};
 use crate::sync::fence::Fence;
-use crate::sync::semaphore::Semaphore;
+use crate::sync::semaphore::{Semaphore, SemaphoreKind};
 
 /// A semaphore wait or signal of a batch (`value` for timelines).
 #[derive(Clone)]
 pub struct SemaphoreOp {
     pub semaphore: Arc<Semaphore>,
     pub value: u64,
+}
+
+impl SemaphoreOp {
+    /// A wait for value 0 of a timeline is always satisfied (every
+    /// timeline starts at 0 or above); the kernel's point 0 would instead
+    /// mean a binary payload, so such waits are dropped.
+    fn is_trivial(&self) -> bool {
+        self.semaphore.kind == SemaphoreKind::Timeline && self.value == 0
+    }
 }
 
 /// One `VkSubmitInfo` / `VkSubmitInfo2`.
@@ -104,6 +113,7 @@ impl Queue {
             let waits: Vec<SyncPoint> = batch
                 .waits
                 .iter()
+                .filter(|w| !w.is_trivial())
                 .map(|w| w.semaphore.wait_point(w.value))
                 .collect();
             let mut signals: Vec<SyncPoint> = batch

@@ -293,6 +293,25 @@ mod tests {
     }
 
     #[test]
+    fn a_device_with_built_internal_pipelines_is_still_freed() {
+        let device = crate::device::tests::null_device("a660");
+        let weak = Arc::downgrade(&device);
+        let pool =
+            crate::cmd::pool::CommandPool::new(&device, 0, vk::CommandPoolCreateFlags::empty())
+                .unwrap();
+        let cmd = pool.allocate(crate::cmd::buffer::Level::Primary);
+        cmd.begin().unwrap();
+        cmd.record(|r| r.internal_copy(0x1_0000_0000, 0x1_0000_1003, 77));
+        cmd.end().unwrap();
+        assert!(device.internal.copy.get().is_some_and(|b| b.is_ok()));
+        drop((cmd, pool, device));
+        assert!(
+            weak.upgrade().is_none(),
+            "a reference cycle keeps the device alive"
+        );
+    }
+
+    #[test]
     fn chunks_fit_the_workgroup_limit_at_any_alignment() {
         // The worst case: 63 bytes into a 64-byte block, a whole chunk.
         let dst_first = 63u64;

@@ -27,8 +27,9 @@ pub struct ComputePipelineDesc<'a> {
     pub layout: Arc<PipelineLayout>,
 }
 
+/// A pipeline holds no reference to its device: the device keeps its
+/// internal pipelines, and a reference back would keep both alive forever.
 pub struct ComputePipeline {
-    pub device: Arc<Device>,
     pub layout: Arc<PipelineLayout>,
     pub binary: Arc<ShaderBinary>,
     pub bo: Arc<DeviceBo>,
@@ -135,7 +136,6 @@ impl ComputePipeline {
         let state = program::packets(&device.gpu, &binary, code_iova, private)?;
         bo.write_dwords(code_bytes, &state.dwords)?;
         Ok(Arc::new(ComputePipeline {
-            device: device.clone(),
             layout,
             program_iova: code_iova + code_bytes,
             program_dwords: state.len() as u32,

@@ -110,10 +110,16 @@ impl Semaphore {
         let Some((first, _)) = waits.first() else {
             return Ok(());
         };
+        // Value 0 is always reached; the kernel would read point 0 as a
+        // binary payload.
         let points: Vec<SyncPoint> = waits
             .iter()
+            .filter(|(_, v)| *v > 0)
             .map(|(s, v)| SyncPoint::timeline(s.syncobj, *v))
             .collect();
+        if points.is_empty() {
+            return Ok(());
+        }
         let mode = if any { WaitMode::Any } else { WaitMode::All };
         let kernel = &first.device.kernel;
         wait_result(
@@ -148,6 +154,8 @@ mod tests {
             Semaphore::wait(&[(t.clone(), 10)], false, 1_000_000),
             Err(vk::Result::TIMEOUT)
         );
+        let fresh = Semaphore::new(&device, SemaphoreKind::Timeline, 0).unwrap();
+        assert_eq!(Semaphore::wait(&[(fresh, 0)], false, 0), Ok(()));
 
         let b = Semaphore::new(&device, SemaphoreKind::Binary, 0).unwrap();
         assert_eq!(b.signal_point(0).value, 1);
