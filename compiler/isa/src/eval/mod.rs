@@ -24,6 +24,7 @@
 //! ```
 
 mod alu;
+pub mod atomic;
 mod conv;
 pub mod float;
 mod sfu;
