@@ -13,6 +13,7 @@
 //! - [`report`]: faults, hangs and bad streams, reported like the kernel.
 //! - [`compute_dispatch`]: what the command processor hands the shader
 //!   processor for one dispatch, through [`shader_core::ShaderCore`].
+//! - [`sp`]: the shader processor, which runs a dispatch's ir3 program.
 
 pub mod always_on_counter;
 pub mod compute_dispatch;
@@ -23,6 +24,7 @@ pub mod options;
 pub mod register_file;
 pub mod report;
 pub mod shader_core;
+pub mod sp;
 
 pub use gpu::{Context, Gpu, IbRange, SubmitStats};
 pub use options::SimOptions;

@@ -1,0 +1,274 @@
+//! cat5: what compute shaders use of the texture unit, and the subgroup
+//! operations encoded with it.
+//!
+//! - `isam`/`isaml`: texel fetch at integer coordinates from a texel buffer
+//!   or a linear image, converted by the descriptor's format and written to
+//!   the destination components the write mask enables, in consecutive
+//!   registers (the blob writes `saml (f32)(yz)r1.z`: y to r1.z, z to r1.w);
+//!   `isaml` takes the level from its second source and only level 0 is
+//!   modelled. Coordinates past the image read 0.
+//! - `getsize`: width, height, depth (or layers) and the number of levels.
+//! - `brcst.active.wN` (the XML's doc): in each cluster of N fibers, the
+//!   upper half receives the source of the highest active fiber of the
+//!   lower half; with none active, nothing changes.
+//! - `quad_shuffle.*`: subgroupQuadBroadcast and the quad swaps (the XML's
+//!   docs), between the four fibers of each quad.
+//!
+//! Filtered sampling (`sam`, `gather4*`, ...), derivatives and the OpenCL
+//! queries are not modelled and are errors naming the instruction.
+//!
+//! Which texture: `t#n` in the instruction, or from registers (`.s2en`):
+//! for bindless instructions a full register holding the texture and the
+//! next holding the sampler, otherwise two half registers, sampler first
+//! (Mesa's `get_tex_samp_tex_src`: "the indirect source is now a vec2
+//! instead of hvec2"). With `a1.x`, Mesa puts the index shifted left by 3
+//! there: the texture on a6xx, the sampler on a7xx.
+
+use parsnip_isa::{A1Imm, AliasSrc, Opcode, Tex, TexDesc};
+
+use super::buffer_ops::texel_to_registers;
+use super::descriptors::{Image, Kind, Slot};
+use super::dispatch::DispatchContext;
+use super::lanes::{first_lane, lanes};
+use super::texel_format::texel_format;
+use super::trap::{error, Trap};
+use super::wave::Wave;
+
+/// Reads source register `num` of a texture instruction for fiber `lane`,
+/// through the alias table.
+fn source(w: &Wave, ctx: &DispatchContext, num: u32, half: bool, lane: usize) -> Result<u32, Trap> {
+    match w.alias.lookup(num, half) {
+        Some(AliasSrc::Reg(r)) => w.regs.read(w.regs.locate(i64::from(r), half)?, lane),
+        Some(AliasSrc::Const(c)) => {
+            if half {
+                ctx.consts.read_half(i64::from(c), false)
+            } else {
+                ctx.consts.read(i64::from(c))
+            }
+        }
+        Some(AliasSrc::Imm(v)) => Ok(v),
+        None => w.regs.read(w.regs.locate(i64::from(num), half)?, lane),
+    }
+}
+
+/// The texture slot fiber `lane` uses.
+fn texture_slot(
+    w: &Wave,
+    ctx: &DispatchContext,
+    t: &Tex,
+    mask: u128,
+    lane: usize,
+) -> Result<Slot, Trap> {
+    Ok(match t.desc {
+        TexDesc::Direct { tex, .. } => Slot {
+            bindless: None,
+            index: u32::from(tex),
+        },
+        TexDesc::BindlessImm { base, tex, .. } => Slot {
+            bindless: Some(base),
+            index: u32::from(tex),
+        },
+        TexDesc::BindlessA1 { base, imm } => Slot {
+            bindless: Some(base),
+            index: match imm {
+                A1Imm::Tex(tex) => u32::from(tex),
+                A1Imm::Samp(_) => w.regs.a1(lane) >> 3,
+            },
+        },
+        TexDesc::Indexed { mode, reg, base } => {
+            let from = if mode.is_uniform() {
+                first_lane(mask).unwrap_or(lane)
+            } else {
+                lane
+            };
+            let reg = u32::from(reg);
+            if mode.is_bindless() {
+                Slot {
+                    bindless: Some(base),
+                    index: source(w, ctx, reg, false, from)?,
+                }
+            } else {
+                Slot {
+                    bindless: None,
+                    index: source(w, ctx, reg + 1, true, from)?,
+                }
+            }
+        }
+    })
+}
+
+fn texture(ctx: &mut DispatchContext, s: Slot) -> Result<Image, Trap> {
+    let raw = ctx.descriptors.fetch(ctx.d, ctx.memory, Kind::Texture, s)?;
+    Ok(Image::decode(&raw, ctx.d.a7xx))
+}
+
+/// Writes the enabled components of `values` to consecutive registers.
+fn write_result(w: &mut Wave, t: &Tex, values: [u32; 4], lane: usize) -> Result<(), Trap> {
+    let half = t.ty.is_half();
+    let mut reg = i64::from(t.dst);
+    for (c, &v) in values.iter().enumerate() {
+        if t.wrmask >> c & 1 != 0 {
+            let loc = w.regs.locate(reg, half)?;
+            w.regs.write(loc, lane, v);
+            reg += 1;
+        }
+    }
+    Ok(())
+}
+
+pub(crate) fn execute(
+    w: &mut Wave,
+    t: &Tex,
+    mask: u128,
+    ctx: &mut DispatchContext,
+) -> Result<(), Trap> {
+    let result = match t.op {
+        Opcode::Isam | Opcode::Isaml => fetch(w, t, mask, ctx),
+        Opcode::Getsize => get_size(w, t, mask, ctx),
+        Opcode::BrcstActive => broadcast(w, t, mask),
+        Opcode::QuadShuffleBrcst
+        | Opcode::QuadShuffleHoriz
+        | Opcode::QuadShuffleVert
+        | Opcode::QuadShuffleDiag => quad_shuffle(w, t, mask),
+        Opcode::Dsx | Opcode::Dsy | Opcode::Dsxpp1 | Opcode::Dsypp1 => error(format!(
+            "{}: derivatives exist only in fragment shaders",
+            t.op
+        )),
+        op => error(format!(
+            "{op} is not modelled (texel fetch and size queries are)"
+        )),
+    };
+    w.alias.clear();
+    result
+}
+
+fn fetch(w: &mut Wave, t: &Tex, mask: u128, ctx: &mut DispatchContext) -> Result<(), Trap> {
+    if t.s {
+        return error("isam.v is not modelled");
+    }
+    let Some(src) = t.src1 else {
+        return error("a texel fetch without coordinates");
+    };
+    let mut n = if t.one_d { 1 } else { 2 };
+    if t.is_3d || t.array {
+        n += 1;
+    }
+    for lane in lanes(mask) {
+        let img = texture(ctx, texture_slot(w, ctx, t, mask, lane)?)?;
+        img.check_layout()?;
+        if t.op == Opcode::Isaml {
+            let Some(lod) = t.src2 else {
+                return error("isaml without a level");
+            };
+            let level = source(w, ctx, u32::from(lod), t.half_src, lane)?;
+            if level != 0 {
+                return error(format!(
+                    "a texel fetch from level {level}: only level 0 is modelled"
+                ));
+            }
+        }
+        let mut coords = [0u32; 3];
+        for (i, c) in coords.iter_mut().enumerate().take(n) {
+            *c = source(w, ctx, u32::from(src) + i as u32, t.half_src, lane)?;
+        }
+        if t.half_src {
+            coords = coords.map(|c| c as u16 as i16 as i32 as u32);
+        }
+        coords[0] = coords[0].wrapping_add(u32::from(t.offset.unwrap_or(0)));
+        let fmt = texel_format(img.format, img.swap)?;
+        let [x, y, z] = coords;
+        let inside = if img.is_buffer() {
+            u64::from(x) < img.texels
+        } else {
+            x < img.width && y < img.height.max(1) && z < img.depth.max(1)
+        };
+        let values = if inside {
+            let addr = if img.is_buffer() {
+                img.base + (u64::from(img.start_texel) + u64::from(x)) * u64::from(fmt.bytes)
+            } else {
+                img.base
+                    + u64::from(z) * img.array_pitch
+                    + u64::from(y) * img.pitch
+                    + u64::from(x) * u64::from(fmt.bytes)
+            };
+            let mut bytes = vec![0u8; fmt.bytes as usize];
+            ctx.memory.read(addr, &mut bytes)?;
+            texel_to_registers(fmt.decode(&bytes), t.ty)
+        } else {
+            [0; 4]
+        };
+        write_result(w, t, values, lane)?;
+    }
+    Ok(())
+}
+
+fn get_size(w: &mut Wave, t: &Tex, mask: u128, ctx: &mut DispatchContext) -> Result<(), Trap> {
+    for lane in lanes(mask) {
+        let img = texture(ctx, texture_slot(w, ctx, t, mask, lane)?)?;
+        let values = if img.is_buffer() {
+            [img.texels as u32, 1, 1, 1]
+        } else {
+            [img.width, img.height.max(1), img.depth.max(1), img.levels]
+        };
+        write_result(w, t, values, lane)?;
+    }
+    Ok(())
+}
+
+fn broadcast(w: &mut Wave, t: &Tex, mask: u128) -> Result<(), Trap> {
+    let Some(src) = t.src1 else {
+        return error("brcst.active without a source");
+    };
+    let cluster = 2u32 << t.cluster;
+    let half = t.ty.is_half();
+    let src = w.regs.locate(i64::from(src), half)?;
+    let mut writes = Vec::new();
+    for start in (0..128).step_by(cluster as usize) {
+        let lower = ((1u128 << (cluster / 2)) - 1) << start;
+        let active_lower = lower & mask;
+        if active_lower == 0 {
+            continue;
+        }
+        let from = 127 - active_lower.leading_zeros() as usize;
+        let v = w.regs.read(src, from)?;
+        let upper = ((1u128 << (cluster / 2)) - 1) << (start + cluster / 2);
+        for lane in lanes(upper & mask) {
+            writes.push((lane, v));
+        }
+    }
+    let mut values = [0u32; 4];
+    for (lane, v) in writes {
+        values[0] = v;
+        write_result(w, t, values, lane)?;
+    }
+    Ok(())
+}
+
+fn quad_shuffle(w: &mut Wave, t: &Tex, mask: u128) -> Result<(), Trap> {
+    let Some(src) = t.src1 else {
+        return error("quad_shuffle without a source");
+    };
+    let half = t.ty.is_half();
+    let src_loc = w.regs.locate(i64::from(src), half)?;
+    let mut writes = Vec::new();
+    for lane in lanes(mask) {
+        let quad = lane & !3;
+        let from = match t.op {
+            Opcode::QuadShuffleHoriz => lane ^ 1,
+            Opcode::QuadShuffleVert => lane ^ 2,
+            Opcode::QuadShuffleDiag => lane ^ 3,
+            _ => {
+                let Some(idx) = t.src2 else {
+                    return error("quad_shuffle.brcst without an index");
+                };
+                let i = w.regs.read(w.regs.locate(i64::from(idx), false)?, lane)?;
+                quad + (i as usize & 3)
+            }
+        };
+        writes.push((lane, w.regs.read(src_loc, from)?));
+    }
+    for (lane, v) in writes {
+        write_result(w, t, [v, 0, 0, 0], lane)?;
+    }
+    Ok(())
+}
