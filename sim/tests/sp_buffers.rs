@@ -373,3 +373,41 @@ fn a_missing_descriptor_is_an_error_naming_it() {
     );
     assert_eq!(at.pc, 0);
 }
+
+#[test]
+fn bindless_textures_through_a1_differ_by_generation() {
+    // Texture 2 of bindless set 0, a 4x1 R32_UINT image. On a6xx the
+    // instruction names the sampler and a1.x holds the texture (shifted
+    // left by 3, as Mesa writes it); on a7xx the instruction names the
+    // texture and a1.x the sampler.
+    for (g, fetch) in [
+        (
+            IsaGen::A6xx,
+            "mova1 a1.x, 16\nisam.base0 (u32)(x)r3.x, r4.x, s#0, a1.x",
+        ),
+        (
+            IsaGen::A7xx,
+            "mova1 a1.x, 0\nisam.base0 (u32)(x)r3.x, r4.x, t#2, a1.x",
+        ),
+    ] {
+        let mut rig = Rig::new(g);
+        let img = rig.words(&[10, 20, 30, 40]);
+        let mut set = vec![0u32; 48];
+        set[32..].copy_from_slice(&image_descriptor(img, A6xxFormat::FMT6_32_UINT, 4, 1, 16));
+        let set = rig.words(&set);
+        let out = rig.poisoned(4);
+        let p = rig.program(&format!(
+            "{PROLOGUE}
+            mov.u32u32 r4.x, r0.x
+            mov.u32u32 r4.y, 0
+            {fetch}
+            {STORE_R3X}"
+        ));
+        let mut d = rig.dispatch(p);
+        d.local_size = [4, 1, 1];
+        d.consts = address_consts(out, &[]);
+        d.bindless = vec![bindless_set(set)];
+        rig.run_ok(&d);
+        assert_eq!(rig.read(out, 4), [10, 20, 30, 40], "{g}");
+    }
+}
