@@ -37,7 +37,8 @@ use crate::memory::AddressSpace;
 use crate::options::SimOptions;
 use crate::register_file::RegisterFile;
 use crate::report::{CpSite, ErrorKind, GpuError};
-use crate::shader_core::{NoShaderProcessor, ShaderCore};
+use crate::shader_core::ShaderCore;
+use crate::sp::ShaderProcessor;
 
 /// A command stream handed to submit: `dwords` dwords at `iova`, run as an
 /// IB1.
@@ -92,13 +93,14 @@ impl Context {
 }
 
 impl Gpu {
-    /// A model of `info` with an empty address space.
+    /// A model of `info` with an empty address space, running dispatches on
+    /// the model's shader processor.
     pub fn new(info: &'static GpuInfo, options: SimOptions) -> Self {
         Self::with_shader_core(
             info,
             options,
             Arc::new(AddressSpace::new()),
-            Box::new(NoShaderProcessor),
+            Box::new(ShaderProcessor),
         )
     }
 

@@ -18,23 +18,3 @@ pub trait ShaderCore: Send + Sync {
         memory: &AddressSpace,
     ) -> Result<(), ShaderFailure>;
 }
-
-/// The shader core [`crate::Gpu::new`] uses until the model's shader
-/// processor is part of the build: every dispatch is an error saying so.
-pub(crate) struct NoShaderProcessor;
-
-impl ShaderCore for NoShaderProcessor {
-    fn run_compute(
-        &self,
-        _dispatch: &ComputeDispatch,
-        _index: u32,
-        _memory: &AddressSpace,
-    ) -> Result<(), ShaderFailure> {
-        Err(ShaderFailure::Error {
-            message: "this build of the model has no shader processor: compute dispatches \
-                      cannot run"
-                .into(),
-            at: None,
-        })
-    }
-}

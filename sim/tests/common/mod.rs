@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod compute_state;
+
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -145,22 +147,32 @@ impl Rig {
         Self::with_options(name, test_options())
     }
 
+    /// A rig whose dispatches are recorded, not run.
     pub fn with_options(name: &str, options: SimOptions) -> Self {
         let info = gpu::by_name(name).unwrap();
         let recorder = Arc::new(Recorder::default());
-        let memory = Arc::new(AddressSpace::new());
-        memory
-            .map(CMD, Arc::new(OwnedBacking::zeroed(CMD_SIZE).unwrap()))
-            .unwrap();
-        memory
-            .map(DATA, Arc::new(OwnedBacking::zeroed(DATA_SIZE).unwrap()))
-            .unwrap();
         let gpu = Gpu::with_shader_core(
             info,
             options,
-            memory,
+            Arc::new(AddressSpace::new()),
             Box::new(RecordingCore(recorder.clone())),
         );
+        Self::on(gpu, recorder)
+    }
+
+    /// A rig on the whole model, its shader processor included.
+    pub fn with_model(name: &str, options: SimOptions) -> Self {
+        let gpu = Gpu::new(gpu::by_name(name).unwrap(), options);
+        Self::on(gpu, Arc::new(Recorder::default()))
+    }
+
+    fn on(gpu: Gpu, recorder: Arc<Recorder>) -> Self {
+        gpu.memory()
+            .map(CMD, Arc::new(OwnedBacking::zeroed(CMD_SIZE).unwrap()))
+            .unwrap();
+        gpu.memory()
+            .map(DATA, Arc::new(OwnedBacking::zeroed(DATA_SIZE).unwrap()))
+            .unwrap();
         let ctx = gpu.new_context();
         Self {
             gpu,
