@@ -112,6 +112,15 @@ impl SyncTable {
         Ok(())
     }
 
+    /// Checks every point's object exists, as the kernel checks a submit's
+    /// sync points before queueing it.
+    pub fn check(&self, points: &[SyncPoint]) -> Result<()> {
+        let s = self.state.lock();
+        points
+            .iter()
+            .try_for_each(|p| s.value(p.syncobj).map(|_| ()))
+    }
+
     /// The object's value: its last signalled timeline point, or 0/1 for a
     /// binary payload.
     pub fn query(&self, syncobj: SyncObj) -> Result<u64> {

@@ -117,14 +117,6 @@ impl SimDevice {
             .cloned()
             .ok_or_else(|| Error::InvalidArgument(format!("submit queue {} does not exist", id.0)))
     }
-
-    /// Checks sync points as the kernel does at submit: every object exists.
-    fn check_points(&self, points: &[SyncPoint]) -> Result<()> {
-        for p in points {
-            self.syncs.query(p.syncobj)?;
-        }
-        Ok(())
-    }
 }
 
 impl KernelDevice for SimDevice {
@@ -209,8 +201,8 @@ impl KernelDevice for SimDevice {
     fn submit(&self, submit: &Submit<'_>) -> Result<Fence> {
         self.lost.check()?;
         submit.validate_commands()?;
-        self.check_points(submit.waits)?;
-        self.check_points(submit.signals)?;
+        self.syncs.check(submit.waits)?;
+        self.syncs.check(submit.signals)?;
         let queue = self.queue(submit.queue)?;
         let streams: Vec<IbRange> = submit
             .commands
