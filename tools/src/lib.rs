@@ -1,3 +1,4 @@
 //! Trace decoder, replay, ir3 assembler/disassembler and other tools
 
+pub mod decode;
 pub mod replay;
