@@ -21,8 +21,11 @@
 //!   `mull.u(a, b) + madsh.m16(a, b) + madsh.m16(b, a)`, as Mesa lowers NIR's imul.
 //! - `stib.b`/`ldib.b`/`atomic.b` on an untyped 1D u32 buffer take an element index: Turnip
 //!   stores `data[i]` with the coordinate `i` (turnip/a660/compute.pipeline-executable.txt).
-//!   Atomics name a register group: destination, then data (or compare, data), as Mesa's
-//!   emit_intrinsic_atomic_ssbo builds it.
+//!   Atomics name a register group: destination, then the data; for compare-exchange the
+//!   value to store, then the comparator (Mesa's emit_intrinsic_atomic_ssbo collects
+//!   (dummy, NIR's data2, NIR's data), and spirv_to_nir puts SPIR-V's Comparator in data
+//!   and its Value in data2). Shared-memory compare-exchange takes the same pair, value
+//!   first (emit_intrinsic_atomic_shared collects (NIR's data2, NIR's data)).
 
 use super::mir::*;
 use crate::error::{CompileError, Result};
@@ -985,14 +988,12 @@ impl Sel<'_> {
                 };
                 let (base, index) = self.desc(r)?;
                 let coord = self.dword_index(a.offset);
-                // The group: destination, then (compare,) data.
+                // The group: destination, data, then the comparator of a compare-exchange.
                 let group = self.m.new_vreg(if cmpxchg { 3 } else { 2 }, false);
-                let mut k = 1;
+                self.copy_into(Comp(group, 1), a.data);
                 if let Some(c) = a.compare {
-                    self.copy_into(Comp(group, 1), c);
-                    k = 2;
+                    self.copy_into(Comp(group, 2), c);
                 }
-                self.copy_into(Comp(group, k), a.data);
                 self.emit(MOp::Ibo {
                     op,
                     ty,
@@ -1022,9 +1023,10 @@ impl Sel<'_> {
                 };
                 let addr = self.reg(a.offset, false);
                 let data = if cmpxchg {
+                    // The value to store, then the comparator.
                     let g = self.m.new_vreg(2, false);
-                    self.copy_into(Comp(g, 0), a.compare.unwrap_or(Src::Imm(0)));
-                    self.copy_into(Comp(g, 1), a.data);
+                    self.copy_into(Comp(g, 0), a.data);
+                    self.copy_into(Comp(g, 1), a.compare.unwrap_or(Src::Imm(0)));
                     Comp(g, 0)
                 } else {
                     self.reg(a.data, false)

@@ -83,8 +83,8 @@ pub enum MOp {
         half: bool,
     },
     /// `ldib.b`/`stib.b`/`atomic.b.*` on a bindless storage buffer: `reg` is the
-    /// destination (load), the value (store), or the group (destination, [compare,]
-    /// data) of an atomic; `coord` the element index.
+    /// destination (load), the value (store), or the group (destination, data
+    /// [, comparator]) of an atomic; `coord` the element index.
     Ibo {
         op: Opcode,
         ty: Type,
@@ -103,7 +103,7 @@ pub enum MOp {
         offset: i32,
     },
     /// `atomic.*` on shared memory: `dst` = old value of `l[addr]`, `data` the operand
-    /// (for compare-exchange a group (compare, data)).
+    /// (for compare-exchange a group (data, comparator)).
     LocalAtomic {
         op: Opcode,
         ty: Type,

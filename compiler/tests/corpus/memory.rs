@@ -112,6 +112,24 @@ fn atomics_shared() -> Case {
         .expect(Expect::U32(o))
 }
 
+fn atomics_compare_exchange() -> Case {
+    let b: Vec<u32> = random(39, N).iter().map(|r| r | 1).collect();
+    let mut o = Vec::new();
+    let mut after = Vec::new();
+    for (i, &old) in b.iter().enumerate() {
+        let (l, i) = ((i % 64) as u32, i as u32);
+        // The first exchange matches and stores; the second compares with a value that
+        // is no longer (or never was) there, and returns what is.
+        o.extend_from_slice(&[l * 3, l + 1000, l + 1000, old ^ (i ^ 0x5a5a_5a5a)]);
+        after.push(i ^ 0x5a5a_5a5a);
+    }
+    Case::new("atomics_compare_exchange", 4)
+        .ssbo(0, bytes(&b))
+        .expect(Expect::U32(after))
+        .ssbo(1, vec![0; N * 16])
+        .expect(Expect::U32(o))
+}
+
 fn descriptor_array() -> Case {
     let inputs: Vec<Vec<u32>> = (0..3).map(|k| random(33 + k, N)).collect();
     let o: Vec<u32> = (0..N)
@@ -182,6 +200,7 @@ pub fn all() -> Vec<Case> {
         shared_reduction(),
         atomics_ssbo(),
         atomics_shared(),
+        atomics_compare_exchange(),
         descriptor_array(),
         array_length(),
         saxpy(),
