@@ -144,13 +144,11 @@ fn matches_lavapipe(gpu: &str) {
 }
 
 #[test]
-#[ignore = "needs the Parsnip ICD (issue 8)"]
 fn compute_c_on_parsnip_a660() {
     matches_lavapipe("a660");
 }
 
 #[test]
-#[ignore = "needs the Parsnip ICD (issue 8)"]
 fn compute_c_on_parsnip_a740() {
     matches_lavapipe("a740");
 }

@@ -159,9 +159,11 @@ impl PhysicalDevice {
         p
     }
 
-    /// The core features. Only what is implemented and tested is true.
+    /// The core features. Only what is implemented and tested is true:
+    /// 64-bit integers, which the compiler lowers to 32-bit halves (the
+    /// cts's arithmetic.int64 case covers them).
     pub fn features(&self) -> vk::PhysicalDeviceFeatures {
-        vk::PhysicalDeviceFeatures::default()
+        vk::PhysicalDeviceFeatures::default().shader_int64(true)
     }
 
     pub fn extra_features(&self) -> ExtraFeatures {

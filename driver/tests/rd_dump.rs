@@ -1,14 +1,18 @@
 //! `PARSNIP_RD_DUMP`: a submit dumped to an `.rd` trace and replayed on a
 //! fresh model with parsnip-replay's library leaves the same bytes in
-//! memory as the driver's own run. One test, as it sets the environment.
+//! memory as the driver's own run: CP writes, and a compute dispatch (the
+//! driver's copy shader, moving bytes at odd alignments). One test, as it
+//! sets the environment.
 
 use std::path::Path;
 use std::sync::Arc;
 
 use ash::vk;
 use parsnip_driver::buffer::Buffer;
+use parsnip_driver::cmd::barrier::Dependency;
 use parsnip_driver::cmd::buffer::Level;
 use parsnip_driver::cmd::pool::CommandPool;
+use parsnip_driver::cmd::transfer::CopyRegion;
 use parsnip_driver::device::{Device, DeviceDesc, QueueRequest};
 use parsnip_driver::device_memory::DeviceMemory;
 use parsnip_driver::instance::Instance;
@@ -61,6 +65,25 @@ fn run(gpu: &'static str, trace: &Path) -> (u64, Vec<u8>) {
     cmd.begin().unwrap();
     cmd.record(|r| r.update_buffer(&buffer, 64, &pattern));
     cmd.record(|r| r.fill_buffer(&buffer, 768, 128, 0x5eed_5eed));
+    cmd.record(|r| {
+        r.pipeline_barrier(&[Dependency {
+            src_stages: vk::PipelineStageFlags2::TRANSFER,
+            src_access: vk::AccessFlags2::TRANSFER_WRITE,
+            dst_stages: vk::PipelineStageFlags2::TRANSFER,
+            dst_access: vk::AccessFlags2::TRANSFER_READ,
+        }])
+    });
+    cmd.record(|r| {
+        r.copy_buffer(
+            &buffer,
+            &buffer,
+            &[CopyRegion {
+                src_offset: 65,
+                dst_offset: 603,
+                size: 101,
+            }],
+        )
+    });
     cmd.end().unwrap();
     let fence = Fence::new(&device, false).unwrap();
     let queue = device.queue(0, 0).unwrap();
@@ -88,6 +111,7 @@ fn a_dumped_submit_replays_to_the_same_memory() {
         // What the commands wrote is there.
         assert_eq!(&ran[768..896], &[0xed, 0x5e, 0xed, 0x5e].repeat(32)[..]);
         assert_ne!(&ran[64..576], &[0u8; 512][..]);
+        assert_eq!(&ran[603..704], &ran[65..166], "{gpu}: the copy ran");
 
         let trace = parsnip_rd::Trace::open(&trace).unwrap();
         let mut replay =

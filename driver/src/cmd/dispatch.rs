@@ -274,14 +274,16 @@ impl Recording {
         };
         w.packet(Opcode::CP_SET_MARKER, &[marker]);
 
+        // The base work group of vkCmdDispatchBase reaches the shader as a
+        // driver parameter the shader adds (as ir3 does for Turnip), so the
+        // NDRANGE global offsets stay 0. An indirect dispatch's size is the
+        // CP's to fill in.
         let local = binary.local_size;
-        let (global, offset) = match groups {
-            Groups::Direct { base, count } => (
-                [0, 1, 2].map(|i| local[i] * count[i]),
-                [0, 1, 2].map(|i| local[i] * base[i]),
-            ),
-            Groups::Indirect { .. } => ([0; 3], [0; 3]),
+        let global = match groups {
+            Groups::Direct { count, .. } => [0, 1, 2].map(|i| local[i] * count[i]),
+            Groups::Indirect { .. } => [0; 3],
         };
+        let offset = [0u32; 3];
         w.reg(&regs::HlsqCsNdrange0 {
             kerneldim: 3,
             localsizex: local[0] - 1,
