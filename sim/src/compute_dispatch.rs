@@ -96,4 +96,7 @@ pub struct ComputeDispatch {
     pub samplers: DescriptorSource,
     /// Instruction budget for the whole dispatch; exhausting it is a hang.
     pub instruction_budget: u64,
+    /// Wall-clock time the dispatch may run; running past it is a hang too,
+    /// as the kernel's hangcheck is a timer, not an instruction count.
+    pub time_budget: Option<std::time::Duration>,
 }

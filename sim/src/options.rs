@@ -12,6 +12,10 @@
 //! - `PARSNIP_SIM_WAIT_MS=<ms>`: how long a CP wait polls (default 2000).
 //! - `PARSNIP_SIM_SHADER_BUDGET=<n>`: instructions one dispatch may execute
 //!   (default 2^32).
+//! - `PARSNIP_SIM_SHADER_TIMEOUT_MS=<ms>`: how long one dispatch may run
+//!   (default 10000). The instruction budget alone would let an endless loop
+//!   run for an hour at the model's speed; like the kernel's hangcheck timer,
+//!   this ends it within seconds.
 
 use std::fmt;
 use std::time::Duration;
@@ -22,6 +26,8 @@ pub const STRICT_VAR: &str = "PARSNIP_SIM_STRICT";
 pub const WAIT_MS_VAR: &str = "PARSNIP_SIM_WAIT_MS";
 /// Sets the shader instruction budget per dispatch.
 pub const SHADER_BUDGET_VAR: &str = "PARSNIP_SIM_SHADER_BUDGET";
+/// Sets the wall-clock budget of one dispatch in milliseconds.
+pub const SHADER_TIMEOUT_MS_VAR: &str = "PARSNIP_SIM_SHADER_TIMEOUT_MS";
 
 /// The model's run-time settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,6 +41,8 @@ pub struct SimOptions {
     /// Instructions one dispatch may execute (summed over its waves) before
     /// it ends with a hang report.
     pub shader_budget: u64,
+    /// How long one dispatch may run before it ends with a hang report.
+    pub shader_timeout: Duration,
 }
 
 impl Default for SimOptions {
@@ -43,6 +51,7 @@ impl Default for SimOptions {
             strict: true,
             wait_budget: Duration::from_secs(2),
             shader_budget: 1 << 32,
+            shader_timeout: Duration::from_secs(10),
         }
     }
 }
@@ -100,6 +109,14 @@ impl SimOptions {
                 expected: "a number of instructions",
             })?;
         }
+        if let Some(v) = env(SHADER_TIMEOUT_MS_VAR) {
+            let ms: u64 = v.trim().parse().map_err(|_| OptionError {
+                variable: SHADER_TIMEOUT_MS_VAR,
+                value: v.clone(),
+                expected: "a number of milliseconds",
+            })?;
+            options.shader_timeout = Duration::from_millis(ms);
+        }
         Ok(options)
     }
 
@@ -125,9 +142,11 @@ mod tests {
         let o = SimOptions::from_lookup(|n| match n {
             WAIT_MS_VAR => Some("15".into()),
             SHADER_BUDGET_VAR => Some("1000".into()),
+            SHADER_TIMEOUT_MS_VAR => Some("250".into()),
             _ => None,
         })
         .unwrap();
+        assert_eq!(o.shader_timeout, Duration::from_millis(250));
         assert_eq!(o.wait_budget, Duration::from_millis(15));
         assert_eq!(o.shader_budget, 1000);
         let e = SimOptions::from_lookup(|n| (n == WAIT_MS_VAR).then(|| "soon".to_string()))

@@ -33,6 +33,22 @@ fn an_infinite_loop_is_a_hang_at_its_pc() {
 }
 
 #[test]
+fn an_infinite_loop_ends_on_the_wall_clock_budget_too() {
+    // With an instruction budget no test would wait for, the time budget is
+    // what ends the dispatch, as the kernel's hangcheck timer would.
+    let mut rig = Rig::new(IsaGen::A6xx);
+    let p = rig.program("mov.u32u32 r1.x, 0\nloop:\nadd.u r1.x, r1.x, 1\njump #loop\nend\n");
+    let mut d = rig.dispatch(p);
+    d.instruction_budget = u64::MAX;
+    d.time_budget = Some(std::time::Duration::from_millis(50));
+    let Err(ShaderFailure::Hang { executed, at }) = rig.run(&d) else {
+        panic!("expected a hang")
+    };
+    assert!(executed > 0 && executed % (1 << 16) == 0, "{executed}");
+    assert!(at.pc == 1 || at.pc == 2, "{at:?}");
+}
+
+#[test]
 fn a_store_to_unmapped_memory_faults_with_its_iova_and_pc() {
     for g in GENS {
         let mut rig = Rig::new(g);

@@ -253,6 +253,7 @@ impl CommandProcessor<'_> {
                 || Ok(config.nsamp),
             )?,
             instruction_budget: self.gpu.options.shader_budget,
+            time_budget: Some(self.gpu.options.shader_timeout),
         })
     }
 

@@ -36,6 +36,8 @@ pub(crate) struct DispatchContext<'a> {
     /// Instructions executed so far, against `budget`.
     pub executed: u64,
     pub budget: u64,
+    /// When the dispatch's wall-clock budget runs out, if it has one.
+    pub deadline: Option<std::time::Instant>,
     /// A wave reached `shps`: the preamble has run (or is running).
     pub preamble_started: bool,
     /// The current work group: its id and shared memory.
@@ -62,6 +64,7 @@ pub(crate) fn run(
         descriptors: DescriptorCache::default(),
         executed: 0,
         budget: d.instruction_budget,
+        deadline: d.time_budget.map(|t| std::time::Instant::now() + t),
         preamble_started: false,
         group_id: [0; 3],
         shared: vec![0; d.shared_size as usize],
@@ -89,6 +92,19 @@ pub(crate) fn run(
     ctx.stats.instructions = ctx.executed;
     ctx.stats.program_instructions = program.fetched;
     Ok(ctx.stats)
+}
+
+impl DispatchContext<'_> {
+    /// Whether the dispatch has used up its budget. The clock is read once
+    /// every 64K instructions only: reading it per instruction would cost
+    /// more than most instructions do.
+    pub fn out_of_budget(&self) -> bool {
+        self.executed >= self.budget
+            || (self.executed % (1 << 16) == 0
+                && self
+                    .deadline
+                    .is_some_and(|d| std::time::Instant::now() >= d))
+    }
 }
 
 /// The dispatch is one the hardware can run.

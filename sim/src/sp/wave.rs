@@ -137,7 +137,7 @@ impl Wave {
                 self.state = WaveState::Ended;
                 break;
             };
-            if ctx.executed >= ctx.budget {
+            if ctx.out_of_budget() {
                 return Err((Trap::Budget, g.pc));
             }
             ctx.executed += 1;

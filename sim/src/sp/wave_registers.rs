@@ -358,6 +358,7 @@ mod tests {
             textures: DescriptorSource::None,
             samplers: DescriptorSource::None,
             instruction_budget: 1,
+            time_budget: None,
         }
     }
 

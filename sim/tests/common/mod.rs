@@ -139,6 +139,7 @@ pub fn test_options() -> SimOptions {
         strict: true,
         wait_budget: Duration::from_millis(50),
         shader_budget: 100_000,
+        shader_timeout: Duration::from_secs(10),
     }
 }
 

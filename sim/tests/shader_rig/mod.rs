@@ -98,6 +98,7 @@ impl Rig {
             textures: DescriptorSource::None,
             samplers: DescriptorSource::None,
             instruction_budget: 1 << 20,
+            time_budget: None,
         }
     }
 
