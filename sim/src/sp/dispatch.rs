@@ -100,7 +100,7 @@ impl DispatchContext<'_> {
     /// more than most instructions do.
     pub fn out_of_budget(&self) -> bool {
         self.executed >= self.budget
-            || (self.executed % (1 << 16) == 0
+            || (self.executed.is_multiple_of(1 << 16)
                 && self
                     .deadline
                     .is_some_and(|d| std::time::Instant::now() >= d))
