@@ -253,6 +253,38 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn every_catalogue_gpu_is_a_physical_device_with_its_name_and_chip_id() {
+        // The device ids the kernel reports for each (a6xx_catalog.c).
+        let expected = [
+            ("a618", "Parsnip Adreno 618", 0x0601_0800),
+            ("a630", "Parsnip Adreno 630", 0x0603_0001),
+            ("a640", "Parsnip Adreno 640", 0x0604_0001),
+            ("a650", "Parsnip Adreno 650", 0x0605_0002),
+            ("a660", "Parsnip Adreno 660", 0x0606_0001),
+            ("a690", "Parsnip Adreno 690", 0x0609_0000),
+            ("a730", "Parsnip Adreno 730", 0x0703_0001),
+            ("a740", "Parsnip Adreno 740", 0x4305_0a01),
+            ("a750", "Parsnip Adreno 750", 0x4305_1401),
+        ];
+        assert_eq!(expected.len(), gpu::GPUS.len());
+        for (name, device_name, chip_id) in expected {
+            let pd = null_physical(name);
+            let p = pd.properties();
+            assert_eq!(
+                p.device_name_as_c_str().unwrap().to_str().unwrap(),
+                device_name
+            );
+            assert_eq!(p.device_id, chip_id, "{name}");
+            assert_eq!(p.vendor_id, 0x5143);
+            assert_eq!(
+                p.limits.max_compute_shared_memory_size,
+                gpu::by_name(name).unwrap().cs_shared_mem_bytes
+            );
+            assert_eq!(pd.queue_families().len(), 1);
+        }
+    }
+
+    #[test]
     fn missing_features_are_named() {
         let offered = ExtraFeatures {
             timeline_semaphore: true,

@@ -1,7 +1,8 @@
 //! Commands the command processor carries out alone (no shader), run on
 //! the simulated a660 and a740 through the driver: timestamp queries
 //! (written, reset, copied), events set and waited on from both sides,
-//! and semaphores ordering submits.
+//! semaphores ordering submits, secondary command buffers, and a fault
+//! losing the device.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -217,6 +218,83 @@ fn semaphores(gpu: &'static str) {
     let mut words = [0u8; 8];
     memory.bo.read(0, &mut words).unwrap();
     assert_eq!(words, [1, 0, 0, 0, 2, 0, 0, 0]);
+}
+
+fn secondaries(gpu: &'static str) {
+    let device = device(gpu);
+    let (memory, out) = host_buffer(&device, 64);
+    let pool = CommandPool::new(&device, 0, vk::CommandPoolCreateFlags::empty()).unwrap();
+    let secondary = pool.allocate(Level::Secondary);
+    secondary.begin().unwrap();
+    secondary.record(|r| r.update_buffer(&out, 4, &[7, 0, 0, 0, 8, 0, 0, 0]));
+    secondary.end().unwrap();
+    // Primary work before and after the secondary's, which runs in place.
+    let primary = recorded(&device, |cmd| {
+        cmd.record(|r| r.update_buffer(&out, 0, &[1, 0, 0, 0, 2, 0, 0, 0]));
+        cmd.execute_commands(std::slice::from_ref(&secondary));
+        cmd.record(|r| r.update_buffer(&out, 8, &[9, 0, 0, 0]));
+    });
+    let fence = submit(
+        &device,
+        SubmitBatch {
+            command_buffers: vec![primary],
+            ..Default::default()
+        },
+    );
+    Fence::wait(&[fence], true, u64::MAX).unwrap();
+    let mut words = [0u8; 12];
+    memory.bo.read(0, &mut words).unwrap();
+    assert_eq!(words, [1, 0, 0, 0, 7, 0, 0, 0, 9, 0, 0, 0], "{gpu}");
+}
+
+fn faults(gpu: &'static str) {
+    let device = device(gpu);
+    // A buffer never bound to memory is at address 0, which no BO covers:
+    // the CP's write faults and the device is lost.
+    let unbound = Buffer::new(64, vk::BufferUsageFlags::TRANSFER_DST).unwrap();
+    let cmd = recorded(&device, |c| {
+        c.record(|r| r.update_buffer(&unbound, 0, &[1, 2, 3, 4]))
+    });
+    let fence = submit(
+        &device,
+        SubmitBatch {
+            command_buffers: vec![cmd],
+            ..Default::default()
+        },
+    );
+    assert_eq!(
+        Fence::wait(&[fence], true, u64::MAX),
+        Err(vk::Result::ERROR_DEVICE_LOST),
+        "{gpu}"
+    );
+    assert_eq!(
+        device.wait_idle(),
+        Err(vk::Result::ERROR_DEVICE_LOST),
+        "{gpu}"
+    );
+    // Nothing more can be submitted.
+    let again = recorded(&device, |_| {});
+    let fence = Fence::new(&device, false).unwrap();
+    let result = device.queue(0, 0).unwrap().submit(
+        &[SubmitBatch {
+            command_buffers: vec![again],
+            ..Default::default()
+        }],
+        Some(&fence),
+    );
+    assert_eq!(result, Err(vk::Result::ERROR_DEVICE_LOST), "{gpu}");
+}
+
+#[test]
+fn secondary_command_buffers_run_in_place() {
+    secondaries("a660");
+    secondaries("a740");
+}
+
+#[test]
+fn a_gpu_fault_loses_the_device() {
+    faults("a660");
+    faults("a740");
 }
 
 #[test]
