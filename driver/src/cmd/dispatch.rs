@@ -158,18 +158,31 @@ impl Recording {
         sets: &[Arc<DescriptorSet>],
         dynamic_offsets: &[u32],
     ) -> VkResult<()> {
+        let end = first_set as usize + sets.len();
+        if end > layout.sets.len() || end > MAX_SETS as usize {
+            eprintln!(
+                "parsnip: vkCmdBindDescriptorSets: sets {first_set}..{end} are not all in the \
+                 pipeline layout's {} sets",
+                layout.sets.len()
+            );
+            return Err(vk::Result::ERROR_UNKNOWN);
+        }
+        let wanted: u32 = sets.iter().map(|s| s.layout.dynamic_count).sum();
+        if wanted as usize != dynamic_offsets.len() {
+            eprintln!(
+                "parsnip: vkCmdBindDescriptorSets: {} dynamic offsets for {wanted} dynamic descriptors",
+                dynamic_offsets.len()
+            );
+            return Err(vk::Result::ERROR_UNKNOWN);
+        }
         let mut offsets = dynamic_offsets;
         for (i, set) in sets.iter().enumerate() {
             let index = first_set as usize + i;
-            if index >= MAX_SETS as usize {
-                eprintln!("parsnip: vkCmdBindDescriptorSets: set {index} is past the {MAX_SETS} supported");
-                return Err(vk::Result::ERROR_UNKNOWN);
-            }
             let n = set.layout.dynamic_count as usize;
             let iova = if n == 0 {
                 set.iova()
             } else {
-                let (mine, rest) = offsets.split_at(n.min(offsets.len()));
+                let (mine, rest) = offsets.split_at(n);
                 offsets = rest;
                 let dwords = set.with_dynamic_offsets(mine)?;
                 self.upload
@@ -178,7 +191,6 @@ impl Recording {
             self.compute.sets[index] = Some(BoundSet { iova });
             self.keep(set.clone());
         }
-        let _ = layout;
         Ok(())
     }
 
