@@ -166,8 +166,13 @@ impl Sel<'_> {
 
     /// dst = op(a, b) on full registers with integer sources.
     fn int2(&mut self, op: Opcode, dst: Comp, a: Src, b: Src, half: bool) {
-        let a = self.int_src(a, half);
         let b = self.int_src(b, half);
+        self.int2_with(op, dst, a, b, half);
+    }
+
+    /// `int2` with the second source already selected.
+    fn int2_with(&mut self, op: Opcode, dst: Comp, a: Src, b: MSrc, half: bool) {
+        let a = self.int_src(a, half);
         // cat2's first source cannot be an immediate when the second is too; keep one
         // in a register.
         let a = if matches!(a, MSrc::Imm(_)) && matches!(b, MSrc::Imm(_)) {
@@ -177,6 +182,28 @@ impl Sel<'_> {
             a
         };
         self.alu(op, dst, &[Self::plain(a), Self::plain(b)], Cond::Lt, half);
+    }
+
+    /// A shift's amount in the precision of the shift: the IR gives every amount 32 bits,
+    /// and a 16-bit shift reads a 16-bit amount (cat2 sources are all full or all half,
+    /// as parsnip-isa's encoder requires; Mesa's resize_shift_amount narrows them the same
+    /// way). Truncating keeps the low four bits, all that a 16-bit shift takes.
+    fn shift_amount(&mut self, s: Src, half: bool) -> MSrc {
+        match s {
+            Src::Val(v) if half && self.ir.value_size(v) != BitSize::B16 => {
+                let narrow = self.new_reg(true);
+                let wide = self.vreg_of(v);
+                self.emit(MOp::Mov {
+                    dst: narrow.into(),
+                    src: MSrc::Reg(wide.into()),
+                    src_type: Type::U32,
+                    dst_type: Type::U16,
+                    round: Round::Zero,
+                });
+                MSrc::Reg(narrow.into())
+            }
+            _ => self.int_src(s, half),
+        }
     }
 
     fn cmp(&mut self, op: Opcode, cond: Cond, dst: Comp, a: Src, b: Src, half: bool) {
@@ -336,9 +363,15 @@ impl Sel<'_> {
                 let x = f(self, s[0]);
                 self.alu(Opcode::NotB, dst, &[Self::plain(x)], Cond::Lt, half);
             }
-            Shl => self.int2(Opcode::ShlB, dst, s[0], s[1], half),
-            UShr => self.int2(Opcode::ShrB, dst, s[0], s[1], half),
-            SShr => self.int2(Opcode::AshrB, dst, s[0], s[1], half),
+            Shl | UShr | SShr => {
+                let op = match a.op {
+                    Shl => Opcode::ShlB,
+                    UShr => Opcode::ShrB,
+                    _ => Opcode::AshrB,
+                };
+                let amount = self.shift_amount(s[1], half);
+                self.int2_with(op, dst, s[0], amount, half);
+            }
             BitCount => {
                 let x = f(self, s[0]);
                 self.alu(Opcode::CbitsB, dst, &[Self::plain(x)], Cond::Lt, half);
