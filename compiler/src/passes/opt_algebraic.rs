@@ -86,6 +86,8 @@ fn simplify(a: &Alu, defs: &HashMap<Value, Op>) -> Option<Rewrite> {
         // x * 1.0 = x and x - (+0.0) = x, x + (-0.0) = x hold for every x, signed zeros and
         // NaNs included.
         FMul if fis(1, 1.0) => Some(Value(s[0])),
+        // Division by one is exact: x / 1.0 is x, NaNs, infinities and signed zeros alike.
+        FDiv if fis(1, 1.0) => Some(Value(s[0])),
         FSub if fis(1, 0.0) => Some(Value(s[0])),
         FAdd if imm(1).is_some_and(|v| Some(v) == float_bits(-0.0, size)) => Some(Value(s[0])),
         // fabs(-x) = fabs(x).

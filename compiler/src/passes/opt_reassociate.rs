@@ -1,8 +1,9 @@
 //! Moves constant terms of integer arithmetic outward, so that an address ends as
 //! `base + constant`, which ir3's memory instructions take as an immediate offset:
 //! `(x + c) << s` becomes `(x << s) + (c << s)`, `(x + c) * k` becomes `x * k + c * k`,
-//! and `(x + c1) + c2` becomes `x + (c1 + c2)`. Each holds in wrapping arithmetic (and
-//! with the shift amount below the width, which the rule requires).
+//! and `(x + c1) + c2` becomes `x + (c1 + c2)`, with `x - c` taken as `x + (-c)`. Each
+//! holds in wrapping arithmetic (and with the shift amount below the width, which the
+//! rule requires).
 
 use crate::ir::eval::eval_alu;
 use crate::ir::*;
@@ -59,11 +60,17 @@ fn rewrite(a: &Alu, defs: &HashMap<Value, Alu>) -> Option<(Step, (AluOp, u64))> 
         return None;
     };
     let inner = defs.get(&t)?;
-    if inner.op != AluOp::IAdd || inner.size != size {
+    if !matches!(inner.op, AluOp::IAdd | AluOp::ISub) || inner.size != size {
         return None;
     }
     let (Src::Val(x), Src::Imm(c)) = (inner.srcs[0], inner.srcs[1]) else {
         return None;
+    };
+    // x - c is x + (-c) in wrapping arithmetic.
+    let c = if inner.op == AluOp::ISub {
+        eval_alu(AluOp::INeg, size, &[c])?
+    } else {
+        c
     };
     match a.op {
         AluOp::Shl if k < size.bits() as u64 => {
