@@ -8,7 +8,8 @@ mod cases;
 mod control;
 mod memory;
 mod misc;
-mod rules;
+pub mod on_simulator;
+pub mod rules;
 mod types;
 
 use parsnip_compiler::descriptor_layout::{DescriptorKind, DescriptorLayout};
