@@ -1,19 +1,27 @@
-//! Cases whose results depend on the hardware rules the compiler relies on
-//! (hardware_rules.rs checks the compiled code; these check the values, on the
-//! interpreter and on the simulator).
+//! Cases whose results depend on the hardware rules the compiler relies on: they run with
+//! the corpus on the interpreter and the simulator, and hardware_rules.rs runs each on the
+//! simulator again with the checks of its rule.
 
 use super::*;
 
 const N: usize = 256;
 
-fn rule_shared_offsets() -> Case {
-    let o: Vec<u32> = (0..N as u32).map(|g| (g % 64) * 50301).collect();
+pub fn rule_shared_offsets() -> Case {
+    let mut o = Vec::new();
+    for g in 0..N as u32 {
+        let l = g % 64;
+        o.extend_from_slice(&[l, l + 100, l * 3, l * 5, l * 7]);
+    }
     Case::new("rule_shared_offsets", 4)
-        .ssbo(0, vec![0; N * 4])
+        .ssbo(0, bytes(&[SHARED_OFFSETS_BASE]))
+        .ssbo(1, vec![0; N * 20])
         .expect(Expect::U32(o))
 }
 
-fn rule_sat_select() -> Case {
+/// The run-time base rule_shared_offsets reads: element `base + 2l - 1025` is element `2l`.
+pub const SHARED_OFFSETS_BASE: u32 = 1025;
+
+pub fn rule_sat_select() -> Case {
     let a = random_f32(50, N, -2.0, 3.0);
     let o: Vec<f32> = (0..N)
         .map(|i| {
@@ -32,34 +40,50 @@ fn rule_sat_select() -> Case {
         })
 }
 
-fn rule_u16_convert() -> Case {
+pub fn rule_u16_convert() -> Case {
+    // Floats far outside both 16-bit ranges, and words with their high halves set.
     let f = random_f32(51, N, -100_000.0, 100_000.0);
     let u = random(52, N);
+    // The constants the shader converts, folded by the compiler.
+    // uint16_t(70000.5) + (uint16_t(-3.0) << 16) + uint16_t(0x12345) * 3 + int16_t(-40000.0)
+    let folded = (65535u32 + 0x2345 * 3).wrapping_add(-32768i32 as u32);
     let mut o = Vec::new();
     for i in 0..N {
-        // Float to u16 clamps to [0, 65535] on ir3 (cov.f32u16); integer narrowing
-        // truncates.
+        // Float to 16 bits clamps on ir3 (cov.f32u16, cov.f32s16); integer narrowing
+        // truncates (cov.u32u16).
         o.push(f[i].clamp(0.0, 65535.0) as u32);
         o.push(u[i] & 0xffff);
+        o.push(f[i].clamp(-32768.0, 32767.0) as i32 as u32);
+        o.push(folded);
     }
     Case::new("rule_u16_convert", 4)
         .ssbo(0, fbytes(&f))
         .ssbo(1, bytes(&u))
-        .ssbo(2, vec![0; N * 8])
+        .ssbo(2, vec![0; N * 16])
         .expect(Expect::U32(o))
 }
 
-fn rule_shifts() -> Case {
+pub fn rule_shifts() -> Case {
     let a = random(53, N);
     let mut o = Vec::new();
     for (i, &x) in a.iter().enumerate() {
-        // The amount is taken modulo 32.
+        // The amount is taken modulo the width: 32, or 16 for 16-bit shifts.
         let n = (i % 32) as u32;
-        o.extend_from_slice(&[x << n, x >> n, ((x as i32) >> n) as u32]);
+        let (h, m) = (x as u16, n % 16);
+        o.extend_from_slice(&[
+            x << n,
+            x >> n,
+            ((x as i32) >> n) as u32,
+            u32::from(h << m) | u32::from(h >> m) << 16,
+            x << 8,
+            0,
+            0,
+            ((x as i32) >> 31) as u32,
+        ]);
     }
     Case::new("rule_shifts", 4)
         .ssbo(0, bytes(&a))
-        .ssbo(1, vec![0; N * 12])
+        .ssbo(1, vec![0; N * 32])
         .expect(Expect::U32(o))
 }
 
