@@ -411,3 +411,57 @@ fn bindless_textures_through_a1_differ_by_generation() {
         assert_eq!(rig.read(out, 4), [10, 20, 30, 40], "{g}");
     }
 }
+
+#[test]
+fn texel_fetch_and_getbuf_on_a_buffer_texture() {
+    // A bindless buffer texture of 40000 R8G8B8A8_UINT texels (more than getsize's
+    // 0x7ff0 per dimension: the count spreads over WIDTH and HEIGHT), as Turnip writes
+    // a uniform texel buffer view. Fiber i fetches texel 1000 * i as ir3 does from a
+    // buffer, x = index and y = 0, and reads the size with getbuf (Mesa's emit_tex_txs).
+    const TEXELS: u32 = 40_000;
+    for g in GENS {
+        let mut rig = Rig::new(g);
+        let texels: Vec<u32> = (0..TEXELS).map(|i| i.wrapping_mul(0x0301_0201)).collect();
+        let view = rig.words(&texels);
+        let desc = TextureDescriptor {
+            fmt: A6xxFormat::FMT6_8_8_8_8_UINT,
+            width: TEXELS & 0x7fff,
+            height: TEXELS >> 15,
+            structsizetexels: 1,
+            r#type: A6xxTexType::A6XX_TEX_BUFFER,
+            base_lo: view as u32,
+            base_hi: (view >> 32) as u32,
+            ..Default::default()
+        }
+        .to_raw();
+        let set = rig.words(&desc);
+        let out = rig.poisoned(5 * 32);
+        let p = rig.program(&format!(
+            "{PROLOGUE}
+            mov.u32u32 r4.x, 1000
+            mull.u r4.x, r0.x, r4.x
+            mov.u32u32 r4.y, 0
+            isam.base0 (u32)(xyzw)r5.x, r4.x, s#0, t#0
+            getbuf.base0 (u32)(x)r6.x, t#0
+            add.u r7.x, r2.x, 512
+            mov.u32u32 r7.y, r2.y
+            shl.b r0.w, r0.x, 4
+            add.u r2.x, c0.x, r0.w
+            (sy)stg.u32 g[r2.x], r5.x, 4
+            stg.u32 g[r7.x], r6.x, 1
+            end"
+        ));
+        let mut d = rig.dispatch(p);
+        d.local_size = [32, 1, 1];
+        d.consts = address_consts(out, &[]);
+        d.bindless = vec![bindless_set(set)];
+        rig.run_ok(&d);
+        let r = rig.read(out, 5 * 32);
+        for i in 0..32usize {
+            let t = texels[1000 * i];
+            let want = [t & 0xff, t >> 8 & 0xff, t >> 16 & 0xff, t >> 24];
+            assert_eq!(&r[4 * i..4 * i + 4], &want, "{g}: fiber {i}");
+            assert_eq!(r[128 + i], TEXELS, "{g}: fiber {i}");
+        }
+    }
+}

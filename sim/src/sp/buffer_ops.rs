@@ -256,7 +256,7 @@ fn typed(
             *v = regs.read(regs.locate(i64::from(i.reg) + k as i64, half)?, lane)?;
         }
         ctx.memory
-            .write(addr, &fmt.encode(registers_to_texel(values, i.ty)))?;
+            .write(addr, &fmt.encode(registers_to_texel(values, i.ty))?)?;
     } else {
         let values = match addr {
             Some(addr) => {

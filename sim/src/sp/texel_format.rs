@@ -6,7 +6,10 @@
 //! swap (the identity on Adreno: the first component in the low bits).
 //! Conversions are Vulkan's: UNORM/SNORM to float divide by 2^b - 1 or
 //! 2^(b-1) - 1 (SNORM clamped at -1), and back round to nearest; a missing
-//! component reads as 0, alpha as 1.
+//! component reads as 0, alpha as 1. `FMT6_11_11_10_FLOAT` holds unsigned
+//! floats (Vulkan's "Unsigned 11-Bit/10-Bit Floating-Point Numbers": a
+//! 5-bit exponent biased by 15 and a 6- or 5-bit mantissa, no sign); it is
+//! read, and writing it is not modelled.
 
 use parsnip_isa::eval::float::{f16_to_f32, f32_to_f16};
 use parsnip_isa::Round;
@@ -21,6 +24,8 @@ enum Class {
     Uint,
     Sint,
     Float,
+    /// Unsigned small floats (11:11:10).
+    Ufloat,
 }
 
 /// The components of a texel: floats for float and normalized formats,
@@ -56,6 +61,7 @@ pub(crate) fn texel_format(format: F, swap: A3xxColorSwap) -> Result<TexelFormat
         F::FMT6_8_8_8_8_SINT => (&[8, 8, 8, 8], Sint),
         F::FMT6_10_10_10_2_UNORM => (&[10, 10, 10, 2], Unorm),
         F::FMT6_10_10_10_2_UINT => (&[10, 10, 10, 2], Uint),
+        F::FMT6_11_11_10_FLOAT => (&[11, 11, 10], Ufloat),
         F::FMT6_16_UNORM => (&[16], Unorm),
         F::FMT6_16_SNORM => (&[16], Snorm),
         F::FMT6_16_UINT => (&[16], Uint),
@@ -149,6 +155,7 @@ impl TexelFormat {
                         let s = ((x << (64 - b)) as i64) >> (64 - b);
                         ((s as f64) / ones(b - 1) as f64).max(-1.0) as f32
                     }
+                    Class::Ufloat => ufloat_to_f32(x, b - 5),
                     _ if b == 16 => f16_to_f32(x as u16),
                     _ => f32::from_bits(x as u32),
                 };
@@ -158,7 +165,10 @@ impl TexelFormat {
     }
 
     /// The bytes of a texel with these components.
-    pub fn encode(&self, texel: Texel) -> Vec<u8> {
+    pub fn encode(&self, texel: Texel) -> Result<Vec<u8>, Trap> {
+        if self.class == Class::Ufloat {
+            return error("stores to an 11:11:10 float image are not modelled");
+        }
         let mut packed: u128 = 0;
         let mut shift = 0;
         for (i, &b) in self.bits.iter().enumerate() {
@@ -189,7 +199,19 @@ impl TexelFormat {
             packed |= u128::from(field) << shift;
             shift += b;
         }
-        packed.to_le_bytes()[..self.bytes as usize].to_vec()
+        Ok(packed.to_le_bytes()[..self.bytes as usize].to_vec())
+    }
+}
+
+/// An unsigned float with a 5-bit exponent (bias 15) above `mantissa` bits.
+fn ufloat_to_f32(x: u64, mantissa: u32) -> f32 {
+    let exp = (x >> mantissa) as i32;
+    let m = (x & ones(mantissa)) as f64 / (1u64 << mantissa) as f64;
+    match exp {
+        0 => (m * 2f64.powi(-14)) as f32,
+        31 if m == 0.0 => f32::INFINITY,
+        31 => f32::NAN,
+        e => ((1.0 + m) * 2f64.powi(e - 15)) as f32,
     }
 }
 
@@ -209,7 +231,10 @@ mod tests {
             f.decode(&[0xff, 0x80]),
             Texel::Float([1.0, 128.0 / 255.0, 0.0, 1.0])
         );
-        assert_eq!(f.encode(Texel::Float([0.5, 2.0, 0.0, 0.0])), [128, 255]);
+        assert_eq!(
+            f.encode(Texel::Float([0.5, 2.0, 0.0, 0.0])).unwrap(),
+            [128, 255]
+        );
     }
 
     #[test]
@@ -220,7 +245,7 @@ mod tests {
             Texel::Int([(-2i32) as u32, 5, 0, 1])
         );
         assert_eq!(
-            f.encode(Texel::Int([(-2i32) as u32, 5, 0, 0])),
+            f.encode(Texel::Int([(-2i32) as u32, 5, 0, 0])).unwrap(),
             [0xfe, 0xff, 5, 0]
         );
         let h = fmt(F::FMT6_16_FLOAT);
@@ -233,6 +258,30 @@ mod tests {
             fmt(F::FMT6_10_10_10_2_UINT).decode(&[0xff, 0x03, 0, 0xc0]),
             Texel::Int([1023, 0, 0, 3])
         );
+    }
+
+    #[test]
+    fn packed_unsigned_floats_read_and_refuse_writes() {
+        // In 11 bits R = 1.0 (exponent 15, mantissa 0) and G = 2^-1 * (1 + 1/64)
+        // (exponent 14, mantissa 1); in 10 bits B = 2^-14 * 3/32 (a denormal).
+        let r = 15u32 << 6;
+        let g = 14u32 << 6 | 1;
+        let b = 3u32;
+        let bytes = (r | g << 11 | b << 22).to_le_bytes();
+        let f = fmt(F::FMT6_11_11_10_FLOAT);
+        assert_eq!(f.bytes, 4);
+        assert_eq!(
+            f.decode(&bytes),
+            Texel::Float([
+                1.0,
+                0.5 * (1.0 + 1.0 / 64.0),
+                3.0 / 32.0 * 2f32.powi(-14),
+                1.0
+            ])
+        );
+        let inf = (31u32 << 6).to_le_bytes();
+        assert_eq!(f.decode(&inf), Texel::Float([f32::INFINITY, 0.0, 0.0, 1.0]));
+        assert!(f.encode(Texel::Float([1.0; 4])).is_err());
     }
 
     #[test]

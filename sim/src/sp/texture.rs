@@ -8,6 +8,11 @@
 //!   `isaml` takes the level from its second source and only level 0 is
 //!   modelled. Coordinates past the image read 0.
 //! - `getsize`: width, height, depth (or layers) and the number of levels.
+//! - `getbuf`: the texel count of a buffer texture in `.x`, all that
+//!   freedreno's ir3 reads of it (Mesa's emit_tex_txs uses it for buffers,
+//!   as the blob does, because `getsize`'s dimensions stop at 0x7ff0).
+//!   What `.yzw` hold is not publicly known: the model writes 0 there. On a
+//!   texture that is not a buffer it is an error.
 //! - `brcst.active.wN` (the XML's doc): in each cluster of N fibers, the
 //!   upper half receives the source of the highest active fiber of the
 //!   lower half; with none active, nothing changes.
@@ -125,6 +130,7 @@ pub(crate) fn execute(
     let result = match t.op {
         Opcode::Isam | Opcode::Isaml => fetch(w, t, mask, ctx),
         Opcode::Getsize => get_size(w, t, mask, ctx),
+        Opcode::Getbuf => get_buffer_size(w, t, mask, ctx),
         Opcode::BrcstActive => broadcast(w, t, mask),
         Opcode::QuadShuffleBrcst
         | Opcode::QuadShuffleHoriz
@@ -211,6 +217,25 @@ fn get_size(w: &mut Wave, t: &Tex, mask: u128, ctx: &mut DispatchContext) -> Res
             [img.width, img.height.max(1), img.depth.max(1), img.levels]
         };
         write_result(w, t, values, lane)?;
+    }
+    Ok(())
+}
+
+fn get_buffer_size(
+    w: &mut Wave,
+    t: &Tex,
+    mask: u128,
+    ctx: &mut DispatchContext,
+) -> Result<(), Trap> {
+    for lane in lanes(mask) {
+        let img = texture(ctx, texture_slot(w, ctx, t, mask, lane)?)?;
+        if !img.is_buffer() {
+            return error("getbuf of a texture that is not a buffer is not modelled");
+        }
+        let Ok(texels) = u32::try_from(img.texels) else {
+            return error(format!("getbuf of a buffer of {} texels", img.texels));
+        };
+        write_result(w, t, [texels, 0, 0, 0], lane)?;
     }
     Ok(())
 }
