@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! parsnip-compile SHADER.spv [--stage compute] [--entry NAME] [--gpu a660|a740|...]
-//!                 [--ir] [--disasm] [--stats] [--set-binding SET:BINDING:ssbo|ubo[:COUNT]]...
+//!                 [--ir] [--disasm] [--stats]
+//!                 [--binding SET:BINDING:ssbo|ubo|utexel|stexel[:COUNT]]...
 //! ```
 
 use crate::descriptor_layout::{DescriptorKind, DescriptorLayout};
@@ -10,7 +11,7 @@ use crate::target;
 use crate::{compile_to_ir, CompileOptions};
 
 pub const USAGE: &str = "usage: parsnip-compile SHADER.spv [--stage compute] [--entry NAME] \
-[--gpu a660|a740|...] [--ir] [--disasm] [--stats] [--binding SET:BINDING:ssbo|ubo[:COUNT]]...";
+[--gpu a660|a740|...] [--ir] [--disasm] [--stats] [--binding SET:BINDING:ssbo|ubo|utexel|stexel[:COUNT]]...";
 
 #[derive(Debug, Default, PartialEq)]
 pub struct Args {
@@ -57,12 +58,14 @@ pub fn parse(args: &[String]) -> Result<Args, String> {
                 };
                 if parts.len() < 3 || parts.len() > 4 {
                     return Err(format!(
-                        "--binding {v}: expected SET:BINDING:ssbo|ubo[:COUNT]"
+                        "--binding {v}: expected SET:BINDING:ssbo|ubo|utexel|stexel[:COUNT]"
                     ));
                 }
                 let kind = match parts[2] {
                     "ssbo" => DescriptorKind::StorageBuffer,
                     "ubo" => DescriptorKind::UniformBuffer,
+                    "utexel" => DescriptorKind::UniformTexelBuffer,
+                    "stexel" => DescriptorKind::StorageTexelBuffer,
                     k => return Err(format!("--binding {v}: unknown kind {k}")),
                 };
                 let count = if parts.len() == 4 { num(parts[3])? } else { 1 };

@@ -4,13 +4,18 @@
 //! On a6xx/a7xx each descriptor set is an array of 16-dword (64-byte) descriptors whose
 //! address is programmed in SP_BINDLESS_BASE[set] (a6xx.xml); shaders name a descriptor by
 //! the set's base register and the descriptor's index in that array (`.bindless` forms of
-//! ldib/stib/ldc, freedreno's ir3 isa XML).
+//! ldib/stib/ldc and of the cat5 texture instructions, freedreno's ir3 isa XML).
 
 /// What a binding holds.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum DescriptorKind {
     StorageBuffer,
     UniformBuffer,
+    /// A buffer view read through the texture unit (`samplerBuffer`: `isam`, `getbuf`).
+    UniformTexelBuffer,
+    /// A buffer view read and written by the shader processor's typed image access
+    /// (`imageBuffer`: typed `ldib`/`stib`/`atomic.b`, `resinfo.b`).
+    StorageTexelBuffer,
 }
 
 /// One binding of one set.

@@ -6,6 +6,7 @@ mod common;
 mod corpus;
 
 use parsnip_compiler::ir::interp::{self, BufferBinding, Dispatch};
+use parsnip_compiler::ir::texel_format::TexelFormat;
 use parsnip_compiler::ir::{BitSize, Shader};
 use parsnip_compiler::passes;
 use parsnip_compiler::spirv::{translate, FrontEndOptions};
@@ -22,6 +23,7 @@ fn run(case: &corpus::Case, shader: &Shader, stage: &str) -> Result<(), String> 
                 binding: b.binding,
                 element: b.element,
                 data: b.data.clone(),
+                format: b.format.and_then(TexelFormat::from_spirv),
             })
             .collect(),
         push_constants: case.push_constants.clone(),

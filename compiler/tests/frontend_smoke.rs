@@ -18,6 +18,7 @@ fn double_translates_and_runs() {
             binding: 0,
             element: 0,
             data: vec![0xef; 1024],
+            format: None,
         }],
         ..Default::default()
     };

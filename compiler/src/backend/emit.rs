@@ -5,9 +5,9 @@ use super::mir::*;
 use super::ra::Allocation;
 use crate::error::{CompileError, Result};
 use parsnip_isa::{
-    encode, Alu, Alu3, Atomic, Barrier, BufferDesc, DotMode, Flow, Ibo, IndexMode, Instr, IsaGen,
-    Ldc, Local, Mem, Mov, MovDst, Op, Opcode, Operand, Pred, Reg, ResinfoB, Sfu, Src8, SrcKind,
-    Type, P0_X,
+    encode, Alu, Alu3, Atomic, Barrier, BufferDesc, DescMode, DotMode, Flow, Ibo, IndexMode, Instr,
+    IsaGen, Ldc, Local, Mem, Mov, MovDst, Op, Opcode, Operand, Pred, Reg, ResinfoB, Sfu, Src8,
+    SrcKind, Tex, TexDesc, Type, P0_X,
 };
 
 struct Ctx<'a> {
@@ -145,16 +145,18 @@ impl Ctx<'_> {
             MOp::Ibo {
                 op,
                 ty,
+                typed,
+                count,
                 reg,
                 coord,
                 base,
                 index,
             } => Op::Mem(Mem::Ibo(Ibo {
                 op: *op,
-                typed: false,
+                typed: *typed,
                 d: 1,
                 ty: *ty,
-                type_size: 1,
+                type_size: *count,
                 desc: Self::desc(*base, index),
                 reg: self.num(*reg)?,
                 coord: self.num(*coord)?,
@@ -217,6 +219,34 @@ impl Ctx<'_> {
                 dst: self.num(*dst)?,
                 ssbo: self.src8(index)?,
             })),
+            MOp::Tex {
+                op,
+                ty,
+                wrmask,
+                dst,
+                coord,
+                base,
+                index,
+            } => {
+                let mut t = Tex::new(*op);
+                t.ty = *ty;
+                t.wrmask = *wrmask;
+                t.dst = self.num(*dst)?;
+                t.src1 = coord.map(|c| self.num(c)).transpose()?;
+                t.desc = match index {
+                    MSrc8::Imm(tex) => TexDesc::BindlessImm {
+                        base: *base,
+                        samp: 0,
+                        tex: *tex,
+                    },
+                    MSrc8::Reg(c) => TexDesc::Indexed {
+                        mode: DescMode::BindlessNonuniform,
+                        reg: self.num(*c)?,
+                        base: *base,
+                    },
+                };
+                Op::Tex(t)
+            }
             MOp::Barrier { op, global, local } => {
                 let fence = *op == Opcode::Fence;
                 Op::Barrier(Barrier {

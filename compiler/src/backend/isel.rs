@@ -32,7 +32,9 @@ use crate::error::{CompileError, Result};
 use crate::ir::{self, AluOp, BitSize, ConvKind, Op, Space, Src, SysVal, Terminator};
 use parsnip_isa::{Cond, Opcode, Round, Type};
 use smallvec::smallvec;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+
+mod texel;
 
 /// The registers the driver must program for the hardware to deliver the built-ins.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -58,6 +60,42 @@ fn fits_alu_imm(v: i64) -> bool {
     (-1024..=1023).contains(&v)
 }
 
+/// `atomic.b.*` for an operation; signedness is the instruction's type.
+fn ibo_atomic_opcode(op: ir::AtomicOp) -> Opcode {
+    match op {
+        ir::AtomicOp::Add => Opcode::AtomicBAdd,
+        ir::AtomicOp::SMin | ir::AtomicOp::UMin => Opcode::AtomicBMin,
+        ir::AtomicOp::SMax | ir::AtomicOp::UMax => Opcode::AtomicBMax,
+        ir::AtomicOp::And => Opcode::AtomicBAnd,
+        ir::AtomicOp::Or => Opcode::AtomicBOr,
+        ir::AtomicOp::Xor => Opcode::AtomicBXor,
+        ir::AtomicOp::Exchange => Opcode::AtomicBXchg,
+        ir::AtomicOp::CompareExchange => Opcode::AtomicBCmpxchg,
+    }
+}
+
+/// The type of a 32-bit atomic: signed for the signed minimum and maximum (Mesa's
+/// ir3 takes it from nir_atomic_op_type).
+fn atomic_type(op: ir::AtomicOp) -> Type {
+    if matches!(op, ir::AtomicOp::SMin | ir::AtomicOp::SMax) {
+        Type::S32
+    } else {
+        Type::U32
+    }
+}
+
+/// An `atomic.b.*` on a storage buffer (untyped: `coord` is the element index) or a
+/// storage texel buffer (typed: the texel index).
+struct IboAtomic {
+    op: ir::AtomicOp,
+    typed: bool,
+    base: u8,
+    index: MSrc8,
+    coord: Comp,
+    data: Src,
+    compare: Option<Src>,
+}
+
 struct Sel<'a> {
     ir: &'a ir::Shader,
     m: MShader,
@@ -66,6 +104,8 @@ struct Sel<'a> {
     defs: HashMap<ir::Value, ir::Op>,
     cur: usize,
     phi_temps: HashMap<ir::Value, VReg>,
+    /// Texel loads already selected as part of an earlier load of the same texel.
+    texel_loaded: HashSet<ir::Value>,
 }
 
 fn err(msg: impl Into<String>) -> CompileError {
@@ -836,6 +876,8 @@ impl Sel<'_> {
                 self.emit(MOp::Ibo {
                     op: Opcode::LdibB,
                     ty: Type::U32,
+                    typed: false,
+                    count: 1,
                     reg: dst,
                     coord,
                     base,
@@ -973,6 +1015,8 @@ impl Sel<'_> {
                 self.emit(MOp::Ibo {
                     op: Opcode::StibB,
                     ty: Type::U32,
+                    typed: false,
+                    count: 1,
                     reg: value,
                     coord,
                     base,
@@ -1004,44 +1048,22 @@ impl Sel<'_> {
         if a.size != BitSize::B32 {
             return Err(err("only 32-bit atomics are supported"));
         }
-        let signed = matches!(a.op, ir::AtomicOp::SMin | ir::AtomicOp::SMax);
-        let ty = if signed { Type::S32 } else { Type::U32 };
+        let ty = atomic_type(a.op);
         let cmpxchg = a.op == ir::AtomicOp::CompareExchange;
         match &a.space {
             Space::Ssbo(r) => {
-                let op = match a.op {
-                    ir::AtomicOp::Add => Opcode::AtomicBAdd,
-                    ir::AtomicOp::SMin | ir::AtomicOp::UMin => Opcode::AtomicBMin,
-                    ir::AtomicOp::SMax | ir::AtomicOp::UMax => Opcode::AtomicBMax,
-                    ir::AtomicOp::And => Opcode::AtomicBAnd,
-                    ir::AtomicOp::Or => Opcode::AtomicBOr,
-                    ir::AtomicOp::Xor => Opcode::AtomicBXor,
-                    ir::AtomicOp::Exchange => Opcode::AtomicBXchg,
-                    ir::AtomicOp::CompareExchange => Opcode::AtomicBCmpxchg,
-                };
                 let (base, index) = self.desc(r)?;
                 let coord = self.dword_index(a.offset);
-                // The group: destination, data, then the comparator of a compare-exchange.
-                let group = self.m.new_vreg(if cmpxchg { 3 } else { 2 }, false);
-                self.copy_into(Comp(group, 1), a.data);
-                if let Some(c) = a.compare {
-                    self.copy_into(Comp(group, 2), c);
-                }
-                self.emit(MOp::Ibo {
-                    op,
-                    ty,
-                    reg: Comp(group, 0),
-                    coord,
+                let atomic = IboAtomic {
+                    op: a.op,
+                    typed: false,
                     base,
                     index,
-                });
-                self.emit(MOp::Mov {
-                    dst,
-                    src: MSrc::Reg(Comp(group, 0)),
-                    src_type: Type::U32,
-                    dst_type: Type::U32,
-                    round: Round::Zero,
-                });
+                    coord,
+                    data: a.data,
+                    compare: a.compare,
+                };
+                self.ibo_atomic(dst, &atomic);
             }
             Space::Shared => {
                 let op = match a.op {
@@ -1075,6 +1097,40 @@ impl Sel<'_> {
             s => return Err(err(format!("atomics on {s} are not supported"))),
         }
         Ok(())
+    }
+
+    /// `dst` = the old value: the instruction names a register group of the destination,
+    /// the data, then the comparator of a compare-exchange.
+    fn ibo_atomic(&mut self, dst: Comp, a: &IboAtomic) {
+        let group = self
+            .m
+            .new_vreg(if a.compare.is_some() { 3 } else { 2 }, false);
+        self.copy_into(Comp(group, 1), a.data);
+        if let Some(c) = a.compare {
+            self.copy_into(Comp(group, 2), c);
+        }
+        self.emit(MOp::Ibo {
+            op: ibo_atomic_opcode(a.op),
+            ty: atomic_type(a.op),
+            typed: a.typed,
+            count: 1,
+            reg: Comp(group, 0),
+            coord: a.coord,
+            base: a.base,
+            index: a.index,
+        });
+        self.mov(dst, Comp(group, 0));
+    }
+
+    /// A full-register copy.
+    fn mov(&mut self, dst: Comp, src: Comp) {
+        self.emit(MOp::Mov {
+            dst,
+            src: MSrc::Reg(src),
+            src_type: Type::U32,
+            dst_type: Type::U32,
+            round: Round::Zero,
+        });
     }
 
     fn copy_into(&mut self, dst: Comp, s: Src) {
@@ -1183,6 +1239,18 @@ impl Sel<'_> {
                 let half = self.m.info(d.0).half;
                 self.copy_value(d, Src::Imm(0), half);
             }
+            Op::TexelLoad(_) => {
+                return Err(err("a texel load is selected with the loads of its block"))
+            }
+            Op::TexelStore(t) => self.sel_texel_store(t)?,
+            Op::TexelAtomic(a) => {
+                let d = match dst {
+                    Some(d) => d,
+                    None => self.new_reg(false).into(),
+                };
+                self.sel_texel_atomic(d, a)?
+            }
+            Op::TexelSize(t) => self.sel_texel_size(need()?, t)?,
         }
         Ok(())
     }
@@ -1208,6 +1276,7 @@ pub fn select(shader: &ir::Shader) -> Result<MShader> {
         defs: HashMap::new(),
         cur: 0,
         phi_temps: HashMap::new(),
+        texel_loaded: HashSet::new(),
     };
     for block in &shader.blocks {
         for instr in &block.instrs {
@@ -1237,8 +1306,12 @@ pub fn select(shader: &ir::Shader) -> Result<MShader> {
                 round: Round::Zero,
             });
         }
-        for instr in &block.instrs {
-            s.sel_instr(instr)?;
+        for (i, instr) in block.instrs.iter().enumerate() {
+            if let Op::TexelLoad(_) = instr.op {
+                s.sel_texel_load(&block.instrs, i)?;
+            } else {
+                s.sel_instr(instr)?;
+            }
         }
         // Phi temporaries of the successors, written before the terminator.
         for succ in block.term.successors() {

@@ -82,14 +82,32 @@ pub enum MOp {
         src: Comp,
         half: bool,
     },
-    /// `ldib.b`/`stib.b`/`atomic.b.*` on a bindless storage buffer: `reg` is the
-    /// destination (load), the value (store), or the group (destination, data
-    /// [, comparator]) of an atomic; `coord` the element index.
+    /// `ldib.b`/`stib.b`/`atomic.b.*` on a bindless storage buffer or storage texel
+    /// buffer: `reg` is the first of `count` destinations (load) or values (store), or
+    /// the group (destination, data [, comparator]) of an atomic; `coord` the element
+    /// index (untyped) or texel index (`typed`: converted through the view's format).
     Ibo {
         op: Opcode,
         ty: Type,
+        typed: bool,
+        count: u8,
         reg: Comp,
         coord: Comp,
+        base: u8,
+        index: MSrc8,
+    },
+    /// `isam` (texel fetch) and `getbuf` (texels in a buffer view) on a bindless texture:
+    /// the components `wrmask` enables are written to consecutive registers from `dst`;
+    /// `coord` is the first of isam's two coordinates (x, then y = 0: freedreno's ir3
+    /// fetches from a buffer as from a 2D texture of height 1). `index` is the texture's
+    /// descriptor: an immediate, or the first of two registers holding the texture and
+    /// the sampler (0).
+    Tex {
+        op: Opcode,
+        ty: Type,
+        wrmask: u8,
+        dst: Comp,
+        coord: Option<Comp>,
         base: u8,
         index: MSrc8,
     },
@@ -157,12 +175,15 @@ impl MOp {
                 reg,
                 coord,
                 index,
+                count,
                 ..
             } => {
                 u.push(*coord);
                 src8(index, &mut u);
                 if *op == Opcode::StibB {
-                    u.push(*reg);
+                    for k in 0..*count {
+                        u.push(Comp(reg.0, reg.1 + k));
+                    }
                 } else if *op != Opcode::LdibB {
                     // Atomics read the data (and comparand) after the destination slot.
                     u.push(Comp(reg.0, reg.1 + 1));
@@ -189,6 +210,16 @@ impl MOp {
                 src8(index, &mut u);
             }
             MOp::Resinfo { index, .. } => src8(index, &mut u),
+            MOp::Tex { coord, index, .. } => {
+                if let Some(c) = coord {
+                    u.push(*c);
+                    u.push(Comp(c.0, c.1 + 1));
+                }
+                if let MSrc8::Reg(c) = index {
+                    u.push(*c);
+                    u.push(Comp(c.0, c.1 + 1));
+                }
+            }
             MOp::Barrier { .. } => {}
         }
         u
@@ -199,7 +230,22 @@ impl MOp {
         let mut d = SmallVec::new();
         match self {
             MOp::Alu { dst, .. } | MOp::Mov { dst, .. } | MOp::Sfu { dst, .. } => d.push(*dst),
+            MOp::Ibo {
+                op: Opcode::LdibB,
+                reg,
+                count,
+                ..
+            } => {
+                for k in 0..*count {
+                    d.push(Comp(reg.0, reg.1 + k));
+                }
+            }
             MOp::Ibo { op, reg, .. } if *op != Opcode::StibB => d.push(*reg),
+            MOp::Tex { wrmask, dst, .. } => {
+                for k in 0..wrmask.count_ones() as u8 {
+                    d.push(Comp(dst.0, dst.1 + k));
+                }
+            }
             MOp::Local {
                 op: Opcode::Ldl | Opcode::Ldp,
                 reg,
@@ -271,6 +317,15 @@ impl MOp {
                 f(dst);
                 src8(index, &mut f);
             }
+            MOp::Tex {
+                dst, coord, index, ..
+            } => {
+                f(dst);
+                if let Some(c) = coord {
+                    f(c);
+                }
+                src8(index, &mut f);
+            }
             MOp::Barrier { .. } => {}
         }
     }
@@ -289,7 +344,14 @@ impl MOp {
     pub fn reads_memory(&self) -> bool {
         matches!(
             self,
-            MOp::Ibo { .. } | MOp::Local { .. } | MOp::LocalAtomic { .. } | MOp::Barrier { .. }
+            MOp::Ibo { .. }
+                | MOp::Local { .. }
+                | MOp::LocalAtomic { .. }
+                | MOp::Barrier { .. }
+                | MOp::Tex {
+                    op: Opcode::Isam,
+                    ..
+                }
         )
     }
 
@@ -301,6 +363,7 @@ impl MOp {
             | MOp::Ibo { op, .. }
             | MOp::Local { op, .. }
             | MOp::LocalAtomic { op, .. }
+            | MOp::Tex { op, .. }
             | MOp::Barrier { op, .. } => *op,
             MOp::Mov { .. } => Opcode::Mov,
             MOp::Ldc { .. } => Opcode::Ldc,

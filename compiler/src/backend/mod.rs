@@ -66,6 +66,9 @@ pub struct CompiledShader {
     /// Private memory per invocation (local arrays and spills), bytes.
     pub private_bytes: u32,
     pub uses_barrier: bool,
+    /// The shader reads bindless textures (`isam`, `getbuf`): SP_CS_CONFIG.BINDLESS_TEX
+    /// (a6xx.xml) must say so, as Turnip sets it from ir3's `bindless_tex`.
+    pub bindless_textures: bool,
     /// Where the hardware must put the built-ins; `None` when the shader does not read
     /// them (the driver then programs "unused", r63.x).
     pub local_id_reg: Option<u8>,
@@ -161,6 +164,10 @@ pub fn compile(shader: &ir::Shader, model: &dyn ShaderModel) -> Result<CompiledS
         spills: alloc.spills,
         max_waves: model.max_waves(full_regs, double),
     };
+    let bindless_textures = m
+        .blocks
+        .iter()
+        .any(|b| b.instrs.iter().any(|op| matches!(op, mir::MOp::Tex { .. })));
     let reads = |r: u8| m.fixed_inputs.iter().any(|f| (r..r + 3).contains(f));
     let disassembly = instrs.iter().map(|i| format!("{i}\n")).collect();
     Ok(CompiledShader {
@@ -175,6 +182,7 @@ pub fn compile(shader: &ir::Shader, model: &dyn ShaderModel) -> Result<CompiledS
         shared_bytes: shader.shared_bytes,
         private_bytes: shader.scratch_bytes.next_multiple_of(4) + alloc.spill_bytes,
         uses_barrier,
+        bindless_textures,
         local_id_reg: reads(isel::INPUT_REGS.local_id).then_some(isel::INPUT_REGS.local_id),
         workgroup_id_reg: reads(isel::INPUT_REGS.workgroup_id)
             .then_some(isel::INPUT_REGS.workgroup_id),

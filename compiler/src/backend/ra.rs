@@ -54,6 +54,7 @@ fn late_reader(op: &MOp) -> bool {
             | MOp::LocalAtomic { .. }
             | MOp::Ldc { .. }
             | MOp::Resinfo { .. }
+            | MOp::Tex { .. }
     )
 }
 

@@ -29,6 +29,7 @@ fn is_memory(op: &MOp) -> bool {
             | MOp::LocalAtomic { .. }
             | MOp::Barrier { .. }
             | MOp::Resinfo { .. }
+            | MOp::Tex { .. }
     )
 }
 

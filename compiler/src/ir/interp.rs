@@ -3,6 +3,7 @@
 //! shader before and after each pass and compare with results computed independently.
 
 use super::eval::{eval_alu, eval_convert};
+use super::texel_format::TexelFormat;
 use super::*;
 use crate::descriptor_layout::DescriptorLayout;
 
@@ -14,6 +15,8 @@ pub struct BufferBinding {
     /// Array element within the binding.
     pub element: u32,
     pub data: Vec<u8>,
+    /// The view's format, for a texel buffer (its texels are `data`).
+    pub format: Option<TexelFormat>,
 }
 
 /// What a dispatch gets besides the shader.
@@ -303,30 +306,8 @@ impl Machine<'_> {
             Op::Atomic(a) => {
                 let off = src(inv, a.offset);
                 let old = self.load(inv, &a.space, off, a.size)?;
-                let data = src(inv, a.data);
-                let new = match a.op {
-                    AtomicOp::Add => eval_alu(AluOp::IAdd, a.size, &[old, data]),
-                    AtomicOp::SMin => eval_alu(AluOp::SMin, a.size, &[old, data]),
-                    AtomicOp::UMin => eval_alu(AluOp::UMin, a.size, &[old, data]),
-                    AtomicOp::SMax => eval_alu(AluOp::SMax, a.size, &[old, data]),
-                    AtomicOp::UMax => eval_alu(AluOp::UMax, a.size, &[old, data]),
-                    AtomicOp::And => Some(old & data),
-                    AtomicOp::Or => Some(old | data),
-                    AtomicOp::Xor => Some(old ^ data),
-                    AtomicOp::Exchange => Some(data),
-                    AtomicOp::CompareExchange => {
-                        let cmp = src(
-                            inv,
-                            a.compare.ok_or("compare-exchange without a comparand")?,
-                        );
-                        Some(if old == cmp & a.size.mask() {
-                            data
-                        } else {
-                            old
-                        })
-                    }
-                }
-                .unwrap_or(0);
+                let compare = a.compare.map(|c| src(inv, c));
+                let new = atomic_result(a.op, a.size, old, src(inv, a.data), compare)?;
                 self.store(inv, &a.space, off, a.size, new)?;
                 (Some(old), None)
             }
@@ -335,9 +316,101 @@ impl Machine<'_> {
                 let b = self.buffer(r, inv)?;
                 (Some(b.data.len() as u64), None)
             }
+            Op::TexelLoad(l) => {
+                let (fmt, at) = self.texel(&l.buffer, inv, l.coord)?;
+                let data = &self.buffer(&l.buffer.resource, inv)?.data;
+                let v = fmt.read(&data[at..at + fmt.bytes()]);
+                (Some(u64::from(v[l.component as usize & 3])), None)
+            }
+            Op::TexelStore(s) => {
+                let (fmt, at) = self.texel(&s.buffer, inv, s.coord)?;
+                let mut values = [0u32; 4];
+                for (v, x) in values.iter_mut().zip(&s.values) {
+                    *v = src(inv, *x) as u32;
+                }
+                let bytes = fmt.write(values, s.buffer.ty);
+                let data = &mut self.buffer(&s.buffer.resource, inv)?.data;
+                data[at..at + bytes.len()].copy_from_slice(&bytes);
+                (None, None)
+            }
+            Op::TexelAtomic(a) => {
+                let (fmt, at) = self.texel(&a.buffer, inv, a.coord)?;
+                if !fmt.is_integer() || fmt.bytes() != 4 {
+                    return Err(format!("{op}: the view's format is not a 32-bit integer"));
+                }
+                let compare = a.compare.map(|c| src(inv, c));
+                let data = src(inv, a.data);
+                let b = self.buffer(&a.buffer.resource, inv)?;
+                let old = read(&b.data, at as u64, BitSize::B32, "texel buffer")?;
+                let new = atomic_result(a.op, BitSize::B32, old, data, compare)?;
+                write(&mut b.data, at as u64, BitSize::B32, new, "texel buffer")?;
+                (Some(old), None)
+            }
+            Op::TexelSize(t) => {
+                let b = self.buffer(&t.resource, inv)?;
+                let fmt = b
+                    .format
+                    .ok_or("texel_size of a buffer bound without a format")?;
+                (Some((b.data.len() / fmt.bytes()) as u64), None)
+            }
             Op::Undef => (Some(0), None),
         })
     }
+
+    /// The format of a texel buffer view and the byte offset of texel `coord` in it; an
+    /// index past the view is an error (Vulkan leaves such accesses undefined without
+    /// robustness, which the interpreter does not model).
+    fn texel(
+        &mut self,
+        t: &TexelBuffer,
+        inv: &Invocation,
+        coord: Src,
+    ) -> Result<(TexelFormat, usize), String> {
+        let index = src(inv, coord) as u32 as usize;
+        let b = self.buffer(&t.resource, inv)?;
+        let fmt = b.format.ok_or(format!(
+            "set {} binding {}[{}] is used as a texel buffer but bound without a format",
+            b.set, b.binding, b.element
+        ))?;
+        let texels = b.data.len() / fmt.bytes();
+        if index >= texels {
+            return Err(format!(
+                "texel {index} of set {} binding {}[{}] is past its {texels} texels",
+                b.set, b.binding, b.element
+            ));
+        }
+        Ok((fmt, index * fmt.bytes()))
+    }
+}
+
+/// The value an atomic operation leaves in memory.
+fn atomic_result(
+    op: AtomicOp,
+    size: BitSize,
+    old: u64,
+    data: u64,
+    compare: Option<u64>,
+) -> Result<u64, String> {
+    let alu = |a: AluOp| eval_alu(a, size, &[old, data]).unwrap_or(0);
+    Ok(match op {
+        AtomicOp::Add => alu(AluOp::IAdd),
+        AtomicOp::SMin => alu(AluOp::SMin),
+        AtomicOp::UMin => alu(AluOp::UMin),
+        AtomicOp::SMax => alu(AluOp::SMax),
+        AtomicOp::UMax => alu(AluOp::UMax),
+        AtomicOp::And => old & data,
+        AtomicOp::Or => old | data,
+        AtomicOp::Xor => old ^ data,
+        AtomicOp::Exchange => data,
+        AtomicOp::CompareExchange => {
+            let cmp = compare.ok_or("compare-exchange without a comparand")?;
+            if old == cmp & size.mask() {
+                data
+            } else {
+                old
+            }
+        }
+    })
 }
 
 fn src(inv: &Invocation, s: Src) -> u64 {

@@ -11,6 +11,7 @@ pub mod eval;
 pub mod interp;
 pub mod op;
 pub mod print;
+pub mod texel_format;
 
 pub use op::*;
 

@@ -246,6 +246,20 @@ pub enum Resource {
     Bindless { base: u32, index: Src },
 }
 
+impl Resource {
+    fn for_each_src_mut(&mut self, f: &mut impl FnMut(&mut Src)) {
+        match self {
+            Resource::Binding { index, .. } | Resource::Bindless { index, .. } => f(index),
+        }
+    }
+
+    fn for_each_src(&self, f: &mut impl FnMut(&Src)) {
+        match self {
+            Resource::Binding { index, .. } | Resource::Bindless { index, .. } => f(index),
+        }
+    }
+}
+
 /// A memory a load, store or atomic reaches. Offsets are in bytes except for `Local`
 /// (scalar slots).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -267,20 +281,14 @@ impl Space {
     }
 
     fn for_each_src_mut(&mut self, f: &mut impl FnMut(&mut Src)) {
-        match self {
-            Space::Ssbo(r) | Space::Ubo(r) => match r {
-                Resource::Binding { index, .. } | Resource::Bindless { index, .. } => f(index),
-            },
-            _ => {}
+        if let Space::Ssbo(r) | Space::Ubo(r) = self {
+            r.for_each_src_mut(f);
         }
     }
 
     fn for_each_src(&self, f: &mut impl FnMut(&Src)) {
-        match self {
-            Space::Ssbo(r) | Space::Ubo(r) => match r {
-                Resource::Binding { index, .. } | Resource::Bindless { index, .. } => f(index),
-            },
-            _ => {}
+        if let Space::Ssbo(r) | Space::Ubo(r) = self {
+            r.for_each_src(f);
         }
     }
 }
@@ -343,6 +351,63 @@ pub struct Atomic {
     pub size: BitSize,
 }
 
+/// Which path of the GPU reaches a texel buffer view.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TexelPath {
+    /// A uniform texel buffer: read through the texture unit.
+    Sampled,
+    /// A storage texel buffer: read, written and updated atomically by the shader
+    /// processor's typed image instructions.
+    Storage,
+}
+
+/// How an access sees a texel's components (the SPIR-V image's sampled type): loads give
+/// a float format's components as f32 and an integer format's as 32-bit integers; stores
+/// give the values in that form and the format converts them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TexelType {
+    Float,
+    Sint,
+    Uint,
+}
+
+/// A texel buffer view as an operation names it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TexelBuffer {
+    pub resource: Resource,
+    pub path: TexelPath,
+    pub ty: TexelType,
+}
+
+/// Component `component` (0-3, x to w) of the texel at index `coord`: 32 bits.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TexelLoad {
+    pub buffer: TexelBuffer,
+    pub coord: Src,
+    pub component: u8,
+}
+
+/// Writes the texel at index `coord`: `values` are its first components, as many as the
+/// view's format is given (1 to 4).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TexelStore {
+    pub buffer: TexelBuffer,
+    pub coord: Src,
+    pub values: SmallVec<[Src; 4]>,
+}
+
+/// Read-modify-write of the 32-bit integer texel at index `coord`; the result is the old
+/// value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TexelAtomic {
+    pub buffer: TexelBuffer,
+    pub coord: Src,
+    pub op: AtomicOp,
+    pub data: Src,
+    /// The value compared against, for `CompareExchange`.
+    pub compare: Option<Src>,
+}
+
 /// Built-in inputs of a compute invocation.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum SysVal {
@@ -381,6 +446,11 @@ pub enum Op {
     Barrier(Barrier),
     /// Bytes in a storage buffer (for OpArrayLength).
     BufferSize(Resource),
+    TexelLoad(TexelLoad),
+    TexelStore(TexelStore),
+    TexelAtomic(TexelAtomic),
+    /// Texels in a texel buffer view.
+    TexelSize(TexelBuffer),
     /// A value with no defined contents.
     Undef,
 }
@@ -416,9 +486,26 @@ impl Op {
                     f(c);
                 }
             }
-            Op::BufferSize(r) => match r {
-                Resource::Binding { index, .. } | Resource::Bindless { index, .. } => f(index),
-            },
+            Op::BufferSize(r) | Op::TexelSize(TexelBuffer { resource: r, .. }) => {
+                r.for_each_src_mut(&mut f)
+            }
+            Op::TexelLoad(l) => {
+                l.buffer.resource.for_each_src_mut(&mut f);
+                f(&mut l.coord);
+            }
+            Op::TexelStore(s) => {
+                s.buffer.resource.for_each_src_mut(&mut f);
+                f(&mut s.coord);
+                s.values.iter_mut().for_each(f);
+            }
+            Op::TexelAtomic(a) => {
+                a.buffer.resource.for_each_src_mut(&mut f);
+                f(&mut a.coord);
+                f(&mut a.data);
+                if let Some(c) = &mut a.compare {
+                    f(c);
+                }
+            }
             Op::SysVal(_) | Op::Barrier(_) | Op::Undef => {}
         }
     }
@@ -445,9 +532,26 @@ impl Op {
                     f(c);
                 }
             }
-            Op::BufferSize(r) => match r {
-                Resource::Binding { index, .. } | Resource::Bindless { index, .. } => f(index),
-            },
+            Op::BufferSize(r) | Op::TexelSize(TexelBuffer { resource: r, .. }) => {
+                r.for_each_src(&mut f)
+            }
+            Op::TexelLoad(l) => {
+                l.buffer.resource.for_each_src(&mut f);
+                f(&l.coord);
+            }
+            Op::TexelStore(s) => {
+                s.buffer.resource.for_each_src(&mut f);
+                f(&s.coord);
+                s.values.iter().for_each(f);
+            }
+            Op::TexelAtomic(a) => {
+                a.buffer.resource.for_each_src(&mut f);
+                f(&a.coord);
+                f(&a.data);
+                if let Some(c) = &a.compare {
+                    f(c);
+                }
+            }
             Op::SysVal(_) | Op::Barrier(_) | Op::Undef => {}
         }
     }
@@ -457,14 +561,17 @@ impl Op {
     pub fn is_pure(&self) -> bool {
         match self {
             Op::Alu(_) | Op::Convert(_) | Op::SysVal(_) | Op::Undef => true,
-            Op::BufferSize(_) => true,
+            Op::BufferSize(_) | Op::TexelSize(_) => true,
             Op::Load(l) => l.space.is_read_only(),
-            Op::Store(_) | Op::Atomic(_) | Op::Barrier(_) => false,
+            // Uniform texel buffers do not change during a dispatch; storage ones may.
+            Op::TexelLoad(l) => l.buffer.path == TexelPath::Sampled,
+            Op::Store(_) | Op::Atomic(_) | Op::Barrier(_) | Op::TexelStore(_) => false,
+            Op::TexelAtomic(_) => false,
         }
     }
 
     /// Operations that can be removed when their result is unused (every load can).
     pub fn is_removable(&self) -> bool {
-        self.is_pure() || matches!(self, Op::Load(_))
+        self.is_pure() || matches!(self, Op::Load(_) | Op::TexelLoad(_))
     }
 }

@@ -64,6 +64,21 @@ impl Display for Space {
     }
 }
 
+impl Display for TexelBuffer {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let path = match self.path {
+            TexelPath::Sampled => "sampled",
+            TexelPath::Storage => "storage",
+        };
+        let ty = match self.ty {
+            TexelType::Float => "f32",
+            TexelType::Sint => "s32",
+            TexelType::Uint => "u32",
+        };
+        write!(f, "{path}.{ty}{}", self.resource)
+    }
+}
+
 impl Display for SysVal {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         const C: [char; 3] = ['x', 'y', 'z'];
@@ -136,6 +151,34 @@ impl Display for Op {
                 Ok(())
             }
             Op::BufferSize(r) => write!(f, "buffer_size ssbo{r}"),
+            Op::TexelLoad(l) => {
+                let c = ['x', 'y', 'z', 'w']
+                    .get(l.component as usize)
+                    .unwrap_or(&'?');
+                write!(f, "texel_load.{c} {}[{}]", l.buffer, l.coord)
+            }
+            Op::TexelStore(s) => {
+                write!(f, "texel_store {}[{}]", s.buffer, s.coord)?;
+                for (i, v) in s.values.iter().enumerate() {
+                    write!(f, "{}{v}", if i == 0 { " " } else { ", " })?;
+                }
+                Ok(())
+            }
+            Op::TexelAtomic(a) => {
+                write!(
+                    f,
+                    "texel_atomic_{} {}[{}] {}",
+                    a.op.name(),
+                    a.buffer,
+                    a.coord,
+                    a.data
+                )?;
+                if let Some(c) = a.compare {
+                    write!(f, ", cmp {c}")?;
+                }
+                Ok(())
+            }
+            Op::TexelSize(b) => write!(f, "texel_size {b}"),
             Op::Undef => write!(f, "undef"),
         }
     }

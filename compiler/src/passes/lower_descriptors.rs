@@ -1,6 +1,6 @@
 //! Descriptors to the bindless form: `(set, binding)[i]` becomes descriptor
 //! `first_descriptor + i` of the set whose base is SP_BINDLESS_BASE[set] (a6xx.xml), as
-//! the `.bindless` forms of ir3's memory instructions address them.
+//! the `.bindless` forms of ir3's memory and texture instructions address them.
 
 use crate::descriptor_layout::{DescriptorKind, DescriptorLayout, MAX_SETS};
 use crate::error::{CompileError, Result};
@@ -79,6 +79,16 @@ pub fn run(shader: &mut Shader, layout: &DescriptorLayout) -> Result<()> {
                     space: Space::Ubo(r),
                     ..
                 }) => Some((r, DescriptorKind::UniformBuffer)),
+                Op::TexelLoad(TexelLoad { buffer: t, .. })
+                | Op::TexelStore(TexelStore { buffer: t, .. })
+                | Op::TexelAtomic(TexelAtomic { buffer: t, .. })
+                | Op::TexelSize(t) => {
+                    let kind = match t.path {
+                        TexelPath::Sampled => DescriptorKind::UniformTexelBuffer,
+                        TexelPath::Storage => DescriptorKind::StorageTexelBuffer,
+                    };
+                    Some((&mut t.resource, kind))
+                }
                 _ => None,
             };
             if let Some((r, kind)) = target {

@@ -46,6 +46,28 @@ pub(super) enum PtrBase {
     },
     PushConst,
     BuiltIn(BuiltIn),
+    /// A texel buffer variable, or an array of them whose element is not chosen yet.
+    Image {
+        set: u32,
+        binding: u32,
+        index: Src,
+        array_pending: bool,
+    },
+    /// A texel of a storage texel buffer (OpImageTexelPointer), for atomics.
+    Texel {
+        image: ImageRef,
+        coord: Src,
+    },
+}
+
+/// A texel buffer descriptor as a value: what OpLoad of a texel buffer variable gives.
+#[derive(Copy, Clone, Debug)]
+pub(super) struct ImageRef {
+    pub set: u32,
+    pub binding: u32,
+    pub index: Src,
+    /// The OpTypeImage.
+    pub ty: Id,
 }
 
 #[derive(Clone, Debug)]
@@ -61,7 +83,10 @@ pub(super) struct Ptr {
 impl Ptr {
     fn layout(&self) -> LayoutKind {
         match self.base {
-            PtrBase::Local(_) | PtrBase::BuiltIn(_) => LayoutKind::Slots,
+            PtrBase::Local(_)
+            | PtrBase::BuiltIn(_)
+            | PtrBase::Image { .. }
+            | PtrBase::Texel { .. } => LayoutKind::Slots,
             PtrBase::Shared => LayoutKind::Packed,
             PtrBase::Buffer { .. } | PtrBase::PushConst => LayoutKind::Explicit,
         }
@@ -72,6 +97,7 @@ impl Ptr {
 pub(super) enum Val {
     Comp(Comp),
     Ptr(Ptr),
+    Image(ImageRef),
 }
 
 pub(super) fn err(inst: &dr::Instruction, msg: impl std::fmt::Display) -> CompileError {
@@ -85,6 +111,8 @@ pub(super) struct Translator<'m> {
     pub globals: HashMap<Id, Val>,
     /// The SPIR-V type of every value translated so far.
     pub types_of: HashMap<Id, Id>,
+    /// Module variables of kinds not supported, and why.
+    refused: HashMap<Id, String>,
     call_stack: Vec<Id>,
     instrs: usize,
 }
@@ -104,6 +132,7 @@ impl<'m> Translator<'m> {
             cur: BlockId::ENTRY,
             globals: HashMap::new(),
             types_of: HashMap::new(),
+            refused: HashMap::new(),
             call_stack: Vec::new(),
             instrs: 0,
         }
@@ -163,7 +192,7 @@ impl<'m> Translator<'m> {
     }
 
     /// A 32-bit offset or index from an integer of any size.
-    fn index32(&mut self, s: Src, size: BitSize) -> Result<Src> {
+    pub fn index32(&mut self, s: Src, size: BitSize) -> Result<Src> {
         self.convert(ConvKind::I2I { signed: true }, size, BitSize::B32, s)
     }
 
@@ -194,7 +223,17 @@ impl<'m> Translator<'m> {
         match self.get(ids, id) {
             Some(Val::Comp(c)) => Ok(c),
             Some(Val::Ptr(_)) => Err(err(inst, format!("%{id} is a pointer, not a value"))),
-            None => Err(err(inst, format!("%{id} is not defined before its use"))),
+            Some(Val::Image(_)) => Err(err(inst, format!("%{id} is an image, not a value"))),
+            None => Err(self.undefined(inst, id)),
+        }
+    }
+
+    /// The error for a use of `id`, which has no value: a variable of a kind the
+    /// front end refuses says which.
+    pub fn undefined(&self, inst: &dr::Instruction, id: Id) -> CompileError {
+        match self.refused.get(&id) {
+            Some(why) => err(inst, format!("{}: {why}", self.m.name(id))),
+            None => err(inst, format!("%{id} is not defined before its use")),
         }
     }
 
@@ -202,8 +241,8 @@ impl<'m> Translator<'m> {
         let id = id_at(inst, i)?;
         match self.get(ids, id) {
             Some(Val::Ptr(p)) => Ok(p),
-            Some(Val::Comp(_)) => Err(err(inst, format!("%{id} is not a pointer"))),
-            None => Err(err(inst, format!("%{id} is not defined before its use"))),
+            Some(Val::Comp(_) | Val::Image(_)) => Err(err(inst, format!("%{id} is not a pointer"))),
+            None => Err(self.undefined(inst, id)),
         }
     }
 
@@ -314,14 +353,39 @@ impl<'m> Translator<'m> {
                     None => return Err(fail("compute shaders have no non-built-in inputs".into())),
                 },
                 StorageClass::Output => return Err(fail("compute shaders have no outputs".into())),
-                other => {
-                    // Images and samplers: refused where used, so that a module that
-                    // declares but never touches one still compiles.
-                    if !matches!(other, StorageClass::UniformConstant) {
-                        return Err(fail(format!("storage class {other:?} is not supported")));
+                StorageClass::UniformConstant => {
+                    // Texel buffers (and arrays of them); other images and samplers are
+                    // refused where used, so that a module that declares but never
+                    // touches one still compiles.
+                    let (elem, array) = match self.m.ty(g.pointee)? {
+                        Type::Array { elem, .. } | Type::RuntimeArray { elem } => (*elem, true),
+                        _ => (g.pointee, false),
+                    };
+                    match self.m.ty(elem)? {
+                        Type::Image(_) | Type::SampledImage { .. } => {}
+                        Type::Unsupported(what) => {
+                            self.refused.insert(id, format!("{what} are not supported"));
+                            continue;
+                        }
+                        other => {
+                            self.refused
+                                .insert(id, format!("{other:?} is not supported"));
+                            continue;
+                        }
                     }
-                    continue;
+                    let (Some(set), Some(binding)) = (deco.set, deco.binding) else {
+                        return Err(fail(
+                            "a texel buffer without DescriptorSet and Binding".into(),
+                        ));
+                    };
+                    ptr(PtrBase::Image {
+                        set,
+                        binding,
+                        index: Src::Imm(0),
+                        array_pending: array,
+                    })
                 }
+                other => return Err(fail(format!("storage class {other:?} is not supported"))),
             };
             self.globals.insert(id, val);
         }
@@ -369,6 +433,17 @@ impl<'m> Translator<'m> {
             }
             PtrBase::BuiltIn(b) => {
                 return Err(CompileError::new(format!("built-in {b:?} is not memory")))
+            }
+            PtrBase::Image { .. } => {
+                return Err(CompileError::new(
+                    "a texel buffer is a descriptor, not memory to load or store",
+                ))
+            }
+            PtrBase::Texel { .. } => {
+                return Err(CompileError::new(
+                    "texels are reached by atomics only; loads and stores through a texel \
+                     pointer are not supported",
+                ))
             }
         })
     }
@@ -495,26 +570,29 @@ impl<'m> Translator<'m> {
                 return Err(err(inst, "index is not a scalar"));
             }
             let index = self.index32(idx.srcs[0], idx.sizes[0])?;
+            // The first index into an array of buffers or texel buffers picks the
+            // descriptor.
             if let PtrBase::Buffer {
-                array_pending: true,
-                ubo,
-                set,
-                binding,
+                array_pending: pending @ true,
+                index: element,
                 ..
-            } = p.base
+            }
+            | PtrBase::Image {
+                array_pending: pending @ true,
+                index: element,
+                ..
+            } = &mut p.base
             {
-                p.base = PtrBase::Buffer {
-                    ubo,
-                    set,
-                    binding,
-                    index,
-                    array_pending: false,
-                };
+                *pending = false;
+                *element = index;
                 p.pointee = match self.m.ty(p.pointee)? {
                     Type::Array { elem, .. } | Type::RuntimeArray { elem } => *elem,
-                    _ => return Err(err(inst, "buffer array is not an array")),
+                    _ => return Err(err(inst, "a descriptor array is not an array")),
                 };
                 continue;
+            }
+            if let PtrBase::Image { .. } = p.base {
+                return Err(err(inst, "indexes into a texel buffer"));
             }
             let kind = p.layout();
             let e = |m: String| err(inst, m);
@@ -797,8 +875,8 @@ impl<'m> Translator<'m> {
                 })?;
                 let c = match self.get(&ids, val) {
                     Some(Val::Comp(c)) => c,
-                    Some(Val::Ptr(_)) => {
-                        return Err(err(&inst, "phis of pointers are not supported"))
+                    Some(Val::Ptr(_) | Val::Image(_)) => {
+                        return Err(err(&inst, "phis of pointers and images are not supported"))
                     }
                     None => return Err(err(&inst, format!("%{val} is never defined"))),
                 };
@@ -891,10 +969,20 @@ impl<'m> Translator<'m> {
                 }
                 Some(Val::Ptr(p))
             }
+            O::Load if matches!(self.ptr(ids, inst, 0)?.base, PtrBase::Image { .. }) => {
+                Some(Val::Image(self.load_image(ids, inst)?))
+            }
             O::Load | O::AtomicLoad => {
                 let p = self.ptr(ids, inst, 0)?;
                 Some(Val::Comp(self.load_from(&p).map_err(|e| err(inst, e))?))
             }
+            O::Image
+            | O::SampledImage
+            | O::ImageFetch
+            | O::ImageRead
+            | O::ImageWrite
+            | O::ImageQuerySize
+            | O::ImageTexelPointer => self.image_instruction(ids, inst)?,
             O::Store | O::AtomicStore => {
                 let p = self.ptr(ids, inst, 0)?;
                 let vi = if op == O::Store { 1 } else { 3 };
@@ -1040,18 +1128,6 @@ impl<'m> Translator<'m> {
             return Err(err(inst, "atomics operate on one integer"));
         }
         let size = sizes[0];
-        let space = match p.base {
-            PtrBase::Shared | PtrBase::Buffer { ubo: false, .. } => {
-                self.space(&p).map_err(|e| err(inst, e))?
-            }
-            _ => return Err(err(inst, "atomics need a storage buffer or shared memory")),
-        };
-        let leaves = layout::leaf_offsets(self.m, p.pointee, p.layout(), None, None)
-            .map_err(|e| err(inst, e))?;
-        if leaves.len() != 1 {
-            return Err(err(inst, "pointer is not to a scalar"));
-        }
-        let offset = self.offset_plus(&p, leaves[0].0)?;
         let data_at = |t: &Self, i: usize| -> Result<Src> {
             let c = t.comp(ids, inst, i)?;
             if c.len() != 1 || c.sizes[0] != size {
@@ -1086,6 +1162,30 @@ impl<'m> Translator<'m> {
                 (aop, data_at(self, 3)?, None)
             }
         };
+        if let PtrBase::Texel { image, coord } = p.base {
+            if size != BitSize::B32 {
+                return Err(err(inst, "texel atomics are on 32-bit integers"));
+            }
+            let v = self.texel_atomic(inst, image, coord, aop, data, compare)?;
+            return Ok(Comp::new(vec![v], vec![size]));
+        }
+        let space = match p.base {
+            PtrBase::Shared | PtrBase::Buffer { ubo: false, .. } => {
+                self.space(&p).map_err(|e| err(inst, e))?
+            }
+            _ => {
+                return Err(err(
+                    inst,
+                    "atomics need a storage buffer, shared memory or a texel",
+                ))
+            }
+        };
+        let leaves = layout::leaf_offsets(self.m, p.pointee, p.layout(), None, None)
+            .map_err(|e| err(inst, e))?;
+        if leaves.len() != 1 {
+            return Err(err(inst, "pointer is not to a scalar"));
+        }
+        let offset = self.offset_plus(&p, leaves[0].0)?;
         let v = self.value(
             Op::Atomic(Atomic {
                 op: aop,

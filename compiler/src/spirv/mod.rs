@@ -2,6 +2,7 @@
 
 mod function;
 mod glsl_std450;
+mod image;
 mod layout;
 mod module;
 mod operands;

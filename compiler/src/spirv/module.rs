@@ -5,7 +5,7 @@ use super::operands::{describe, id_at, lit_at};
 use crate::error::{CompileError, Result};
 use crate::ir::{eval, AluOp, BitSize, ConvKind};
 use rspirv::dr;
-use rspirv::spirv::{BuiltIn, Decoration, Op as SpvOp, StorageClass};
+use rspirv::spirv::{BuiltIn, Decoration, Dim, ImageFormat, Op as SpvOp, StorageClass};
 use std::collections::HashMap;
 
 pub type Id = u32;
@@ -48,8 +48,24 @@ pub enum Type {
         pointee: Id,
     },
     Function,
-    /// Images, samplers and the like: named only to give a clear error where used.
+    /// OpTypeImage of dimension Buffer: a texel buffer view.
+    Image(ImageType),
+    /// OpTypeSampledImage of a texel buffer (its sampler is never used).
+    SampledImage {
+        image: Id,
+    },
+    /// Other images, samplers and the like: named only to give a clear error where used.
     Unsupported(&'static str),
+}
+
+/// A texel buffer image type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImageType {
+    /// The scalar type of the components accesses see.
+    pub sampled_type: Id,
+    /// 1: read through a sampler (a uniform texel buffer); 2: a storage image.
+    pub sampled: u32,
+    pub format: ImageFormat,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -152,6 +168,14 @@ impl Module {
                     | C::Int64Atomics
                     | C::GroupNonUniform
                     | C::Matrix
+                    | C::SampledBuffer
+                    | C::ImageBuffer
+                    | C::ImageQuery
+                    | C::StorageImageExtendedFormats
+                    | C::StorageImageReadWithoutFormat
+                    | C::StorageImageWriteWithoutFormat
+                    | C::UniformTexelBufferArrayDynamicIndexing
+                    | C::StorageTexelBufferArrayDynamicIndexing
             );
             if !supported {
                 return Err(err(inst, format!("capability {cap:?} is not supported")));
@@ -385,9 +409,16 @@ impl Module {
                 Some(Type::Pointer { class, pointee })
             }
             SpvOp::TypeFunction => Some(Type::Function),
-            SpvOp::TypeImage => Some(Type::Unsupported("images")),
+            SpvOp::TypeImage => Some(self.image_type(inst)?),
             SpvOp::TypeSampler => Some(Type::Unsupported("samplers")),
-            SpvOp::TypeSampledImage => Some(Type::Unsupported("sampled images")),
+            SpvOp::TypeSampledImage => {
+                let image = id_at(inst, 0)?;
+                Some(match self.types.get(&image) {
+                    Some(Type::Image(_)) => Type::SampledImage { image },
+                    Some(Type::Unsupported(what)) => Type::Unsupported(what),
+                    _ => return Err(err(inst, format!("%{image} is not an image type"))),
+                })
+            }
             SpvOp::TypeForwardPointer => {
                 return Err(err(inst, "forward pointers are not supported"))
             }
@@ -442,6 +473,39 @@ impl Module {
             _ => return Err(err(inst, "is not supported at module scope")),
         }
         Ok(())
+    }
+
+    /// OpTypeImage: texel buffers become [`Type::Image`]; other dimensions are refused
+    /// where they are used.
+    fn image_type(&self, inst: &dr::Instruction) -> Result<Type> {
+        let sampled_type = id_at(inst, 0)?;
+        self.defined_type(inst, sampled_type)?;
+        let dim = match inst.operands.get(1) {
+            Some(dr::Operand::Dim(d)) => *d,
+            _ => return Err(err(inst, "missing dimension")),
+        };
+        let sampled = lit_at(inst, 5)?;
+        let format = match inst.operands.get(6) {
+            Some(dr::Operand::ImageFormat(f)) => *f,
+            _ => return Err(err(inst, "missing image format")),
+        };
+        let unsupported = match dim {
+            Dim::DimBuffer => {
+                return Ok(Type::Image(ImageType {
+                    sampled_type,
+                    sampled,
+                    format,
+                }))
+            }
+            Dim::Dim1D => "1D images",
+            Dim::Dim2D => "2D images",
+            Dim::Dim3D => "3D images",
+            Dim::DimCube => "cube images",
+            Dim::DimRect => "rectangle images",
+            Dim::DimSubpassData => "subpass inputs",
+            _ => "images of this dimension",
+        };
+        Ok(Type::Unsupported(unsupported))
     }
 
     pub fn scalar_constant(&self, id: Id) -> Option<u64> {
@@ -691,6 +755,9 @@ impl Module {
             }
             Type::RuntimeArray { .. } => Err("runtime arrays have no fixed size".into()),
             Type::Pointer { .. } => Err("pointers cannot be stored in values".into()),
+            Type::Image(_) | Type::SampledImage { .. } => {
+                Err("texel buffers are descriptors, not values with components".into())
+            }
             Type::Unsupported(what) => Err(format!("{what} are not supported")),
             Type::Void | Type::Function => Err(format!("{t:?} has no value")),
             scalar => {

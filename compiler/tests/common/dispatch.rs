@@ -4,8 +4,9 @@
 //! It builds what Turnip builds for a compute dispatch (its streams for a660 and a740,
 //! `turnip/<gpu>/compute.log`, are the model): buffer objects through the kernel interface's
 //! simulator back end, the program in a BO, one 64-byte bindless descriptor per buffer
-//! (storage buffers as a linear `FMT6_32_UINT` buffer texture, uniform buffers as an
-//! `A6XX_UBO`), the const file (push constants and driver parameters where
+//! (storage buffers as a linear `FMT6_32_UINT` buffer texture, texel buffer views as a
+//! linear buffer texture of their format, uniform buffers as an `A6XX_UBO`), the const
+//! file (push constants and driver parameters where
 //! `CompiledShader::consts` puts them), and one command stream, written with
 //! `parsnip_registers` packets and typed registers only:
 //!
@@ -41,6 +42,7 @@ use parsnip_registers::pm4::{self, Opcode};
 use parsnip_registers::regs::{self, a6xx, a7xx};
 use parsnip_registers::{ArrayRegister, Chip, Register};
 use parsnip_sim::SimOptions;
+use rspirv::spirv::ImageFormat;
 
 /// Dwords in one bindless descriptor (BINDLESS_DESCRIPTOR_64B, a6xx.xml).
 const DESCRIPTOR_DWORDS: usize = 16;
@@ -50,11 +52,12 @@ const REGID_UNUSED: u32 = 63 << 2;
 const INSTRLEN_UNIT: u32 = 16;
 
 /// One buffer the dispatch binds: `descriptor` is its 16-dword slot in descriptor set `set`
-/// (from the compiler's `DescriptorLayout`).
+/// (from the compiler's `DescriptorLayout`); texel buffers have their view's format.
 pub struct Binding<'a> {
     pub set: u32,
     pub descriptor: u32,
     pub kind: DescriptorKind,
+    pub format: Option<ImageFormat>,
     pub data: &'a [u8],
 }
 
@@ -126,6 +129,10 @@ impl SimGpu {
                     storage_descriptor(chip, bo.iova(), b.data.len() as u64)?
                 }
                 DescriptorKind::UniformBuffer => ubo_descriptor(bo.iova(), b.data.len() as u64)?,
+                DescriptorKind::UniformTexelBuffer | DescriptorKind::StorageTexelBuffer => {
+                    let format = b.format.ok_or("a texel buffer without a format")?;
+                    texel_descriptor(chip, bo.iova(), format, b.data.len() as u64)?
+                }
             };
             sets[set][at..at + DESCRIPTOR_DWORDS].copy_from_slice(&descriptor);
         }
@@ -334,17 +341,24 @@ impl Stream {
     }
 }
 
-/// A storage buffer: a linear buffer texture of 32-bit texels (Turnip's storage
-/// descriptor, tu_descriptor_set.cc, with the 32-bit format it uses without 16-bit
-/// storage); the texel count is split over WIDTH (low 15 bits) and HEIGHT.
-fn storage_descriptor(chip: Chip, iova: u64, bytes: u64) -> Result<[u32; 16], String> {
-    let texels = bytes.div_ceil(4);
+/// A linear buffer texture (`A6XX_TEX_BUFFER`) of `texels` texels of `fmt` at `iova`,
+/// the count split over WIDTH (low 15 bits) and HEIGHT, as Turnip writes storage buffer
+/// and texel buffer view descriptors (tu_descriptor_set.cc, fdl6_buffer_view_init).
+/// Storage buffers read every component from X (the trace's swizzle fields are 0); views
+/// have the identity swizzle.
+fn buffer_texture(
+    chip: Chip,
+    iova: u64,
+    fmt: A6xxFormat,
+    swizzle: [A6xxTexSwiz; 4],
+    texels: u64,
+) -> Result<[u32; 16], String> {
     macro_rules! fill {
         ($t:ty) => {{
             let mut t = <$t>::default();
             t.tile_mode = A6xxTileMode::TILE6_LINEAR;
-            [t.swiz_x, t.swiz_y, t.swiz_z, t.swiz_w] = [A6xxTexSwiz::A6XX_TEX_X; 4];
-            t.fmt = A6xxFormat::FMT6_32_UINT;
+            [t.swiz_x, t.swiz_y, t.swiz_z, t.swiz_w] = swizzle;
+            t.fmt = fmt;
             t.swap = A3xxColorSwap::WZYX;
             t.width = (texels & 0x7fff) as u32;
             t.height = (texels >> 15) as u32;
@@ -359,6 +373,59 @@ fn storage_descriptor(chip: Chip, iova: u64, bytes: u64) -> Result<[u32; 16], St
         Chip::A6xx => fill!(desc6::TextureDescriptor),
         Chip::A7xx => fill!(desc7::TextureDescriptor),
     }
+}
+
+/// A storage buffer: 32-bit texels (the format Turnip uses without 16-bit storage).
+fn storage_descriptor(chip: Chip, iova: u64, bytes: u64) -> Result<[u32; 16], String> {
+    let swizzle = [A6xxTexSwiz::A6XX_TEX_X; 4];
+    buffer_texture(
+        chip,
+        iova,
+        A6xxFormat::FMT6_32_UINT,
+        swizzle,
+        bytes.div_ceil(4),
+    )
+}
+
+/// A texel buffer view of a whole buffer: the hardware format of a SPIR-V format
+/// (a6xx.xml's `a6xx_format` names, the pairs Turnip's format table makes).
+fn texel_descriptor(
+    chip: Chip,
+    iova: u64,
+    format: ImageFormat,
+    bytes: u64,
+) -> Result<[u32; 16], String> {
+    use A6xxFormat as H;
+    use ImageFormat as I;
+    let (fmt, texel_bytes) = match format {
+        I::Rgba32f => (H::FMT6_32_32_32_32_FLOAT, 16),
+        I::Rgba32ui => (H::FMT6_32_32_32_32_UINT, 16),
+        I::Rgba32i => (H::FMT6_32_32_32_32_SINT, 16),
+        I::Rgba16f => (H::FMT6_16_16_16_16_FLOAT, 8),
+        I::Rgba16ui => (H::FMT6_16_16_16_16_UINT, 8),
+        I::Rg32f => (H::FMT6_32_32_FLOAT, 8),
+        I::R32f => (H::FMT6_32_FLOAT, 4),
+        I::R32ui => (H::FMT6_32_UINT, 4),
+        I::R32i => (H::FMT6_32_SINT, 4),
+        I::Rgba8 => (H::FMT6_8_8_8_8_UNORM, 4),
+        I::Rgba8Snorm => (H::FMT6_8_8_8_8_SNORM, 4),
+        I::Rgba8ui => (H::FMT6_8_8_8_8_UINT, 4),
+        I::Rgba8i => (H::FMT6_8_8_8_8_SINT, 4),
+        I::Rg16i => (H::FMT6_16_16_SINT, 4),
+        I::Rg16ui => (H::FMT6_16_16_UINT, 4),
+        I::Rg16f => (H::FMT6_16_16_FLOAT, 4),
+        I::R16ui => (H::FMT6_16_UINT, 2),
+        I::R8i => (H::FMT6_8_SINT, 1),
+        I::R8ui => (H::FMT6_8_UINT, 1),
+        other => return Err(format!("the fixture has no hardware format for {other:?}")),
+    };
+    let identity = [
+        A6xxTexSwiz::A6XX_TEX_X,
+        A6xxTexSwiz::A6XX_TEX_Y,
+        A6xxTexSwiz::A6XX_TEX_Z,
+        A6xxTexSwiz::A6XX_TEX_W,
+    ];
+    buffer_texture(chip, iova, fmt, identity, bytes / texel_bytes)
 }
 
 /// A uniform buffer: `A6XX_UBO` (base, size in vec4s) in the first two dwords of its slot.
@@ -463,7 +530,9 @@ fn program_state(
     let uses = |k| bindings.iter().any(|b| b.kind == k);
     cs.reg(&regs::SpCsConfig {
         enabled: true,
-        bindless_ibo: uses(DescriptorKind::StorageBuffer),
+        bindless_tex: s.bindless_textures,
+        bindless_ibo: uses(DescriptorKind::StorageBuffer)
+            || uses(DescriptorKind::StorageTexelBuffer),
         bindless_ubo: uses(DescriptorKind::UniformBuffer),
         ..Default::default()
     })?;

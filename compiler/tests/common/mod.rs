@@ -5,7 +5,7 @@
 
 pub mod dispatch;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The SPIR-V of `tests/shaders/<name>.comp`, compiled now by glslangValidator (from
@@ -15,17 +15,39 @@ pub fn spirv(name: &str) -> Vec<u32> {
     let src = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/shaders")
         .join(format!("{name}.comp"));
-    // Unique per call: tests running in parallel may compile the same shader.
+    compile_glsl(&src, name)
+}
+
+/// The SPIR-V of a compute shader given as GLSL text, as [`spirv`] compiles it.
+pub fn spirv_of(name: &str, source: &str) -> Vec<u32> {
+    let src = std::env::temp_dir().join(format!(
+        "parsnip-compiler-{}-{}-{name}.comp",
+        std::process::id(),
+        next_call()
+    ));
+    std::fs::write(&src, source).expect("write the GLSL");
+    let words = compile_glsl(&src, name);
+    let _ = std::fs::remove_file(&src);
+    words
+}
+
+/// A number unique to each call in this process: tests running in parallel may compile
+/// the same shader.
+fn next_call() -> usize {
     static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+fn compile_glsl(src: &Path, name: &str) -> Vec<u32> {
     let out = std::env::temp_dir().join(format!(
-        "parsnip-compiler-{}-{call}-{name}.spv",
-        std::process::id()
+        "parsnip-compiler-{}-{}-{name}.spv",
+        std::process::id(),
+        next_call()
     ));
     let status = Command::new("glslangValidator")
         .args(["-V", "--target-env", "vulkan1.2", "-o"])
         .arg(&out)
-        .arg(&src)
+        .arg(src)
         .output()
         .unwrap_or_else(|e| {
             panic!("glslangValidator could not be run ({e}); install glslang-tools (scripts/install-deps)")

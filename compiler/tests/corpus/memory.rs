@@ -143,6 +143,7 @@ fn descriptor_array() -> Case {
             element: k as u32,
             kind: DescriptorKind::StorageBuffer,
             data: bytes(data),
+            format: None,
         });
     }
     case.buffer(Buffer {
@@ -151,6 +152,7 @@ fn descriptor_array() -> Case {
         element: 0,
         kind: DescriptorKind::StorageBuffer,
         data: vec![0; N * 4],
+        format: None,
     })
     .expect(Expect::U32(o))
 }

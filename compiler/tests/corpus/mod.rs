@@ -10,9 +10,11 @@ mod memory;
 mod misc;
 pub mod on_simulator;
 pub mod rules;
+mod texel;
 mod types;
 
 use parsnip_compiler::descriptor_layout::{DescriptorKind, DescriptorLayout};
+use rspirv::spirv::ImageFormat;
 use std::collections::HashMap;
 
 /// Every case of the corpus.
@@ -23,6 +25,7 @@ pub fn all() -> Vec<Case> {
     v.extend(memory::all());
     v.extend(misc::all());
     v.extend(rules::all());
+    v.extend(texel::all());
     v
 }
 
@@ -34,6 +37,8 @@ pub struct Buffer {
     pub element: u32,
     pub kind: DescriptorKind,
     pub data: Vec<u8>,
+    /// A texel buffer view's format (named as SPIR-V names formats).
+    pub format: Option<ImageFormat>,
 }
 
 /// How a result buffer is compared with what the CPU computed.
@@ -79,6 +84,7 @@ impl Case {
             element: 0,
             kind: DescriptorKind::StorageBuffer,
             data,
+            format: None,
         });
         self
     }
@@ -90,6 +96,27 @@ impl Case {
             element: 0,
             kind: DescriptorKind::UniformBuffer,
             data,
+            format: None,
+        });
+        self
+    }
+
+    /// A texel buffer view of `format` over `data` at element `element` of `binding`.
+    pub fn texel(
+        mut self,
+        binding: u32,
+        element: u32,
+        kind: DescriptorKind,
+        format: ImageFormat,
+        data: Vec<u8>,
+    ) -> Case {
+        self.buffers.push(Buffer {
+            set: 0,
+            binding,
+            element,
+            kind,
+            data,
+            format: Some(format),
         });
         self
     }

@@ -33,6 +33,7 @@ pub fn run(gpu: &str, case: &Case, spirv: &[u32]) -> Result<Run, String> {
                 set: b.set,
                 descriptor: l.first_descriptor + b.element,
                 kind: b.kind,
+                format: b.format,
                 data: &b.data,
             })
         })
