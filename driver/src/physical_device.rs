@@ -161,9 +161,15 @@ impl PhysicalDevice {
 
     /// The core features. Only what is implemented and tested is true:
     /// 64-bit integers, which the compiler lowers to 32-bit halves (the
-    /// cts's arithmetic.int64 case covers them).
+    /// cts's arithmetic.int64 case covers them), and storage texel buffer
+    /// loads and stores without a format in the shader: typed `ldib`/`stib`
+    /// convert through the view's format in its descriptor (tests/
+    /// texel_buffers.rs runs every storage format so).
     pub fn features(&self) -> vk::PhysicalDeviceFeatures {
-        vk::PhysicalDeviceFeatures::default().shader_int64(true)
+        vk::PhysicalDeviceFeatures::default()
+            .shader_int64(true)
+            .shader_storage_image_read_without_format(true)
+            .shader_storage_image_write_without_format(true)
     }
 
     pub fn extra_features(&self) -> ExtraFeatures {

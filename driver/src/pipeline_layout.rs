@@ -78,8 +78,10 @@ impl PipelineLayout {
                     | vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC => DescriptorKind::UniformBuffer,
                     vk::DescriptorType::STORAGE_BUFFER
                     | vk::DescriptorType::STORAGE_BUFFER_DYNAMIC => DescriptorKind::StorageBuffer,
-                    // Kinds the compiler does not know yet: a shader using
-                    // them fails to compile, naming the binding.
+                    vk::DescriptorType::UNIFORM_TEXEL_BUFFER => DescriptorKind::UniformTexelBuffer,
+                    vk::DescriptorType::STORAGE_TEXEL_BUFFER => DescriptorKind::StorageTexelBuffer,
+                    // Kinds the compiler does not know: a shader using them
+                    // fails to compile, naming the binding.
                     _ => continue,
                 };
                 bindings.push(BindingLayout {
@@ -115,6 +117,18 @@ mod tests {
                 count: 3,
                 stages: vk::ShaderStageFlags::COMPUTE,
             },
+            BindingDesc {
+                binding: 4,
+                ty: vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
+                count: 2,
+                stages: vk::ShaderStageFlags::COMPUTE,
+            },
+            BindingDesc {
+                binding: 5,
+                ty: vk::DescriptorType::STORAGE_TEXEL_BUFFER,
+                count: 1,
+                stages: vk::ShaderStageFlags::COMPUTE,
+            },
         ])
         .unwrap();
         let layout = PipelineLayout::new(
@@ -133,6 +147,17 @@ mod tests {
             (DescriptorKind::UniformBuffer, 3)
         );
         assert_eq!(c.find(1, 0).unwrap().count, 3);
+        // Texel buffers follow in binding order, one slot per element.
+        let uniform = c.find(1, 4).unwrap();
+        assert_eq!(
+            (uniform.kind, uniform.first_descriptor, uniform.count),
+            (DescriptorKind::UniformTexelBuffer, 4, 2)
+        );
+        let storage = c.find(1, 5).unwrap();
+        assert_eq!(
+            (storage.kind, storage.first_descriptor),
+            (DescriptorKind::StorageTexelBuffer, 6)
+        );
         assert!(c.find(0, 0).is_none());
         assert_eq!(layout.push_constant_size(), 32);
         assert_eq!(layout.dynamic_counts(), vec![0, 0]);

@@ -4,53 +4,23 @@
 //! semaphores ordering submits, secondary command buffers, and a fault
 //! losing the device.
 
-use std::path::Path;
+mod common;
+
 use std::sync::Arc;
 use std::time::Duration;
 
 use ash::vk;
+use common::simulated_device;
 use parsnip_driver::buffer::Buffer;
 use parsnip_driver::cmd::buffer::{CommandBuffer, Level};
 use parsnip_driver::cmd::pool::CommandPool;
-use parsnip_driver::device::{Device, DeviceDesc, QueueRequest};
+use parsnip_driver::device::Device;
 use parsnip_driver::device_memory::DeviceMemory;
-use parsnip_driver::instance::Instance;
-use parsnip_driver::physical_device::ExtraFeatures;
 use parsnip_driver::query_pool::QueryPool;
 use parsnip_driver::queue::{SemaphoreOp, SubmitBatch};
 use parsnip_driver::sync::event::Event;
 use parsnip_driver::sync::fence::Fence;
 use parsnip_driver::sync::semaphore::{Semaphore, SemaphoreKind};
-
-fn device(gpu: &'static str) -> Arc<Device> {
-    let instance = Instance::with_opener(
-        vk::API_VERSION_1_1,
-        &[],
-        Box::new(move || {
-            parsnip_kernel_if::open_from_env(
-                |name| (name == "PARSNIP_SIM").then(|| gpu.to_string()),
-                Path::new("/nonexistent"),
-            )
-        }),
-    )
-    .unwrap();
-    let physical = instance.physical_devices()[0].clone();
-    Device::new(
-        &physical,
-        &DeviceDesc {
-            queues: vec![QueueRequest {
-                family: 0,
-                priorities: vec![1.0],
-            }],
-            extra_features: ExtraFeatures {
-                timeline_semaphore: true,
-                ..Default::default()
-            },
-            ..Default::default()
-        },
-    )
-    .unwrap()
-}
 
 fn recorded(device: &Arc<Device>, commands: impl FnOnce(&CommandBuffer)) -> Arc<CommandBuffer> {
     let pool = CommandPool::new(device, 0, vk::CommandPoolCreateFlags::empty()).unwrap();
@@ -88,7 +58,7 @@ fn u64s(memory: &DeviceMemory, count: usize) -> Vec<u64> {
 }
 
 fn timestamps(gpu: &'static str) {
-    let device = device(gpu);
+    let device = simulated_device(gpu);
     let pool = QueryPool::new(&device, vk::QueryType::TIMESTAMP, 3).unwrap();
     let (memory, results) = host_buffer(&device, 64);
     let cmd = recorded(&device, |cmd| {
@@ -138,7 +108,7 @@ fn timestamps(gpu: &'static str) {
 }
 
 fn events(gpu: &'static str) {
-    let device = device(gpu);
+    let device = simulated_device(gpu);
     let host_set = Event::new(&device).unwrap();
     let device_set = Event::new(&device).unwrap();
     let (memory, marker) = host_buffer(&device, 64);
@@ -171,7 +141,7 @@ fn events(gpu: &'static str) {
 }
 
 fn semaphores(gpu: &'static str) {
-    let device = device(gpu);
+    let device = simulated_device(gpu);
     let timeline = Semaphore::new(&device, SemaphoreKind::Timeline, 0).unwrap();
     let binary = Semaphore::new(&device, SemaphoreKind::Binary, 0).unwrap();
     let (memory, out) = host_buffer(&device, 64);
@@ -221,7 +191,7 @@ fn semaphores(gpu: &'static str) {
 }
 
 fn secondaries(gpu: &'static str) {
-    let device = device(gpu);
+    let device = simulated_device(gpu);
     let (memory, out) = host_buffer(&device, 64);
     let pool = CommandPool::new(&device, 0, vk::CommandPoolCreateFlags::empty()).unwrap();
     let secondary = pool.allocate(Level::Secondary);
@@ -248,7 +218,7 @@ fn secondaries(gpu: &'static str) {
 }
 
 fn faults(gpu: &'static str) {
-    let device = device(gpu);
+    let device = simulated_device(gpu);
     // A buffer never bound to memory is at address 0, which no BO covers:
     // the CP's write faults and the device is lost.
     let unbound = Buffer::new(64, vk::BufferUsageFlags::TRANSFER_DST).unwrap();

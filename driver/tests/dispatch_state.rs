@@ -11,19 +11,20 @@
 //! Turnip's captures of the same program (reference/turnip/*/compute.log)
 //! give the values the dispatch must carry.
 
+mod common;
+
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use ash::vk;
+use common::simulated_device;
 use parsnip_driver::buffer::Buffer;
 use parsnip_driver::cmd::buffer::Level;
 use parsnip_driver::cmd::pool::CommandPool;
 use parsnip_driver::descriptor::pool::DescriptorPool;
 use parsnip_driver::descriptor::set::{DescriptorSet, DescriptorWrite};
 use parsnip_driver::descriptor::set_layout::{BindingDesc, DescriptorSetLayout};
-use parsnip_driver::device::{Device, DeviceDesc, QueueRequest};
 use parsnip_driver::device_memory::DeviceMemory;
-use parsnip_driver::instance::Instance;
 use parsnip_driver::pipeline::compute::{ComputePipeline, ComputePipelineDesc};
 use parsnip_driver::pipeline_layout::PipelineLayout;
 use parsnip_driver::queue::SubmitBatch;
@@ -38,20 +39,12 @@ use parsnip_sim::shader_core::ShaderCore;
 /// Turnip's double.comp, compiled by glslang.
 fn double_comp() -> Option<Vec<u8>> {
     let source = parsnip_reference::reference_file("dispatch_state", "turnip/apps/double.comp")?;
-    let out = std::env::temp_dir().join(format!("parsnip-double-{}.spv", std::process::id()));
-    let run = std::process::Command::new("glslangValidator")
-        .arg("-V")
-        .arg("-o")
-        .arg(&out)
-        .arg(&source)
-        .output()
-        .expect("glslangValidator (Debian's glslang-tools; scripts/install-deps installs it)");
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stdout)
-    );
-    Some(std::fs::read(&out).unwrap())
+    // Compiled from a copy: the reference directory is not ours to write to.
+    let copy = std::env::temp_dir().join(format!("parsnip-double-{}.comp", std::process::id()));
+    std::fs::copy(&source, &copy).unwrap();
+    let spirv = common::glslang(&copy);
+    let _ = std::fs::remove_file(&copy);
+    Some(spirv)
 }
 
 /// Records the dispatches it is handed and runs double.comp for each.
@@ -106,29 +99,7 @@ impl ShaderCore for DoubleCore {
 /// buffer's address.
 fn record_and_submit(gpu: &'static str, spirv: &[u8], trace: &Path) -> u64 {
     std::env::set_var("PARSNIP_RD_DUMP", trace);
-    let instance = Instance::with_opener(
-        vk::API_VERSION_1_1,
-        &[],
-        Box::new(move || {
-            parsnip_kernel_if::open_from_env(
-                |name| (name == "PARSNIP_SIM").then(|| gpu.to_string()),
-                Path::new("/nonexistent"),
-            )
-        }),
-    )
-    .unwrap();
-    let physical = instance.physical_devices()[0].clone();
-    let device = Device::new(
-        &physical,
-        &DeviceDesc {
-            queues: vec![QueueRequest {
-                family: 0,
-                priorities: vec![1.0],
-            }],
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let device = simulated_device(gpu);
     std::env::remove_var("PARSNIP_RD_DUMP");
 
     let memory = DeviceMemory::allocate(&device, 1024, 0).unwrap();

@@ -4,53 +4,27 @@
 //! driver's copy shader, moving bytes at odd alignments). One test, as it
 //! sets the environment.
 
+mod common;
+
 use std::path::Path;
-use std::sync::Arc;
 
 use ash::vk;
+use common::simulated_device;
 use parsnip_driver::buffer::Buffer;
 use parsnip_driver::cmd::barrier::Dependency;
 use parsnip_driver::cmd::buffer::Level;
 use parsnip_driver::cmd::pool::CommandPool;
 use parsnip_driver::cmd::transfer::CopyRegion;
-use parsnip_driver::device::{Device, DeviceDesc, QueueRequest};
 use parsnip_driver::device_memory::DeviceMemory;
-use parsnip_driver::instance::Instance;
 use parsnip_driver::queue::SubmitBatch;
 use parsnip_driver::sync::fence::Fence;
-
-fn simulated(gpu: &'static str) -> Arc<Instance> {
-    Instance::with_opener(
-        vk::API_VERSION_1_1,
-        &[],
-        Box::new(move || {
-            parsnip_kernel_if::open_from_env(
-                |name| (name == "PARSNIP_SIM").then(|| gpu.to_string()),
-                Path::new("/nonexistent"),
-            )
-        }),
-    )
-    .unwrap()
-}
 
 /// Runs a command buffer writing `pattern` with vkCmdUpdateBuffer and a
 /// fill after it, on `gpu`, dumping to `trace`; returns the buffer's
 /// address and its contents after the run.
 fn run(gpu: &'static str, trace: &Path) -> (u64, Vec<u8>) {
     std::env::set_var("PARSNIP_RD_DUMP", trace);
-    let instance = simulated(gpu);
-    let physical = instance.physical_devices()[0].clone();
-    let device = Device::new(
-        &physical,
-        &DeviceDesc {
-            queues: vec![QueueRequest {
-                family: 0,
-                priorities: vec![1.0],
-            }],
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let device = simulated_device(gpu);
     std::env::remove_var("PARSNIP_RD_DUMP");
     let memory = DeviceMemory::allocate(&device, 4096, 0).unwrap();
     let buffer = Buffer::new(1024, vk::BufferUsageFlags::TRANSFER_DST).unwrap();

@@ -3,45 +3,16 @@
 //! a660 and a740: each copy moves exactly its bytes and leaves its
 //! neighbours, checked against the same copies done on the CPU.
 
-use std::path::Path;
+mod common;
+
 use std::sync::Arc;
 
 use ash::vk;
+use common::{simulated_device, submit_and_wait};
 use parsnip_driver::buffer::Buffer;
-use parsnip_driver::cmd::buffer::Level;
-use parsnip_driver::cmd::pool::CommandPool;
 use parsnip_driver::cmd::transfer::CopyRegion;
-use parsnip_driver::device::{Device, DeviceDesc, QueueRequest};
+use parsnip_driver::device::Device;
 use parsnip_driver::device_memory::DeviceMemory;
-use parsnip_driver::instance::Instance;
-use parsnip_driver::queue::SubmitBatch;
-use parsnip_driver::sync::fence::Fence;
-
-fn device(gpu: &'static str) -> Arc<Device> {
-    let instance = Instance::with_opener(
-        vk::API_VERSION_1_1,
-        &[],
-        Box::new(move || {
-            parsnip_kernel_if::open_from_env(
-                |name| (name == "PARSNIP_SIM").then(|| gpu.to_string()),
-                Path::new("/nonexistent"),
-            )
-        }),
-    )
-    .unwrap();
-    let physical = instance.physical_devices()[0].clone();
-    Device::new(
-        &physical,
-        &DeviceDesc {
-            queues: vec![QueueRequest {
-                family: 0,
-                priorities: vec![1.0],
-            }],
-            ..Default::default()
-        },
-    )
-    .unwrap()
-}
 
 fn buffer(device: &Arc<Device>, contents: &[u8]) -> (Arc<DeviceMemory>, Arc<Buffer>) {
     let memory = DeviceMemory::allocate(device, contents.len() as u64, 0).unwrap();
@@ -51,27 +22,6 @@ fn buffer(device: &Arc<Device>, contents: &[u8]) -> (Arc<DeviceMemory>, Arc<Buff
     (memory, buffer)
 }
 
-fn run(device: &Arc<Device>, record: impl FnOnce(&parsnip_driver::cmd::buffer::CommandBuffer)) {
-    let pool = CommandPool::new(device, 0, vk::CommandPoolCreateFlags::empty()).unwrap();
-    let cmd = pool.allocate(Level::Primary);
-    cmd.begin().unwrap();
-    record(&cmd);
-    cmd.end().unwrap();
-    let fence = Fence::new(device, false).unwrap();
-    device
-        .queue(0, 0)
-        .unwrap()
-        .submit(
-            &[SubmitBatch {
-                command_buffers: vec![cmd],
-                ..Default::default()
-            }],
-            Some(&fence),
-        )
-        .unwrap();
-    Fence::wait(&[fence], true, u64::MAX).unwrap();
-}
-
 fn contents(memory: &DeviceMemory, len: usize) -> Vec<u8> {
     let mut out = vec![0u8; len];
     memory.bo.read(0, &mut out).unwrap();
@@ -79,7 +29,7 @@ fn contents(memory: &DeviceMemory, len: usize) -> Vec<u8> {
 }
 
 fn copies_at_every_alignment(gpu: &'static str) {
-    let device = device(gpu);
+    let device = simulated_device(gpu);
     let src_bytes: Vec<u8> = (0..4096u32).map(|i| (i * 7 + 3) as u8).collect();
     let dst_bytes: Vec<u8> = (0..32768u32).map(|i| (i * 13 + 5) as u8 | 0x80).collect();
     let (_, src) = buffer(&device, &src_bytes);
@@ -110,9 +60,10 @@ fn copies_at_every_alignment(gpu: &'static str) {
         );
         expected[d..d + n].copy_from_slice(&src_bytes[s..s + n]);
     }
-    run(&device, |cmd| {
+    submit_and_wait(&device, |cmd| {
         cmd.record(|r| r.copy_buffer(&src, &dst, &regions))
-    });
+    })
+    .unwrap();
     let got = contents(&dst_memory, 32768);
     let wrong: Vec<usize> = (0..32768).filter(|&i| got[i] != expected[i]).collect();
     assert!(
@@ -124,15 +75,16 @@ fn copies_at_every_alignment(gpu: &'static str) {
 }
 
 fn large_fills(gpu: &'static str) {
-    let device = device(gpu);
+    let device = simulated_device(gpu);
     let len = 384 * 1024;
     let (memory, dst) = buffer(&device, &vec![0xa5; len]);
     // 256 KiB from byte 4: more than the CP_MEM_WRITE limit, so the fill
     // shader runs; and a WHOLE_SIZE fill of the tail.
-    run(&device, |cmd| {
+    submit_and_wait(&device, |cmd| {
         cmd.record(|r| r.fill_buffer(&dst, 4, 256 * 1024, 0x0102_0304));
         cmd.record(|r| r.fill_buffer(&dst, 320 * 1024, vk::WHOLE_SIZE, 0xffff_0000));
-    });
+    })
+    .unwrap();
     let got = contents(&memory, len);
     assert_eq!(&got[..4], &[0xa5; 4], "{gpu}: before the fill");
     for (i, chunk) in got[4..4 + 256 * 1024].chunks_exact(4).enumerate() {

@@ -80,6 +80,8 @@ pub struct ShaderBinary {
     pub private_bytes: u32,
     /// 64 or 128 threads per wave.
     pub wave_size: u32,
+    /// SP_CS_CONFIG.BINDLESS_TEX: the shader reads textures (uniform texel buffers).
+    pub bindless_tex: bool,
     pub local_size: [u32; 3],
     pub work_group_id: RegId,
     pub local_id: RegId,
@@ -105,6 +107,7 @@ impl ShaderBinary {
             self.shared_bytes,
             self.private_bytes,
             self.wave_size,
+            u32::from(self.bindless_tex),
         ] {
             w.u32(v);
         }
@@ -142,7 +145,7 @@ impl ShaderBinary {
     pub fn from_bytes(bytes: &[u8]) -> Option<ShaderBinary> {
         let mut r = Reader { bytes, at: 0 };
         let code = r.u32s()?;
-        let mut fixed = [0u32; 7];
+        let mut fixed = [0u32; 8];
         for v in &mut fixed {
             *v = r.u32()?;
         }
@@ -173,8 +176,13 @@ impl ShaderBinary {
         if r.at != bytes.len() {
             return None;
         }
-        let [full_regs, half_regs, branch_stack, const_len, shared_bytes, private_bytes, wave_size] =
+        let [full_regs, half_regs, branch_stack, const_len, shared_bytes, private_bytes, wave_size, bindless_tex] =
             fixed;
+        let bindless_tex = match bindless_tex {
+            0 => false,
+            1 => true,
+            _ => return None,
+        };
         Some(ShaderBinary {
             code,
             full_regs,
@@ -184,6 +192,7 @@ impl ShaderBinary {
             shared_bytes,
             private_bytes,
             wave_size,
+            bindless_tex,
             local_size,
             work_group_id,
             local_id,
@@ -269,6 +278,7 @@ pub(crate) mod tests {
             shared_bytes: 0,
             private_bytes: 0,
             wave_size: 64,
+            bindless_tex: false,
             local_size: [64, 1, 1],
             work_group_id: RegId(0xc0),
             local_id: RegId(0),
@@ -294,6 +304,14 @@ pub(crate) mod tests {
         let b = sample();
         let bytes = b.to_bytes();
         assert_eq!(ShaderBinary::from_bytes(&bytes), Some(b));
+        let textures = ShaderBinary {
+            bindless_tex: true,
+            ..sample()
+        };
+        assert_eq!(
+            ShaderBinary::from_bytes(&textures.to_bytes()),
+            Some(textures)
+        );
         assert_eq!(ShaderBinary::from_bytes(&bytes[..bytes.len() - 1]), None);
         let mut longer = bytes.clone();
         longer.push(0);

@@ -107,6 +107,7 @@ pub fn binary_from_compiled(c: &CompiledShader) -> ShaderBinary {
         shared_bytes: c.shared_bytes,
         private_bytes: c.private_bytes,
         wave_size: c.wave_size,
+        bindless_tex: c.bindless_textures,
         local_size: c.local_size,
         work_group_id: c.workgroup_id_reg.map_or(RegId::NONE, RegId),
         local_id: c.local_id_reg.map_or(RegId::NONE, RegId),

@@ -4,7 +4,8 @@
 //! compute.log for a660 and a740):
 //!
 //! - which SP state is invalid (HLSQ_INVALIDATE_CMD CS_STATE | CS_IBO);
-//! - SP_CS_CONFIG: bindless descriptors only;
+//! - SP_CS_CONFIG: bindless descriptors only (textures when the shader reads
+//!   them, and always on a7xx, as compute.log has it);
 //! - HLSQ_CS_CNTL: the const file length;
 //! - SP_CS_CTRL_REG0: wave size, merged registers, the register footprint
 //!   and branch stack depth;
@@ -92,7 +93,7 @@ pub fn packets(
     }
     hlsq_invalidate(&mut w, true, 0)?;
     w.reg(&regs::SpCsConfig {
-        bindless_tex: chip == Chip::A7xx,
+        bindless_tex: chip == Chip::A7xx || binary.bindless_tex,
         bindless_ibo: true,
         enabled: true,
         ..Default::default()
@@ -206,6 +207,7 @@ pub fn packets(
 #[cfg(test)]
 mod tests {
     use super::super::binary::tests::sample;
+    use super::super::binary::ShaderBinary;
     use super::*;
     use parsnip_registers::gpu;
 
@@ -221,6 +223,18 @@ mod tests {
         let w = packets(&g, &sample(), 0x1_0000_5680, PrivateMemory::default()).unwrap();
         let d = &w.dwords;
         assert_eq!(find(d, 0x48a9_bb01).unwrap()[0], 0x104, "SP_CS_CONFIG");
+        // A shader reading uniform texel buffers also sets BINDLESS_TEX (bit 0).
+        let textures = ShaderBinary {
+            bindless_tex: true,
+            ..sample()
+        };
+        let with_textures =
+            packets(&g, &textures, 0x1_0000_5680, PrivateMemory::default()).unwrap();
+        assert_eq!(
+            find(&with_textures.dwords, 0x48a9_bb01).unwrap()[0],
+            0x105,
+            "SP_CS_CONFIG"
+        );
         assert_eq!(find(d, 0x40b9_8701).unwrap()[0], 0x101, "HLSQ_CS_CNTL");
         assert_eq!(
             find(d, 0x40a9_b001).unwrap()[0],

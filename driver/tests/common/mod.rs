@@ -1,0 +1,92 @@
+//! What the driver's integration tests share: a device on a simulated GPU,
+//! running one command buffer, and GLSL compiled by glslang.
+
+#![allow(dead_code)]
+
+use std::path::Path;
+use std::process::Command;
+use std::sync::Arc;
+
+use ash::vk;
+use parsnip_driver::cmd::buffer::{CommandBuffer, Level};
+use parsnip_driver::cmd::pool::CommandPool;
+use parsnip_driver::device::{Device, DeviceDesc, QueueRequest};
+use parsnip_driver::instance::Instance;
+use parsnip_driver::queue::SubmitBatch;
+use parsnip_driver::sync::fence::Fence;
+
+/// A device of one queue on the simulated `gpu` ("a660", "a740", ...),
+/// found as `PARSNIP_SIM` would select it, with every feature the physical
+/// device offers enabled.
+pub fn simulated_device(gpu: &'static str) -> Arc<Device> {
+    let instance = Instance::with_opener(
+        vk::API_VERSION_1_1,
+        &[],
+        Box::new(move || {
+            parsnip_kernel_if::open_from_env(
+                |name| (name == "PARSNIP_SIM").then(|| gpu.to_string()),
+                Path::new("/nonexistent"),
+            )
+        }),
+    )
+    .unwrap();
+    let physical = instance.physical_devices()[0].clone();
+    Device::new(
+        &physical,
+        &DeviceDesc {
+            queues: vec![QueueRequest {
+                family: 0,
+                priorities: vec![1.0],
+            }],
+            features: physical.features(),
+            extra_features: physical.extra_features(),
+            ..Default::default()
+        },
+    )
+    .unwrap()
+}
+
+/// Records a primary command buffer with `record`, submits it to queue 0
+/// and waits for it.
+pub fn submit_and_wait(
+    device: &Arc<Device>,
+    record: impl FnOnce(&CommandBuffer),
+) -> Result<(), vk::Result> {
+    let pool = CommandPool::new(device, 0, vk::CommandPoolCreateFlags::empty())?;
+    let cmd = pool.allocate(Level::Primary);
+    cmd.begin()?;
+    record(&cmd);
+    cmd.end()?;
+    let fence = Fence::new(device, false)?;
+    let queue = device.queue(0, 0).ok_or(vk::Result::ERROR_UNKNOWN)?;
+    queue.submit(
+        &[SubmitBatch {
+            command_buffers: vec![cmd],
+            ..Default::default()
+        }],
+        Some(&fence),
+    )?;
+    Fence::wait(&[fence], true, u64::MAX)
+}
+
+/// The SPIR-V `glslangValidator -V` (Debian's glslang-tools;
+/// scripts/install-deps installs it) makes of the GLSL file `source`.
+pub fn glslang(source: &Path) -> Vec<u8> {
+    let out = source.with_extension("spv");
+    let run = Command::new("glslangValidator")
+        .arg("-V")
+        .arg("-o")
+        .arg(&out)
+        .arg(source)
+        .output()
+        .expect("glslangValidator (Debian's glslang-tools; scripts/install-deps installs it)");
+    assert!(
+        run.status.success(),
+        "{}: {}",
+        source.display(),
+        String::from_utf8_lossy(&run.stdout)
+    );
+    let spirv = std::fs::read(&out).unwrap();
+    let _ = std::fs::remove_file(&out);
+    spirv
+}
