@@ -50,13 +50,11 @@ fn matches_lavapipe(gpu: &str) {
 }
 
 #[test]
-#[ignore = "buffer_layouts.texel_buffers fails: the compiler does not take SampledBuffer yet"]
 fn cases_match_lavapipe_on_a660() {
     matches_lavapipe("a660");
 }
 
 #[test]
-#[ignore = "buffer_layouts.texel_buffers fails: the compiler does not take SampledBuffer yet"]
 fn cases_match_lavapipe_on_a740() {
     matches_lavapipe("a740");
 }
