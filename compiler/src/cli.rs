@@ -5,8 +5,16 @@
 //!                 [--ir] [--disasm] [--stats]
 //!                 [--binding SET:BINDING:ssbo|ubo|utexel|stexel[:COUNT]]...
 //! ```
+//!
+//! The descriptor layout is the one a pipeline layout made for the shader gives: each
+//! binding the entry point declares, with its kind and array size, packed per set in
+//! binding order. A `--binding` replaces the shader's own entry for its set and binding,
+//! or adds one the shader does not declare (which moves the bindings after it), to match
+//! an application's layout; it also sizes a runtime-sized array that is not its set's
+//! last binding.
 
 use crate::descriptor_layout::{DescriptorKind, DescriptorLayout};
+use crate::spirv::{self, DeclaredBinding, FrontEndOptions};
 use crate::target;
 use crate::{compile_to_ir, CompileOptions};
 
@@ -106,7 +114,7 @@ pub fn run(args: &[String]) -> Result<String, String> {
     let options = CompileOptions {
         gpu: a.gpu.clone(),
         entry: a.entry.clone(),
-        layout: DescriptorLayout::packed(&a.bindings),
+        layout: layout(&words, &a)?,
         ..CompileOptions::default()
     };
     let shader = compile_to_ir(&words, &options).map_err(|e| format!("{}: {e}", a.path))?;
@@ -140,6 +148,28 @@ pub fn run(args: &[String]) -> Result<String, String> {
         ));
     }
     Ok(out)
+}
+
+/// The shader's own bindings, each `--binding` replacing or adding its set and binding.
+fn layout(words: &[u32], a: &Args) -> Result<DescriptorLayout, String> {
+    let fe = FrontEndOptions {
+        entry: a.entry.clone(),
+        ..FrontEndOptions::default()
+    };
+    let mut declared =
+        spirv::declared_bindings(words, &fe).map_err(|e| format!("{}: {e}", a.path))?;
+    for &(set, binding, kind, count) in &a.bindings {
+        declared.retain(|d| (d.set, d.binding) != (set, binding));
+        declared.push(DeclaredBinding {
+            set,
+            binding,
+            kind,
+            count: Some(count),
+            variable: format!("--binding {set}:{binding}"),
+        });
+    }
+    DescriptorLayout::matching(&declared)
+        .map_err(|e| format!("{}: {e} (--binding SET:BINDING:KIND:COUNT)", a.path))
 }
 
 #[cfg(test)]

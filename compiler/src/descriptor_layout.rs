@@ -6,6 +6,9 @@
 //! the set's base register and the descriptor's index in that array (`.bindless` forms of
 //! ldib/stib/ldc and of the cat5 texture instructions, freedreno's ir3 isa XML).
 
+use crate::error::{CompileError, Result};
+use crate::spirv::DeclaredBinding;
+
 /// What a binding holds.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum DescriptorKind {
@@ -79,5 +82,102 @@ impl DescriptorLayout {
             })
             .collect();
         DescriptorLayout { bindings }
+    }
+
+    /// The layout a driver would build from a pipeline layout that holds exactly the
+    /// declared bindings: [`DescriptorLayout::packed`], with a runtime-sized array taking
+    /// the rest of its set. Vulkan gives a variable descriptor count only to the highest
+    /// binding of a set (VK_EXT_descriptor_indexing), so a runtime-sized array anywhere
+    /// else has no place without a count and is refused.
+    pub fn matching(declared: &[DeclaredBinding]) -> Result<DescriptorLayout> {
+        for d in declared.iter().filter(|d| d.count.is_none()) {
+            if let Some(after) = declared
+                .iter()
+                .find(|o| o.set == d.set && o.binding > d.binding)
+            {
+                return Err(CompileError::new(format!(
+                    "set {} binding {} ({}) is a runtime-sized array but binding {} follows it \
+                     in the set; only a set's last binding can have a variable count, so its \
+                     size must be given",
+                    d.set, d.binding, d.variable, after.binding
+                )));
+            }
+        }
+        let list: Vec<_> = declared
+            .iter()
+            .map(|d| (d.set, d.binding, d.kind, d.count.unwrap_or(0)))
+            .collect();
+        let mut layout = DescriptorLayout::packed(&list);
+        for b in &mut layout.bindings {
+            let runtime = declared
+                .iter()
+                .any(|d| d.set == b.set && d.binding == b.binding && d.count.is_none());
+            if runtime {
+                b.count = u32::MAX - b.first_descriptor;
+            }
+        }
+        Ok(layout)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn declared(set: u32, binding: u32, count: Option<u32>) -> DeclaredBinding {
+        DeclaredBinding {
+            set,
+            binding,
+            kind: DescriptorKind::StorageBuffer,
+            count,
+            variable: format!("%{binding}"),
+        }
+    }
+
+    #[test]
+    fn a_matching_layout_packs_each_set_in_binding_order() {
+        let layout = DescriptorLayout::matching(&[
+            declared(1, 4, Some(1)),
+            declared(0, 2, Some(3)),
+            declared(1, 0, Some(2)),
+            declared(0, 0, Some(1)),
+            declared(0, 7, None),
+        ])
+        .unwrap();
+        let placed: Vec<(u32, u32, u32, u32)> = layout
+            .bindings
+            .iter()
+            .map(|b| (b.set, b.binding, b.first_descriptor, b.count))
+            .collect();
+        // The runtime-sized array takes every descriptor from its first to the set's end.
+        assert_eq!(
+            placed,
+            [
+                (0, 0, 0, 1),
+                (0, 2, 1, 3),
+                (0, 7, 4, u32::MAX - 4),
+                (1, 0, 0, 2),
+                (1, 4, 2, 1)
+            ]
+        );
+        assert_eq!(
+            layout.element_at(0, 1000).map(|(b, i)| (b.binding, i)),
+            Some((7, 996))
+        );
+    }
+
+    #[test]
+    fn a_runtime_sized_array_before_another_binding_is_refused() {
+        let err = DescriptorLayout::matching(&[
+            declared(0, 0, None),
+            declared(0, 1, Some(1)),
+            declared(1, 2, None),
+        ])
+        .unwrap_err();
+        assert!(
+            err.message
+                .contains("set 0 binding 0 (%0) is a runtime-sized array but binding 1 follows it"),
+            "{err}"
+        );
     }
 }

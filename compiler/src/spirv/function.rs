@@ -275,17 +275,9 @@ impl<'m> Translator<'m> {
                 |msg: String| CompileError::new(format!("OpVariable {}: {msg}", self.m.name(id)));
             let val = match g.class {
                 StorageClass::StorageBuffer | StorageClass::Uniform => {
-                    let (block_ty, array) = match self.m.ty(g.pointee)? {
-                        Type::Array { elem, .. } | Type::RuntimeArray { elem } => (*elem, true),
-                        _ => (g.pointee, false),
-                    };
-                    let bd = self
-                        .m
-                        .decorations
-                        .get(&block_ty)
-                        .cloned()
-                        .unwrap_or_default();
-                    let ubo = g.class == StorageClass::Uniform && !bd.buffer_block;
+                    let (block_ty, array) = self.m.descriptor_array(g.pointee)?;
+                    let array = array.is_some();
+                    let ubo = self.m.is_uniform_block(g.class, block_ty);
                     let (Some(set), Some(binding)) = (deco.set, deco.binding) else {
                         return Err(fail("a buffer without DescriptorSet and Binding".into()));
                     };
@@ -357,10 +349,8 @@ impl<'m> Translator<'m> {
                     // Texel buffers (and arrays of them); other images and samplers are
                     // refused where used, so that a module that declares but never
                     // touches one still compiles.
-                    let (elem, array) = match self.m.ty(g.pointee)? {
-                        Type::Array { elem, .. } | Type::RuntimeArray { elem } => (*elem, true),
-                        _ => (g.pointee, false),
-                    };
+                    let (elem, array) = self.m.descriptor_array(g.pointee)?;
+                    let array = array.is_some();
                     match self.m.ty(elem)? {
                         Type::Image(_) | Type::SampledImage { .. } => {}
                         Type::Unsupported(what) => {

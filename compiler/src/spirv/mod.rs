@@ -1,5 +1,6 @@
 //! The SPIR-V front end: a module (as glslang or DXC emit it for compute shaders) to the IR.
 
+mod bindings;
 mod function;
 mod glsl_std450;
 mod image;
@@ -11,6 +12,8 @@ mod values;
 use crate::error::{CompileError, Result};
 use crate::ir::Shader;
 use std::collections::HashMap;
+
+pub use bindings::DeclaredBinding;
 
 /// What the front end needs besides the module.
 #[derive(Clone, Debug, Default)]
@@ -25,13 +28,26 @@ pub struct FrontEndOptions {
 /// Translates a SPIR-V module's compute entry point into the IR, with every function
 /// inlined. Invalid or unsupported input gives an error naming the instruction.
 pub fn translate(words: &[u32], options: &FrontEndOptions) -> Result<Shader> {
-    check_framing(words)?;
-    let dr = rspirv::dr::load_words(words)
-        .map_err(|e| CompileError::new(format!("the module is not valid SPIR-V: {e}")))?;
-    let m = module::Module::new(dr, &options.entry, &options.spec_constants)?;
+    let m = load(words, options)?;
     let mut t = function::Translator::new(&m);
     t.entry()?;
     Ok(t.shader)
+}
+
+/// The descriptor bindings the module's compute entry point declares, with their kinds
+/// and array sizes, ordered by set and binding: what a pipeline layout made for the
+/// shader holds. The entry point's variables are those its interface names and those its
+/// call tree references.
+pub fn declared_bindings(words: &[u32], options: &FrontEndOptions) -> Result<Vec<DeclaredBinding>> {
+    let m = load(words, options)?;
+    bindings::declared_bindings(&m, &options.entry)
+}
+
+fn load(words: &[u32], options: &FrontEndOptions) -> Result<module::Module> {
+    check_framing(words)?;
+    let dr = rspirv::dr::load_words(words)
+        .map_err(|e| CompileError::new(format!("the module is not valid SPIR-V: {e}")))?;
+    module::Module::new(dr, &options.entry, &options.spec_constants)
 }
 
 /// Checks that the module is a header followed by whole instructions (each word count at

@@ -68,6 +68,14 @@ pub struct ImageType {
     pub format: ImageFormat,
 }
 
+/// The length of an array of descriptors.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ArrayLen {
+    Fixed(u32),
+    /// OpTypeRuntimeArray: as many as the descriptor set holds.
+    Runtime,
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Decorations {
     pub binding: Option<u32>,
@@ -767,10 +775,32 @@ impl Module {
         }
     }
 
+    /// A resource variable's element type (a block, an image) and, when the variable is
+    /// an array of them, its length: Vulkan gives a descriptor binding one array level at
+    /// most.
+    pub fn descriptor_array(&self, pointee: Id) -> Result<(Id, Option<ArrayLen>)> {
+        Ok(match self.ty(pointee)? {
+            Type::Array { elem, len } => (*elem, Some(ArrayLen::Fixed(*len))),
+            Type::RuntimeArray { elem } => (*elem, Some(ArrayLen::Runtime)),
+            _ => (pointee, None),
+        })
+    }
+
+    /// Whether a buffer variable of storage class `class` whose block type is `block_ty`
+    /// is a uniform buffer: Uniform blocks are, except those decorated BufferBlock, the
+    /// storage buffers of SPIR-V before the StorageBuffer class.
+    pub fn is_uniform_block(&self, class: StorageClass, block_ty: Id) -> bool {
+        class == StorageClass::Uniform
+            && !self
+                .decorations
+                .get(&block_ty)
+                .is_some_and(|d| d.buffer_block)
+    }
+
     pub fn name(&self, id: Id) -> String {
         match self.names.get(&id) {
-            Some(n) => format!("%{id} ({n})"),
-            None => format!("%{id}"),
+            Some(n) if !n.is_empty() => format!("%{id} ({n})"),
+            _ => format!("%{id}"),
         }
     }
 }

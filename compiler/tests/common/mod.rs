@@ -15,18 +15,25 @@ pub fn spirv(name: &str) -> Vec<u32> {
     let src = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/shaders")
         .join(format!("{name}.comp"));
-    compile_glsl(&src, name)
+    compile_glsl(&src, name, "vulkan1.2")
 }
 
 /// The SPIR-V of a compute shader given as GLSL text, as [`spirv`] compiles it.
 pub fn spirv_of(name: &str, source: &str) -> Vec<u32> {
+    spirv_for(name, source, "vulkan1.2")
+}
+
+/// The SPIR-V of a compute shader given as GLSL text, for glslangValidator's target
+/// environment `env` ("vulkan1.0" gives SPIR-V 1.0, whose entry points list no resource
+/// variables and whose storage buffers are BufferBlock uniforms).
+pub fn spirv_for(name: &str, source: &str, env: &str) -> Vec<u32> {
     let src = std::env::temp_dir().join(format!(
         "parsnip-compiler-{}-{}-{name}.comp",
         std::process::id(),
         next_call()
     ));
     std::fs::write(&src, source).expect("write the GLSL");
-    let words = compile_glsl(&src, name);
+    let words = compile_glsl(&src, name, env);
     let _ = std::fs::remove_file(&src);
     words
 }
@@ -38,14 +45,14 @@ fn next_call() -> usize {
     CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
-fn compile_glsl(src: &Path, name: &str) -> Vec<u32> {
+fn compile_glsl(src: &Path, name: &str, env: &str) -> Vec<u32> {
     let out = std::env::temp_dir().join(format!(
         "parsnip-compiler-{}-{}-{name}.spv",
         std::process::id(),
         next_call()
     ));
     let status = Command::new("glslangValidator")
-        .args(["-V", "--target-env", "vulkan1.2", "-o"])
+        .args(["-V", "--target-env", env, "-o"])
         .arg(&out)
         .arg(src)
         .output()
