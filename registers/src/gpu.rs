@@ -5,7 +5,8 @@
 //! Sources: Mesa's `src/freedreno/common/freedreno_devices.py` (Mesa
 //! 25.1: chip ids, sub-generation, CCUs, tile alignment and limits, VSC
 //! pipes, shared memory, wave granularity, fibers per SP, register file,
-//! instruction cache, CCU cache sizes, highest bank bit) and the Linux msm
+//! instruction cache, CCU cache sizes, highest bank bit, the magic register
+//! values of [`magic_regs`]) and the Linux msm
 //! driver's `a6xx_catalog.c` (chip ids the kernel reports, GMEM sizes,
 //! families).
 //!
@@ -21,6 +22,10 @@
 use std::fmt;
 
 use crate::chip::Chip;
+
+pub mod magic_regs;
+
+pub use magic_regs::{MagicReg, MagicRegister, MagicRegs};
 
 /// Everything Parsnip knows about one GPU.
 #[derive(Debug, Clone, PartialEq)]
@@ -76,6 +81,9 @@ pub struct GpuInfo {
     pub gmem_ccu_color_cache_fraction_log2: u32,
     /// Highest DDR bank bit, for UBWC.
     pub highest_bank_bit: u32,
+    /// The debug/eco/chicken register values written at the start of every
+    /// command buffer (see [`magic_regs`]).
+    pub magic_regs: &'static MagicRegs,
 }
 
 const KIB: u32 = 1024;
@@ -113,6 +121,7 @@ const A6XX_BASE: GpuInfo = GpuInfo {
     sysmem_ccu_color_cache_bytes: 64 * KIB,
     gmem_ccu_color_cache_fraction_log2: 2,
     highest_bank_bit: 15,
+    magic_regs: &magic_regs::UNSET,
 };
 
 /// Common a7xx values (`a7xx_base`).
@@ -146,6 +155,7 @@ pub static GPUS: &[GpuInfo] = &[
         tile_align_h: 32,
         fibers_per_sp: 128 * 16,
         highest_bank_bit: 14,
+        magic_regs: &magic_regs::A618,
         ..A6XX_BASE
     },
     GpuInfo {
@@ -159,6 +169,7 @@ pub static GPUS: &[GpuInfo] = &[
         num_ccu: 2,
         num_sp_cores: 2,
         fibers_per_sp: 128 * 16,
+        magic_regs: &magic_regs::A630,
         ..A6XX_BASE
     },
     GpuInfo {
@@ -172,6 +183,7 @@ pub static GPUS: &[GpuInfo] = &[
         num_ccu: 2,
         num_sp_cores: 2,
         fibers_per_sp: 128 * 4 * 16,
+        magic_regs: &magic_regs::A640,
         ..A6XX_BASE
     },
     GpuInfo {
@@ -188,6 +200,7 @@ pub static GPUS: &[GpuInfo] = &[
         reg_size_vec4: 64,
         instr_cache_size: 127,
         highest_bank_bit: 16,
+        magic_regs: &magic_regs::A650,
         ..A6XX_BASE
     },
     GpuInfo {
@@ -204,6 +217,7 @@ pub static GPUS: &[GpuInfo] = &[
         reg_size_vec4: 64,
         instr_cache_size: 127,
         highest_bank_bit: 16,
+        magic_regs: &magic_regs::A660,
         ..A6XX_BASE
     },
     GpuInfo {
@@ -221,6 +235,7 @@ pub static GPUS: &[GpuInfo] = &[
         reg_size_vec4: 64,
         instr_cache_size: 127,
         highest_bank_bit: 16,
+        magic_regs: &magic_regs::A690,
         ..A6XX_BASE
     },
     GpuInfo {
@@ -234,6 +249,7 @@ pub static GPUS: &[GpuInfo] = &[
         num_ccu: 4,
         num_sp_cores: 4,
         tile_align_w: 64,
+        magic_regs: &magic_regs::A730,
         ..A7XX_BASE
     },
     GpuInfo {
@@ -246,6 +262,7 @@ pub static GPUS: &[GpuInfo] = &[
         gmem_bytes: 3 * MIB,
         num_ccu: 6,
         num_sp_cores: 6,
+        magic_regs: &magic_regs::A740,
         ..A7XX_BASE
     },
     GpuInfo {
@@ -258,6 +275,7 @@ pub static GPUS: &[GpuInfo] = &[
         gmem_bytes: 3 * MIB,
         num_ccu: 6,
         num_sp_cores: 6,
+        magic_regs: &magic_regs::A750,
         ..A7XX_BASE
     },
 ];

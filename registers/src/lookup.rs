@@ -9,6 +9,7 @@
 //! assert_eq!(r.name, "RB_MRT[0].BUF_INFO");
 //! assert_eq!(t.offset_of("RB_MRT[1].BUF_INFO"), Some(0x882a));
 //! assert_eq!(lookup::chip_table(Chip::A7xx).offset_of("HLSQ_INVALIDATE_CMD"), Some(0xab1f));
+//! assert_eq!(lookup::chip_table(Chip::A7xx).offset_of("SP_UNKNOWN_0CE2+0x1"), Some(0xce3));
 //! ```
 
 use std::collections::HashMap;
@@ -127,6 +128,11 @@ impl ChipTable {
                     _ if is_address(info) => format!("{name}_HI"),
                     p => format!("{name}+{p:#x}"),
                 };
+                if part != 0 && !is_address(info) {
+                    // The decoder's name of a later dword (freedreno's device
+                    // table writes `SP_UNKNOWN_0CE2+1` on its own).
+                    self.by_name.entry(shown.clone()).or_insert(start + part);
+                }
                 self.by_offset
                     .entry(start + part)
                     .or_insert_with(|| RegisterEntry {
@@ -148,7 +154,9 @@ impl ChipTable {
     }
 
     /// The offset of a register named as the decoder names it; array
-    /// indexes may be written in decimal or hex (`RB_MRT[1].BUF_INFO`).
+    /// indexes may be written in decimal or hex (`RB_MRT[1].BUF_INFO`), and
+    /// a later dword of a 64-bit register that is not an address is
+    /// `NAME+0x1`.
     pub fn offset_of(&self, name: &str) -> Option<u32> {
         if let Some(o) = self.by_name.get(name) {
             return Some(*o);

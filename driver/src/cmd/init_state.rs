@@ -9,15 +9,15 @@
 //! - the shader-processor modes compute depends on: SP_MODE_CONTROL and
 //!   SP_TP_MODE_CNTL (GL-style isam, constant demotion), SP_FLOAT_CNTL,
 //!   the performance counters' enable, no shared consts, no graphics IBOs;
-//! - the GPU's "debug/eco" control values (`chicken_bits`), for the GPUs a
-//!   capture gives them for;
+//! - the GPU's "debug/eco/chicken" register values, whatever the GPU
+//!   catalogue gives for the GPU (`parsnip_registers::gpu::magic_regs`);
 //! - no draw state groups (CP_SET_DRAW_STATE with DISABLE_ALL_GROUPS).
 
 use parsnip_registers::enums::{A6xxCoordRound, A6xxIsamMode, A6xxNearestMode, CpThread};
 use parsnip_registers::packets::{CpSetDrawStateDw0, CpThreadControlDw0};
 use parsnip_registers::pm4::Opcode;
 use parsnip_registers::regs::{self, ArrayRegister};
-use parsnip_registers::{Chip, RegWrite, Register};
+use parsnip_registers::Chip;
 
 use super::cache::{self, CacheOps};
 use super::packets::{field, PacketWriter};
@@ -80,44 +80,17 @@ pub fn hlsq_invalidate_bindless(w: &mut PacketWriter, mask: u32) -> VkResult<()>
     }
 }
 
-/// TPL1_DBG_ECO_CNTL as a whole dword: the database gives it bits 0-25
-/// (as a6xx.xml does), but Turnip writes bits above them (0x05008000 on
-/// a660), so the value is written at the register's offset unchecked.
-fn tpl1_dbg_eco_cntl(w: &mut PacketWriter, value: u32) -> VkResult<()> {
-    let offset = <regs::Tpl1DbgEcoCntl as Register>::offset(w.chip).ok_or_else(|| {
-        crate::error::internal(
-            "TPL1_DBG_ECO_CNTL",
-            "the register is not in the database for this chip",
-        )
-    })?;
-    w.writes(&[RegWrite {
-        offset,
-        value: u64::from(value),
-        is_64: false,
-    }]);
-    Ok(())
-}
-
-/// The GPU's debug/eco control values, as Turnip programs them (from
-/// freedreno's device table, seen in the compute captures of a660 and
-/// a740). Other GPUs keep what the kernel programmed at power-up.
-fn chicken_bits(w: &mut PacketWriter, gpu: &GpuInfo) -> VkResult<()> {
-    match gpu.entry.name {
-        "a660" => {
-            w.reg(&regs::RbDbgEcoCntl(0x0410_0000))?;
-            w.reg(&regs::SpDbgEcoCntl(0x0100_0000))?;
-            tpl1_dbg_eco_cntl(w, 0x0500_8000)?;
-            w.reg(&regs::SpChickenBits(0x0000_1400))?;
-            w.reg(&regs::UcheUnknown0e12(0x1))?;
-        }
-        "a740" => {
-            w.reg(&regs::RbDbgEcoCntl(0))?;
-            w.reg(&regs::SpDbgEcoCntl(0x1000_0000))?;
-            tpl1_dbg_eco_cntl(w, 0x1110_0000)?;
-            w.reg(&regs::SpChickenBits(0x1000_1400))?;
-            w.reg(&regs::UcheUnknown0e12(0))?;
-        }
-        _ => {}
+/// The GPU's debug/eco/chicken values from the catalogue, one register
+/// write each as Turnip emits them. They go through the catalogue's one
+/// whole-dword path (`MagicReg::write`), which does not check the values
+/// against the database's fields: the table sets bits a6xx.xml does not
+/// describe.
+fn magic_regs(w: &mut PacketWriter, gpu: &GpuInfo) -> VkResult<()> {
+    for m in gpu.entry.magic_regs.in_write_order() {
+        let write = m.write(w.chip).map_err(|e| {
+            crate::error::internal("the catalogue's magic registers", format!("{m}: {e}"))
+        })?;
+        w.writes(&[write]);
     }
     Ok(())
 }
@@ -151,7 +124,7 @@ pub fn packets(device: &Device) -> VkResult<PacketWriter> {
     hlsq_invalidate(&mut w, false, all_bindless_bases(chip))?;
     w.packet(Opcode::CP_WAIT_FOR_IDLE, &[]);
 
-    chicken_bits(&mut w, gpu)?;
+    magic_regs(&mut w, gpu)?;
     w.reg(&regs::SpFloatCntl::default())?;
     w.reg(&regs::SpPerfctrEnable {
         vs: true,
@@ -245,5 +218,36 @@ mod tests {
         let decoded = regs::a7xx::HlsqInvalidateCmd::from_raw(inv);
         assert_eq!((decoded.cs_bindless, decoded.gfx_bindless), (0xff, 0xff));
         assert_eq!(all_bindless_bases(Chip::A6xx), 0x1f);
+        // a740 compute.log: TPL1_DBG_ECO_CNTL 0x11100000, which sets bits
+        // above the 0-25 a6xx.xml gives the register; UCHE_CACHE_WAYS
+        // (0e17) 0x00040004, from the GPU's list of other registers.
+        assert_eq!(
+            find(&w.dwords, parsnip_registers::pm4::pkt4(0xb600, 1)),
+            Some(&[0x1110_0000][..]),
+            "TPL1_DBG_ECO_CNTL"
+        );
+        assert_eq!(
+            find(&w.dwords, parsnip_registers::pm4::pkt4(0x0e17, 1)),
+            Some(&[0x0004_0004][..]),
+            "UCHE_CACHE_WAYS"
+        );
+    }
+
+    #[test]
+    fn every_gpu_gets_each_magic_register_the_catalogue_gives_it() {
+        for entry in parsnip_registers::gpu::GPUS {
+            let device = crate::device::tests::null_device(entry.name);
+            let w = packets(&device).unwrap();
+            for m in entry.magic_regs.in_write_order() {
+                let offset = m.write(entry.chip).unwrap().offset;
+                let header = parsnip_registers::pm4::pkt4(offset, 1);
+                assert_eq!(
+                    find(&w.dwords, header),
+                    Some(&[m.value][..]),
+                    "{}: {m}",
+                    entry.name
+                );
+            }
+        }
     }
 }
