@@ -11,9 +11,10 @@
 //! - [`sim`]: Parsnip's model of the GPU, selected by `PARSNIP_SIM`.
 //!
 //! [`open_device`] picks one (see [`select`] for the rules). The software
-//! back ends are built from blocks public here so the simulator's reuses
-//! them: [`va_allocator`], [`host_memory`], [`sync_table`], [`queue_worker`]
-//! and [`device_lost`].
+//! back ends are built from blocks public here: [`va_allocator`],
+//! [`host_memory`], [`sync_table`], [`queue_worker`] and [`device_lost`],
+//! which a device half both share puts together with every device method
+//! that only plumbs them (`software_device`).
 //!
 //! ```no_run
 //! use parsnip_kernel_if::{open_device, BoDesc, BoUse, CommandBuffer, Deadline, Submit};
@@ -45,6 +46,7 @@ pub mod null;
 pub mod queue_worker;
 pub mod select;
 pub mod sim;
+mod software_device;
 pub mod submit;
 pub mod sync_table;
 pub mod syncobj;

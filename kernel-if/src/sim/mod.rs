@@ -20,26 +20,20 @@
 
 mod residency;
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
-use parking_lot::{Mutex, RwLock};
+use parking_lot::Mutex;
 use parsnip_registers::gpu::GpuInfo;
 use parsnip_sim::memory::Backing;
 use parsnip_sim::{Context, Gpu, IbRange, SimOptions};
 
 use crate::bo::{Bo, BoDesc};
-use crate::deadline::Deadline;
-use crate::device::{Backend, CpuAccess, DeviceInfo, GpuFacts, KernelDevice};
-use crate::device_lost::LostState;
+use crate::device::{Backend, GpuFacts};
 use crate::error::{Error, Result};
 use crate::host_memory::{allocate_host_bo, HostBo, HostMemory};
-use crate::queue_worker::QueueWorker;
-use crate::submit::{Fence, QueueId, Submit};
-use crate::sync_table::SyncTable;
-use crate::syncobj::{SyncObj, SyncPoint, WaitMode};
-use crate::va_allocator::VaAllocator;
+use crate::queue_worker::Job;
+use crate::software_device::{SoftwareBackend, SoftwareDevice};
+use crate::submit::Submit;
 use residency::Residency;
 
 // The model reads and writes a BO's host memory through this, the same
@@ -71,37 +65,20 @@ pub fn gpu_facts(gpu: &GpuInfo) -> GpuFacts {
     }
 }
 
-struct SimQueue {
-    worker: QueueWorker,
-    context: Arc<Mutex<Context>>,
-}
-
 pub struct SimDevice {
-    info: DeviceInfo,
+    /// Each queue's model context (its register file and loaded state).
+    software: SoftwareDevice<Arc<Mutex<Context>>>,
     gpu: Gpu,
-    va: Arc<Mutex<VaAllocator>>,
     residency: Arc<Residency>,
-    syncs: Arc<SyncTable>,
-    lost: Arc<LostState>,
-    queues: RwLock<HashMap<u32, Arc<SimQueue>>>,
-    next_queue: AtomicU32,
-    next_bo: AtomicU32,
 }
 
 impl SimDevice {
     /// A simulated `gpu` (from the GPU catalogue) with `options`.
     pub fn new(gpu: &'static GpuInfo, options: SimOptions) -> Result<Self> {
-        let info = DeviceInfo::software(gpu_facts(gpu), Backend::Simulator);
         Ok(Self {
-            va: Arc::new(Mutex::new(VaAllocator::new(info.va_start, info.va_size)?)),
-            info,
+            software: SoftwareDevice::new(gpu_facts(gpu), Backend::Simulator)?,
             gpu: Gpu::new(gpu, options),
             residency: Residency::new(),
-            syncs: Arc::new(SyncTable::new()),
-            lost: Arc::new(LostState::new()),
-            queues: RwLock::new(HashMap::new()),
-            next_queue: AtomicU32::new(1),
-            next_bo: AtomicU32::new(1),
         })
     }
 
@@ -109,101 +86,50 @@ impl SimDevice {
     pub fn gpu(&self) -> &Gpu {
         &self.gpu
     }
-
-    fn queue(&self, id: QueueId) -> Result<Arc<SimQueue>> {
-        self.queues
-            .read()
-            .get(&id.0)
-            .cloned()
-            .ok_or_else(|| Error::InvalidArgument(format!("submit queue {} does not exist", id.0)))
-    }
 }
 
-impl KernelDevice for SimDevice {
-    fn info(&self) -> &DeviceInfo {
-        &self.info
-    }
+impl SoftwareBackend for SimDevice {
+    type QueueState = Arc<Mutex<Context>>;
 
-    fn status(&self) -> Result<()> {
-        self.lost.check()
+    fn software(&self) -> &SoftwareDevice<Self::QueueState> {
+        &self.software
     }
 
     /// The model's always-on counter, which CP timestamps also read.
-    fn timestamp(&self) -> Result<u64> {
+    fn read_timestamp(&self) -> Result<u64> {
         Ok(self.gpu.timestamp())
     }
 
-    fn bo_new(&self, desc: &BoDesc) -> Result<Bo> {
-        let (iova, memory) = allocate_host_bo(&self.va, desc)?;
+    fn new_bo(&self, desc: &BoDesc) -> Result<Bo> {
+        let va = self.software.va.clone();
+        let (iova, memory) = allocate_host_bo(&va, desc)?;
         if let Err(e) = self.gpu.memory().map(iova, memory.clone()) {
-            let _ = self.va.lock().free(iova);
+            let _ = va.lock().free(iova);
             return Err(Error::InvalidArgument(format!(
                 "mapping a BO into the model: {e}"
             )));
         }
-        let (gpu, va, residency) = (self.gpu.clone(), self.va.clone(), self.residency.clone());
+        let (gpu, residency) = (self.gpu.clone(), self.residency.clone());
         let unmap = move || {
             gpu.memory().unmap(iova);
             va.lock().free(iova)
         };
-        let handle = self.next_bo.fetch_add(1, Ordering::Relaxed);
         Ok(HostBo::new_bo(
-            handle,
+            self.software.next_bo_handle(),
             iova,
             memory,
             Box::new(move || residency.release(iova, Box::new(unmap))),
         ))
     }
 
-    /// Waits for every queue to drain: the model is coherent, so once the
-    /// GPU work is done the CPU sees all of it.
-    fn bo_cpu_prep(&self, _bo: &Bo, _access: CpuAccess, deadline: Deadline) -> Result<()> {
-        let queues: Vec<_> = self.queues.read().values().cloned().collect();
-        for q in queues {
-            q.worker.wait_idle(deadline)?;
-        }
-        Ok(())
+    fn new_queue(&self, id: u32) -> (String, Self::QueueState) {
+        let name = format!("sim {} queue {id}", self.gpu.info().name);
+        (name, Arc::new(Mutex::new(self.gpu.new_context())))
     }
 
-    fn bo_cpu_fini(&self, _bo: &Bo) -> Result<()> {
-        Ok(())
-    }
-
-    fn queue_new(&self, priority: u32) -> Result<QueueId> {
-        if priority >= self.info.priorities {
-            return Err(Error::InvalidArgument(format!(
-                "queue priority {priority} is not below the {} priorities",
-                self.info.priorities
-            )));
-        }
-        let id = self.next_queue.fetch_add(1, Ordering::Relaxed);
-        let worker = QueueWorker::start(
-            format!("sim {} queue {id}", self.gpu.info().name),
-            self.syncs.clone(),
-            self.lost.clone(),
-        )?;
-        let queue = SimQueue {
-            worker,
-            context: Arc::new(Mutex::new(self.gpu.new_context())),
-        };
-        self.queues.write().insert(id, Arc::new(queue));
-        Ok(QueueId(id))
-    }
-
-    fn queue_close(&self, queue: QueueId) -> Result<()> {
-        let q = self.queues.write().remove(&queue.0).ok_or_else(|| {
-            Error::InvalidArgument(format!("submit queue {} does not exist", queue.0))
-        })?;
-        q.worker.close();
-        Ok(())
-    }
-
-    fn submit(&self, submit: &Submit<'_>) -> Result<Fence> {
-        self.lost.check()?;
-        submit.validate_commands()?;
-        self.syncs.check(submit.waits)?;
-        self.syncs.check(submit.signals)?;
-        let queue = self.queue(submit.queue)?;
+    /// Runs the command buffers on the queue's context, holding every BO the
+    /// submit lists resident until it is done.
+    fn submit_job(&self, context: &Self::QueueState, submit: &Submit<'_>) -> Job {
         let streams: Vec<IbRange> = submit
             .commands
             .iter()
@@ -219,58 +145,14 @@ impl KernelDevice for SimDevice {
             .chain(submit.bos.iter().map(|u| u.bo.iova()))
             .collect();
         let holds = self.residency.hold(used);
-        let (gpu, context) = (self.gpu.clone(), queue.context.clone());
-        let seqno = queue.worker.submit(
-            submit.waits.to_vec(),
-            submit.signals.to_vec(),
-            Box::new(move || {
-                let _holds = holds;
-                let mut ctx = context.lock();
-                gpu.submit(&mut ctx, &streams)
-                    .map(|_| ())
-                    .map_err(|e| e.to_string())
-            }),
-        )?;
-        Ok(Fence {
-            queue: submit.queue,
-            seqno,
+        let (gpu, context) = (self.gpu.clone(), context.clone());
+        Box::new(move || {
+            let _holds = holds;
+            let mut ctx = context.lock();
+            gpu.submit(&mut ctx, &streams)
+                .map(|_| ())
+                .map_err(|e| e.to_string())
         })
-    }
-
-    fn fence_wait(&self, fence: Fence, deadline: Deadline) -> Result<()> {
-        self.queue(fence.queue)?.worker.wait(fence.seqno, deadline)
-    }
-
-    fn syncobj_create(&self, signaled: bool) -> Result<SyncObj> {
-        Ok(self.syncs.create(signaled))
-    }
-
-    fn syncobj_destroy(&self, syncobj: SyncObj) -> Result<()> {
-        self.syncs.destroy(syncobj)
-    }
-
-    fn syncobj_reset(&self, syncobjs: &[SyncObj]) -> Result<()> {
-        self.syncs.reset(syncobjs)
-    }
-
-    fn syncobj_signal(&self, points: &[SyncPoint]) -> Result<()> {
-        self.syncs.signal(points)
-    }
-
-    fn syncobj_wait(&self, points: &[SyncPoint], mode: WaitMode, deadline: Deadline) -> Result<()> {
-        self.syncs.wait(points, mode, deadline)
-    }
-
-    fn syncobj_query(&self, syncobj: SyncObj) -> Result<u64> {
-        self.syncs.query(syncobj)
-    }
-}
-
-impl Drop for SimDevice {
-    fn drop(&mut self) {
-        for (_, q) in self.queues.write().drain() {
-            q.worker.close();
-        }
     }
 }
 
