@@ -3,11 +3,13 @@
 //! `vkEndCommandBuffer`.
 
 use std::ffi::c_void;
+use std::sync::Arc;
 
 use ash::vk;
 use parsnip_driver::cmd::barrier::Dependency;
 use parsnip_driver::cmd::buffer::Recording;
 use parsnip_driver::cmd::transfer::CopyRegion;
+use parsnip_driver::sync::event::Event;
 use parsnip_driver::VkResult;
 
 use crate::ffi;
@@ -352,22 +354,39 @@ pub unsafe extern "system" fn vkCmdUpdateBuffer(
     );
 }
 
+/// Sets (`signal`) or resets `event` once `stages` are done.
+fn write_event(
+    entry: &str,
+    command_buffer: vk::CommandBuffer,
+    event: vk::Event,
+    signal: bool,
+    stages: vk::PipelineStageFlags2,
+) {
+    record_with(
+        entry,
+        command_buffer,
+        || handles::event(event),
+        |rec, e| rec.write_event(&e, signal, stages),
+    );
+}
+
+/// Vulkan 1.0 stages as synchronization2 stages: the same bits (the
+/// VK_KHR_synchronization2 specification keeps every 1.0 value).
+fn stages2(stages: vk::PipelineStageFlags) -> vk::PipelineStageFlags2 {
+    vk::PipelineStageFlags2::from_raw(u64::from(stages.as_raw()))
+}
+
 pub unsafe extern "system" fn vkCmdSetEvent(
     command_buffer: vk::CommandBuffer,
     event: vk::Event,
     stages: vk::PipelineStageFlags,
 ) {
-    record_with(
+    write_event(
         "vkCmdSetEvent",
         command_buffer,
-        || handles::event(event),
-        |rec, e| {
-            rec.write_event(
-                &e,
-                true,
-                vk::PipelineStageFlags2::from_raw(u64::from(stages.as_raw())),
-            )
-        },
+        event,
+        true,
+        stages2(stages),
     );
 }
 
@@ -376,17 +395,12 @@ pub unsafe extern "system" fn vkCmdResetEvent(
     event: vk::Event,
     stages: vk::PipelineStageFlags,
 ) {
-    record_with(
+    write_event(
         "vkCmdResetEvent",
         command_buffer,
-        || handles::event(event),
-        |rec, e| {
-            rec.write_event(
-                &e,
-                false,
-                vk::PipelineStageFlags2::from_raw(u64::from(stages.as_raw())),
-            )
-        },
+        event,
+        false,
+        stages2(stages),
     );
 }
 
@@ -416,12 +430,12 @@ pub unsafe extern "system" fn vkCmdResetEvent2(
     event: vk::Event,
     stages: vk::PipelineStageFlags2,
 ) {
-    record_with(
-        "vkCmdResetEvent2",
-        command_buffer,
-        || handles::event(event),
-        |rec, e| rec.write_event(&e, false, stages),
-    );
+    write_event("vkCmdResetEvent2", command_buffer, event, false, stages);
+}
+
+/// The driver's events for the application's handles.
+fn events(raw: &[vk::Event]) -> Result<Vec<Arc<Event>>, vk::Result> {
+    raw.iter().map(|e| handles::event(*e)).collect()
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -443,10 +457,7 @@ pub unsafe extern "system" fn vkCmdWaitEvents(
         command_buffer,
         || {
             // SAFETY: pEvents holds eventCount handles.
-            let events = unsafe { ffi::slice(p_events, count) }
-                .iter()
-                .map(|e| handles::event(*e))
-                .collect::<Result<Vec<_>, _>>()?;
+            let events = events(unsafe { ffi::slice(p_events, count) })?;
             // SAFETY: the barrier arrays hold their counts.
             let deps = unsafe {
                 v1_dependencies(
@@ -475,10 +486,7 @@ pub unsafe extern "system" fn vkCmdWaitEvents2(
             // SAFETY: pEvents and pDependencyInfos hold eventCount elements.
             let (events, infos) =
                 unsafe { (ffi::slice(p_events, count), ffi::slice(p_infos, count)) };
-            let events = events
-                .iter()
-                .map(|e| handles::event(*e))
-                .collect::<Result<Vec<_>, _>>()?;
+            let events = self::events(events)?;
             // SAFETY: each dependency info is valid.
             let deps = infos
                 .iter()
@@ -490,18 +498,30 @@ pub unsafe extern "system" fn vkCmdWaitEvents2(
     );
 }
 
+/// Writes the timestamp of `query`. The stage is not needed: the driver
+/// writes it once all earlier work is done (RB_DONE_TS), which is late
+/// enough for any stage.
+fn write_timestamp(
+    entry: &str,
+    command_buffer: vk::CommandBuffer,
+    pool: vk::QueryPool,
+    query: u32,
+) {
+    record_with(
+        entry,
+        command_buffer,
+        || handles::query_pool(pool),
+        |rec, p| rec.write_timestamp(&p, query),
+    );
+}
+
 pub unsafe extern "system" fn vkCmdWriteTimestamp(
     command_buffer: vk::CommandBuffer,
     _stage: vk::PipelineStageFlags,
     pool: vk::QueryPool,
     query: u32,
 ) {
-    record_with(
-        "vkCmdWriteTimestamp",
-        command_buffer,
-        || handles::query_pool(pool),
-        |rec, p| rec.write_timestamp(&p, query),
-    );
+    write_timestamp("vkCmdWriteTimestamp", command_buffer, pool, query);
 }
 
 pub unsafe extern "system" fn vkCmdWriteTimestamp2(
@@ -510,12 +530,7 @@ pub unsafe extern "system" fn vkCmdWriteTimestamp2(
     pool: vk::QueryPool,
     query: u32,
 ) {
-    record_with(
-        "vkCmdWriteTimestamp2",
-        command_buffer,
-        || handles::query_pool(pool),
-        |rec, p| rec.write_timestamp(&p, query),
-    );
+    write_timestamp("vkCmdWriteTimestamp2", command_buffer, pool, query);
 }
 
 pub unsafe extern "system" fn vkCmdResetQueryPool(
