@@ -59,6 +59,33 @@ pub fn record(r: &Recorder<'_>, pipeline: &ComputePipeline, set: vk::DescriptorS
     r.dispatch(WORDS as u32 / 64, 1, 1);
 }
 
+/// One step, A to B in round `round`, recorded in one command buffer and
+/// made visible to the host: work for cases about what orders a submission.
+pub struct Single {
+    pub b: Buffer,
+    pub command: vk::CommandBuffer,
+    /// What B holds after the step.
+    pub want: Vec<u32>,
+}
+
+/// A [`Single`] from inputs drawn with `seed`.
+pub fn single(h: &mut Harness, seed: u64, round: u32) -> Result<Single, Stop> {
+    let initial = Sequence::new(seed).u32s(WORDS);
+    let a = buffer(h, Some(&initial))?;
+    let b = buffer(h, None)?;
+    let pipeline = pipeline(h)?;
+    let a_to_b = set(h, &pipeline, &a, &b)?;
+    let command = h.record(|r| {
+        record(r, &pipeline, a_to_b, round);
+        r.barrier(Dependency::TO_HOST);
+    })?;
+    Ok(Single {
+        b,
+        command,
+        want: step(&initial, round),
+    })
+}
+
 /// Three steps recorded in three command buffers: A to B (round 1), B to C
 /// (round 2), C back to A (round 3, then made visible to the host). The
 /// cases submit them with different synchronisation in between.

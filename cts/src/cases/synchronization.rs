@@ -66,15 +66,7 @@ fn event_status(h: &Harness, event: vk::Event) -> i32 {
 fn fence_states(h: &mut Harness) -> Result<CaseResult, Stop> {
     let unsignalled = h.fence(false)?;
     let signalled = h.fence(true)?;
-    let initial = Sequence::new(71).u32s(WORDS);
-    let a = step::buffer(h, Some(&initial))?;
-    let b = step::buffer(h, None)?;
-    let pipeline = step::pipeline(h)?;
-    let a_to_b = step::set(h, &pipeline, &a, &b)?;
-    let cmd = h.record(|r| {
-        step::record(r, &pipeline, a_to_b, 3);
-        r.barrier(Dependency::TO_HOST);
-    })?;
+    let work = step::single(h, 71, 3)?;
 
     let d = h.device().clone();
     let mut codes = vec![fence_status(h, unsignalled), fence_status(h, signalled)];
@@ -92,7 +84,7 @@ fn fence_states(h: &mut Harness) -> Result<CaseResult, Stop> {
     codes.push(fence_status(h, unsignalled));
     h.submit(
         &[Submission {
-            commands: &[cmd],
+            commands: &[work.command],
             ..Default::default()
         }],
         signalled,
@@ -108,7 +100,7 @@ fn fence_states(h: &mut Harness) -> Result<CaseResult, Stop> {
             NOT_READY, SUCCESS, TIMEOUT, SUCCESS, TIMEOUT, SUCCESS, NOT_READY, SUCCESS, SUCCESS,
         ],
     );
-    result.check("output", &h.read_as::<u32>(&b)?, &step(&initial, 3));
+    result.check("output", &h.read_as::<u32>(&work.b)?, &work.want);
     Ok(result)
 }
 

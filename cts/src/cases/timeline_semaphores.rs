@@ -4,7 +4,7 @@
 use super::pseudo_random::Sequence;
 use super::step::{self, step, WORDS};
 use crate::case::{Case, CaseResult, OrStop, Stop};
-use crate::harness::{Dependency, Harness, Submission, WAIT_TIMEOUT_NS};
+use crate::harness::{Harness, Submission, WAIT_TIMEOUT_NS};
 use ash::vk;
 
 pub const CASES: &[Case] = &[
@@ -95,19 +95,11 @@ fn counter_after(
 /// its fence must stay unsignalled.
 fn host_signal(h: &mut Harness) -> Result<CaseResult, Stop> {
     let timeline = h.timeline_semaphore(0)?;
-    let initial = Sequence::new(62).u32s(WORDS);
-    let a = step::buffer(h, Some(&initial))?;
-    let b = step::buffer(h, None)?;
-    let pipeline = step::pipeline(h)?;
-    let a_to_b = step::set(h, &pipeline, &a, &b)?;
-    let cmd = h.record(|r| {
-        step::record(r, &pipeline, a_to_b, 4);
-        r.barrier(Dependency::TO_HOST);
-    })?;
+    let work = step::single(h, 62, 4)?;
     let fence = h.fence(false)?;
     h.submit(
         &[Submission {
-            commands: &[cmd],
+            commands: &[work.command],
             waits: &[(timeline, 5, COMPUTE)],
             signals: &[(timeline, 6)],
         }],
@@ -128,7 +120,7 @@ fn host_signal(h: &mut Harness) -> Result<CaseResult, Stop> {
         value == 6,
         format!("the counter is {value}, not the 6 signalled"),
     );
-    result.check("output", &h.read_as::<u32>(&b)?, &step(&initial, 4));
+    result.check("output", &h.read_as::<u32>(&work.b)?, &work.want);
     Ok(result)
 }
 
