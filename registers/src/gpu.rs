@@ -124,6 +124,14 @@ const A6XX_BASE: GpuInfo = GpuInfo {
     magic_regs: &magic_regs::UNSET,
 };
 
+/// a6xx gen 3 and gen 4 (the `a6xx_gen3` and `a6xx_gen4` templates): a
+/// smaller register file and a larger instruction cache than gen 1 and 2.
+const A6XX_GEN3_BASE: GpuInfo = GpuInfo {
+    reg_size_vec4: 64,
+    instr_cache_size: 127,
+    ..A6XX_BASE
+};
+
 /// Common a7xx values (`a7xx_base`).
 const A7XX_BASE: GpuInfo = GpuInfo {
     chip: Chip::A7xx,
@@ -197,11 +205,9 @@ pub static GPUS: &[GpuInfo] = &[
         num_ccu: 3,
         num_sp_cores: 3,
         tile_align_w: 96,
-        reg_size_vec4: 64,
-        instr_cache_size: 127,
         highest_bank_bit: 16,
         magic_regs: &magic_regs::A650,
-        ..A6XX_BASE
+        ..A6XX_GEN3_BASE
     },
     GpuInfo {
         name: "a660",
@@ -214,11 +220,9 @@ pub static GPUS: &[GpuInfo] = &[
         num_ccu: 3,
         num_sp_cores: 3,
         tile_align_w: 96,
-        reg_size_vec4: 64,
-        instr_cache_size: 127,
         highest_bank_bit: 16,
         magic_regs: &magic_regs::A660,
-        ..A6XX_BASE
+        ..A6XX_GEN3_BASE
     },
     GpuInfo {
         name: "a690",
@@ -232,11 +236,9 @@ pub static GPUS: &[GpuInfo] = &[
         num_sp_cores: 8,
         tile_align_w: 64,
         tile_align_h: 32,
-        reg_size_vec4: 64,
-        instr_cache_size: 127,
         highest_bank_bit: 16,
         magic_regs: &magic_regs::A690,
-        ..A6XX_BASE
+        ..A6XX_GEN3_BASE
     },
     GpuInfo {
         name: "a730",
