@@ -31,7 +31,7 @@ use super::mir::*;
 use crate::error::{CompileError, Result};
 use crate::ir::{self, AluOp, BitSize, ConvKind, Op, Space, Src, SysVal, Terminator};
 use parsnip_isa::{Cond, Opcode, Round, Type};
-use smallvec::smallvec;
+use smallvec::{smallvec, SmallVec};
 use std::collections::{HashMap, HashSet};
 
 mod texel;
@@ -134,16 +134,32 @@ impl Sel<'_> {
 
     fn mov_imm(&mut self, v: u64, half: bool) -> Comp {
         let r = self.new_reg(half);
-        let ty = if half { Type::U16 } else { Type::U32 };
         let bits = if half { v & 0xffff } else { v & 0xffff_ffff };
+        self.copy(r.into(), MSrc::Imm(bits as u32 as i32), half);
+        r.into()
+    }
+
+    /// `dst = src`, both full or both half registers.
+    fn copy(&mut self, dst: Comp, src: MSrc, half: bool) {
+        let ty = if half { Type::U16 } else { Type::U32 };
         self.emit(MOp::Mov {
-            dst: r.into(),
-            src: MSrc::Imm(bits as u32 as i32),
+            dst,
+            src,
             src_type: ty,
             dst_type: ty,
             round: Round::Zero,
         });
-        r.into()
+    }
+
+    /// `dst` (half) = the low 16 bits of `src` (full): cov.u32u16 truncates.
+    fn narrow(&mut self, dst: Comp, src: Comp) {
+        self.emit(MOp::Mov {
+            dst,
+            src: MSrc::Reg(src),
+            src_type: Type::U32,
+            dst_type: Type::U16,
+            round: Round::Zero,
+        });
     }
 
     /// A source in a register.
@@ -178,6 +194,14 @@ impl Sel<'_> {
             sat: false,
             half,
         });
+    }
+
+    /// `alu` with no source modifiers, for the opcodes that are not compares: the
+    /// condition field only means something to `cmps`/`cmpv`, and is left at its zero
+    /// encoding (`lt`) for the others.
+    fn alu_plain(&mut self, op: Opcode, dst: Comp, srcs: &[MSrc], half: bool) {
+        let srcs: SmallVec<[(MSrc, Mods); 3]> = srcs.iter().map(|&s| Self::plain(s)).collect();
+        self.alu(op, dst, &srcs, Cond::default(), half);
     }
 
     fn plain(s: MSrc) -> (MSrc, Mods) {
@@ -221,7 +245,7 @@ impl Sel<'_> {
         } else {
             a
         };
-        self.alu(op, dst, &[Self::plain(a), Self::plain(b)], Cond::Lt, half);
+        self.alu_plain(op, dst, &[a, b], half);
     }
 
     /// A shift's amount in the precision of the shift: the IR gives every amount 32 bits,
@@ -233,13 +257,7 @@ impl Sel<'_> {
             Src::Val(v) if half && self.ir.value_size(v) != BitSize::B16 => {
                 let narrow = self.new_reg(true);
                 let wide = self.vreg_of(v);
-                self.emit(MOp::Mov {
-                    dst: narrow.into(),
-                    src: MSrc::Reg(wide.into()),
-                    src_type: Type::U32,
-                    dst_type: Type::U16,
-                    round: Round::Zero,
-                });
+                self.narrow(narrow.into(), wide.into());
                 MSrc::Reg(narrow.into())
             }
             _ => self.int_src(s, half),
@@ -271,34 +289,17 @@ impl Sel<'_> {
             let (ra, rb) = (self.reg(a, false), self.reg(b, false));
             let (ra, rb) = (MSrc::Reg(ra), MSrc::Reg(rb));
             if a16 && b16 {
-                self.alu(
-                    Opcode::MullU,
-                    dst,
-                    &[Self::plain(ra), Self::plain(rb)],
-                    Cond::Lt,
-                    false,
-                );
+                self.alu_plain(Opcode::MullU, dst, &[ra, rb], false);
                 return;
             }
             // With b < 2^16: a * b = mull.u(a, b) + madsh.m16(a, b).
             let (wide, narrow) = if b16 { (ra, rb) } else { (rb, ra) };
             let t0 = self.new_reg(false);
-            self.alu(
-                Opcode::MullU,
-                t0.into(),
-                &[Self::plain(wide), Self::plain(narrow)],
-                Cond::Lt,
-                false,
-            );
-            self.alu(
+            self.alu_plain(Opcode::MullU, t0.into(), &[wide, narrow], false);
+            self.alu_plain(
                 Opcode::MadshM16,
                 dst,
-                &[
-                    Self::plain(wide),
-                    Self::plain(narrow),
-                    Self::plain(MSrc::Reg(t0.into())),
-                ],
-                Cond::Lt,
+                &[wide, narrow, MSrc::Reg(t0.into())],
                 false,
             );
             return;
@@ -306,34 +307,18 @@ impl Sel<'_> {
         let (a, b) = (self.reg(a, false), self.reg(b, false));
         let (ra, rb) = (MSrc::Reg(a), MSrc::Reg(b));
         let t0 = self.new_reg(false);
-        self.alu(
-            Opcode::MullU,
-            t0.into(),
-            &[Self::plain(ra), Self::plain(rb)],
-            Cond::Lt,
-            false,
-        );
+        self.alu_plain(Opcode::MullU, t0.into(), &[ra, rb], false);
         let t1 = self.new_reg(false);
-        self.alu(
+        self.alu_plain(
             Opcode::MadshM16,
             t1.into(),
-            &[
-                Self::plain(ra),
-                Self::plain(rb),
-                Self::plain(MSrc::Reg(t0.into())),
-            ],
-            Cond::Lt,
+            &[ra, rb, MSrc::Reg(t0.into())],
             false,
         );
-        self.alu(
+        self.alu_plain(
             Opcode::MadshM16,
             dst,
-            &[
-                Self::plain(rb),
-                Self::plain(ra),
-                Self::plain(MSrc::Reg(t1.into())),
-            ],
-            Cond::Lt,
+            &[rb, ra, MSrc::Reg(t1.into())],
             false,
         );
     }
@@ -358,24 +343,7 @@ impl Sel<'_> {
             });
         };
         match a.op {
-            Mov => {
-                let (ty, src) = if half {
-                    (Type::U16, s[0])
-                } else {
-                    (Type::U32, s[0])
-                };
-                let src = match src {
-                    Src::Imm(i) => MSrc::Imm(i as u32 as i32),
-                    Src::Val(v) => MSrc::Reg(self.vreg_of(v).into()),
-                };
-                self.emit(MOp::Mov {
-                    dst,
-                    src,
-                    src_type: ty,
-                    dst_type: ty,
-                    round: Round::Zero,
-                });
-            }
+            Mov => self.copy_value(dst, s[0], half),
             IAdd => self.int2(Opcode::AddU, dst, s[0], s[1], half),
             ISub => self.int2(Opcode::SubU, dst, s[0], s[1], half),
             IMul if half => {
@@ -401,7 +369,7 @@ impl Sel<'_> {
             Not if a.size == BitSize::B1 => self.int2(Opcode::XorB, dst, s[0], Src::Imm(1), false),
             Not => {
                 let x = f(self, s[0]);
-                self.alu(Opcode::NotB, dst, &[Self::plain(x)], Cond::Lt, half);
+                self.alu_plain(Opcode::NotB, dst, &[x], half);
             }
             Shl | UShr | SShr => {
                 let op = match a.op {
@@ -414,25 +382,19 @@ impl Sel<'_> {
             }
             BitCount => {
                 let x = f(self, s[0]);
-                self.alu(Opcode::CbitsB, dst, &[Self::plain(x)], Cond::Lt, half);
+                self.alu_plain(Opcode::CbitsB, dst, &[x], half);
             }
             BitReverse => {
                 let x = f(self, s[0]);
-                self.alu(Opcode::BfrevB, dst, &[Self::plain(x)], Cond::Lt, half);
+                self.alu_plain(Opcode::BfrevB, dst, &[x], half);
             }
             FindLsb => {
                 // The lowest set bit is the count of leading zeros of the reversed value;
                 // clz.b of 0 is -1, which is findLSB's answer for 0.
                 let x = f(self, s[0]);
                 let r = self.new_reg(half);
-                self.alu(Opcode::BfrevB, r.into(), &[Self::plain(x)], Cond::Lt, half);
-                self.alu(
-                    Opcode::ClzB,
-                    dst,
-                    &[Self::plain(MSrc::Reg(r.into()))],
-                    Cond::Lt,
-                    half,
-                );
+                self.alu_plain(Opcode::BfrevB, r.into(), &[x], half);
+                self.alu_plain(Opcode::ClzB, dst, &[MSrc::Reg(r.into())], half);
             }
             UFindMsb | SFindMsb => {
                 // msb = (width - 1) - clz; clz of 0 (and clz.s of -1) is -1, for which
@@ -444,18 +406,14 @@ impl Sel<'_> {
                 } else {
                     Opcode::ClzS
                 };
-                self.alu(op, clz.into(), &[Self::plain(x)], Cond::Lt, half);
+                self.alu_plain(op, clz.into(), &[x], half);
                 let width = a.size.bits() as i32 - 1;
                 let r = self.new_reg(half);
                 let w = self.mov_imm(width as u64, half);
-                self.alu(
+                self.alu_plain(
                     Opcode::SubU,
                     r.into(),
-                    &[
-                        Self::plain(MSrc::Reg(w)),
-                        Self::plain(MSrc::Reg(clz.into())),
-                    ],
-                    Cond::Lt,
+                    &[MSrc::Reg(w), MSrc::Reg(clz.into())],
                     half,
                 );
                 let none = self.new_reg(half);
@@ -471,15 +429,14 @@ impl Sel<'_> {
                 );
                 let minus1 = self.mov_imm(u64::MAX, half);
                 let sel = if half { Opcode::SelB16 } else { Opcode::SelB32 };
-                self.alu(
+                self.alu_plain(
                     sel,
                     dst,
                     &[
-                        Self::plain(MSrc::Reg(minus1)),
-                        Self::plain(MSrc::Reg(none.into())),
-                        Self::plain(MSrc::Reg(r.into())),
+                        MSrc::Reg(minus1),
+                        MSrc::Reg(none.into()),
+                        MSrc::Reg(r.into()),
                     ],
-                    Cond::Lt,
                     half,
                 );
             }
@@ -504,24 +461,12 @@ impl Sel<'_> {
                     half,
                 });
                 let x = f(self, s[0]);
-                self.alu(
-                    Opcode::MulF,
-                    dst,
-                    &[Self::plain(x), Self::plain(MSrc::Reg(r.into()))],
-                    Cond::Lt,
-                    half,
-                );
+                self.alu_plain(Opcode::MulF, dst, &[x, MSrc::Reg(r.into())], half);
             }
             FFma => {
                 let (x, y, z) = (f(self, s[0]), f(self, s[1]), f(self, s[2]));
                 let op = if half { Opcode::MadF16 } else { Opcode::MadF32 };
-                self.alu(
-                    op,
-                    dst,
-                    &[Self::plain(x), Self::plain(y), Self::plain(z)],
-                    Cond::Lt,
-                    half,
-                );
+                self.alu_plain(op, dst, &[x, y, z], half);
             }
             FNeg => {
                 let x = f(self, s[0]);
@@ -544,7 +489,7 @@ impl Sel<'_> {
             }
             FSign => {
                 let x = f(self, s[0]);
-                self.alu(Opcode::SignF, dst, &[Self::plain(x)], Cond::Lt, half);
+                self.alu_plain(Opcode::SignF, dst, &[x], half);
             }
             FFloor | FCeil | FTrunc | FRoundEven => {
                 let op = match a.op {
@@ -554,12 +499,12 @@ impl Sel<'_> {
                     _ => Opcode::RndneF,
                 };
                 let x = f(self, s[0]);
-                self.alu(op, dst, &[Self::plain(x)], Cond::Lt, half);
+                self.alu_plain(op, dst, &[x], half);
             }
             FFract => {
                 let x = f(self, s[0]);
                 let fl = self.new_reg(half);
-                self.alu(Opcode::FloorF, fl.into(), &[Self::plain(x)], Cond::Lt, half);
+                self.alu_plain(Opcode::FloorF, fl.into(), &[x], half);
                 self.alu(
                     Opcode::AddF,
                     dst,
@@ -619,43 +564,29 @@ impl Sel<'_> {
                 let cond = if half {
                     // sel.b16 reads a half condition: narrow the 0/1 boolean.
                     let h = self.new_reg(true);
-                    self.emit(MOp::Mov {
-                        dst: h.into(),
-                        src: MSrc::Reg(c),
-                        src_type: Type::U32,
-                        dst_type: Type::U16,
-                        round: Round::Zero,
-                    });
+                    self.narrow(h.into(), c);
                     h.into()
                 } else {
                     c
                 };
                 let op = if half { Opcode::SelB16 } else { Opcode::SelB32 };
-                self.alu(
-                    op,
-                    dst,
-                    &[Self::plain(x), Self::plain(MSrc::Reg(cond)), Self::plain(y)],
-                    Cond::Lt,
-                    half,
-                );
+                self.alu_plain(op, dst, &[x, MSrc::Reg(cond), y], half);
             }
             Pack32 => {
                 // lo | hi << 16 from two half values.
                 let lo = self.widen(s[0]);
                 let hi = self.widen(s[1]);
                 let t = self.new_reg(false);
-                self.alu(
+                self.alu_plain(
                     Opcode::ShlB,
                     t.into(),
-                    &[Self::plain(MSrc::Reg(hi)), Self::plain(MSrc::Imm(16))],
-                    Cond::Lt,
+                    &[MSrc::Reg(hi), MSrc::Imm(16)],
                     false,
                 );
-                self.alu(
+                self.alu_plain(
                     Opcode::OrB,
                     dst,
-                    &[Self::plain(MSrc::Reg(lo)), Self::plain(MSrc::Reg(t.into()))],
-                    Cond::Lt,
+                    &[MSrc::Reg(lo), MSrc::Reg(t.into())],
                     false,
                 );
             }
@@ -663,22 +594,15 @@ impl Sel<'_> {
                 let mut x = self.reg(s[0], false);
                 if a.op == Unpack32Hi {
                     let t = self.new_reg(false);
-                    self.alu(
+                    self.alu_plain(
                         Opcode::ShrB,
                         t.into(),
-                        &[Self::plain(MSrc::Reg(x)), Self::plain(MSrc::Imm(16))],
-                        Cond::Lt,
+                        &[MSrc::Reg(x), MSrc::Imm(16)],
                         false,
                     );
                     x = t.into();
                 }
-                self.emit(MOp::Mov {
-                    dst,
-                    src: MSrc::Reg(x),
-                    src_type: Type::U32,
-                    dst_type: Type::U16,
-                    round: Round::Zero,
-                });
+                self.narrow(dst, x);
             }
             op => {
                 return Err(err(format!(
@@ -786,13 +710,7 @@ impl Sel<'_> {
                         let r = self.new_reg(false);
                         let x = self.vreg_of(x);
                         let k = self.int_src(Src::Imm(k >> 2), false);
-                        self.alu(
-                            Opcode::AddU,
-                            r.into(),
-                            &[Self::plain(MSrc::Reg(x.into())), Self::plain(k)],
-                            Cond::Lt,
-                            false,
-                        );
+                        self.alu_plain(Opcode::AddU, r.into(), &[MSrc::Reg(x.into()), k], false);
                         return r.into();
                     }
                 }
@@ -803,13 +721,7 @@ impl Sel<'_> {
             s => {
                 let r = self.new_reg(false);
                 let x = self.reg(s, false);
-                self.alu(
-                    Opcode::ShrB,
-                    r.into(),
-                    &[Self::plain(MSrc::Reg(x)), Self::plain(MSrc::Imm(2))],
-                    Cond::Lt,
-                    false,
-                );
+                self.alu_plain(Opcode::ShrB, r.into(), &[MSrc::Reg(x), MSrc::Imm(2)], false);
                 r.into()
             }
         }
@@ -856,13 +768,7 @@ impl Sel<'_> {
                 if off % 4 != 0 || l.size != BitSize::B32 {
                     return Err(err("const-file reads must be whole aligned dwords"));
                 }
-                self.emit(MOp::Mov {
-                    dst,
-                    src: MSrc::Const((off / 4) as u16),
-                    src_type: Type::U32,
-                    dst_type: Type::U32,
-                    round: Round::Zero,
-                });
+                self.copy(dst, MSrc::Const((off / 4) as u16), false);
             }
             Space::Ssbo(r) => {
                 if l.size != BitSize::B32 {
@@ -907,27 +813,24 @@ impl Sel<'_> {
                         // and pick the one the offset names.
                         let x = self.reg(s, false);
                         let vec4 = self.new_reg(false);
-                        self.alu(
+                        self.alu_plain(
                             Opcode::ShrB,
                             vec4.into(),
-                            &[Self::plain(MSrc::Reg(x)), Self::plain(MSrc::Imm(4))],
-                            Cond::Lt,
+                            &[MSrc::Reg(x), MSrc::Imm(4)],
                             false,
                         );
                         let comp = self.new_reg(false);
                         let t = self.new_reg(false);
-                        self.alu(
+                        self.alu_plain(
                             Opcode::ShrB,
                             t.into(),
-                            &[Self::plain(MSrc::Reg(x)), Self::plain(MSrc::Imm(2))],
-                            Cond::Lt,
+                            &[MSrc::Reg(x), MSrc::Imm(2)],
                             false,
                         );
-                        self.alu(
+                        self.alu_plain(
                             Opcode::AndB,
                             comp.into(),
-                            &[Self::plain(MSrc::Reg(t.into())), Self::plain(MSrc::Imm(3))],
-                            Cond::Lt,
+                            &[MSrc::Reg(t.into()), MSrc::Imm(3)],
                             false,
                         );
                         let mut acc: Option<Comp> = None;
@@ -959,15 +862,14 @@ impl Sel<'_> {
                                     } else {
                                         self.new_reg(false).into()
                                     };
-                                    self.alu(
+                                    self.alu_plain(
                                         Opcode::SelB32,
                                         out,
                                         &[
-                                            Self::plain(MSrc::Reg(v.into())),
-                                            Self::plain(MSrc::Reg(is_k.into())),
-                                            Self::plain(MSrc::Reg(prev)),
+                                            MSrc::Reg(v.into()),
+                                            MSrc::Reg(is_k.into()),
+                                            MSrc::Reg(prev),
                                         ],
-                                        Cond::Lt,
                                         false,
                                     );
                                     out
@@ -1124,42 +1026,19 @@ impl Sel<'_> {
 
     /// A full-register copy.
     fn mov(&mut self, dst: Comp, src: Comp) {
-        self.emit(MOp::Mov {
-            dst,
-            src: MSrc::Reg(src),
-            src_type: Type::U32,
-            dst_type: Type::U32,
-            round: Round::Zero,
-        });
+        self.copy(dst, MSrc::Reg(src), false);
     }
 
     fn copy_into(&mut self, dst: Comp, s: Src) {
-        let src = match s {
-            Src::Imm(i) => MSrc::Imm(i as u32 as i32),
-            Src::Val(v) => MSrc::Reg(self.vreg_of(v).into()),
-        };
-        self.emit(MOp::Mov {
-            dst,
-            src,
-            src_type: Type::U32,
-            dst_type: Type::U32,
-            round: Round::Zero,
-        });
+        self.copy_value(dst, s, false);
     }
 
     fn copy_value(&mut self, dst: Comp, s: Src, half: bool) {
-        let ty = if half { Type::U16 } else { Type::U32 };
         let src = match s {
             Src::Imm(i) => MSrc::Imm(i as u32 as i32),
             Src::Val(v) => MSrc::Reg(self.vreg_of(v).into()),
         };
-        self.emit(MOp::Mov {
-            dst,
-            src,
-            src_type: ty,
-            dst_type: ty,
-            round: Round::Zero,
-        });
+        self.copy(dst, src, half);
     }
 
     fn sel_instr(&mut self, instr: &ir::Instr) -> Result<()> {
@@ -1184,13 +1063,7 @@ impl Sel<'_> {
                         self.m.fixed_inputs.push(r);
                     }
                 }
-                self.emit(MOp::Mov {
-                    dst: d,
-                    src,
-                    src_type: Type::U32,
-                    dst_type: Type::U32,
-                    round: Round::Zero,
-                });
+                self.copy(d, src, false);
             }
             Op::Load(l) => self.sel_load(need()?, l)?,
             Op::Store(s) => self.sel_store(s)?,
@@ -1223,14 +1096,10 @@ impl Sel<'_> {
                 });
                 // .x is the size in elements of the descriptor's format; the driver writes
                 // storage buffers as 32-bit elements.
-                self.alu(
+                self.alu_plain(
                     Opcode::ShlB,
                     need()?,
-                    &[
-                        Self::plain(MSrc::Reg(Comp(group, 0))),
-                        Self::plain(MSrc::Imm(2)),
-                    ],
-                    Cond::Lt,
+                    &[MSrc::Reg(Comp(group, 0)), MSrc::Imm(2)],
                     false,
                 );
             }
@@ -1297,14 +1166,7 @@ pub fn select(shader: &ir::Shader) -> Result<MShader> {
             let half = shader.value_size(phi.dst) == BitSize::B16;
             let d = s.vreg_of(phi.dst);
             let t = s.phi_temps[&phi.dst];
-            let ty = if half { Type::U16 } else { Type::U32 };
-            s.emit(MOp::Mov {
-                dst: d.into(),
-                src: MSrc::Reg(t.into()),
-                src_type: ty,
-                dst_type: ty,
-                round: Round::Zero,
-            });
+            s.copy(d.into(), MSrc::Reg(t.into()), half);
         }
         for (i, instr) in block.instrs.iter().enumerate() {
             if let Op::TexelLoad(_) = instr.op {
