@@ -7,9 +7,9 @@
 //!   listing the supported ones. The model's own settings (strict mode, hang
 //!   budgets) come from `PARSNIP_SIM_STRICT`, `PARSNIP_SIM_WAIT_MS` and
 //!   `PARSNIP_SIM_SHADER_BUDGET` (see `parsnip_sim::options`).
-//! - The null back end only when asked: `PARSNIP_NULL=<facts>`, for
-//!   measuring the driver's CPU cost. Until the GPU catalogue lands, the
-//!   facts are given as numbers:
+//! - The null back end only when asked, for measuring the driver's CPU
+//!   cost: `PARSNIP_NULL=<gpu>` with a catalogue name as for the simulator,
+//!   or, for a GPU the catalogue lacks, its facts as numbers:
 //!   `PARSNIP_NULL=gpu_id=660,chip_id=0x06060001,gmem_size=0x180000,gmem_base=0x100000`.
 //!
 //! Never silently: with neither variable and no msm node, opening fails with
@@ -45,7 +45,7 @@ pub fn open_from_env(
             "both {SIM_VAR} and {NULL_VAR} are set: choose one back end"
         ))),
         (Some(gpu), None) => open_simulator(&gpu, &env),
-        (None, Some(facts)) => Ok(Arc::new(NullDevice::new(parse_gpu_facts(&facts)?)?)),
+        (None, Some(gpu)) => Ok(Arc::new(NullDevice::new(null_gpu_facts(&gpu)?)?)),
         (None, None) => open_msm(dri_dir),
     }
 }
@@ -81,6 +81,17 @@ fn open_msm(dri_dir: &Path) -> Result<Arc<dyn KernelDevice>> {
         "no Adreno GPU found ({seen}). Set {SIM_VAR}=<gpu> (e.g. {SIM_VAR}=a660) to run on \
          Parsnip's simulated GPU"
     )))
+}
+
+/// The facts `PARSNIP_NULL` names: a catalogue GPU by name, or facts given
+/// as numbers (any value with an `=` in it).
+fn null_gpu_facts(value: &str) -> Result<GpuFacts> {
+    if value.contains('=') {
+        return parse_gpu_facts(value);
+    }
+    parsnip_registers::gpu::by_name(value.trim())
+        .map(crate::sim::gpu_facts)
+        .map_err(|e| Error::NoDevice(format!("{NULL_VAR}={value}: {e}")))
 }
 
 /// Parses `gpu_id=660,chip_id=0x06060001,gmem_size=0x180000,gmem_base=0x100000`
@@ -123,6 +134,26 @@ pub fn parse_gpu_facts(text: &str) -> Result<GpuFacts> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_null_back_end_takes_a_catalogue_name_or_numbers() {
+        let by_name = null_gpu_facts("a660").unwrap();
+        // The facts the msm kernel reports for an Adreno 660 (gpu_id 660,
+        // 1.5 MiB of GMEM), as the simulator back end reports them too.
+        assert_eq!(by_name.gpu_id, 660);
+        assert_eq!(by_name.gmem_size, 0x18_0000);
+        assert_eq!(
+            by_name,
+            crate::sim::gpu_facts(&parsnip_registers::gpu::by_name("a660").unwrap())
+        );
+        let numbers = null_gpu_facts("gpu_id=1,chip_id=2,gmem_size=3,gmem_base=4").unwrap();
+        assert_eq!(numbers.chip_id, 2);
+        let unknown = null_gpu_facts("a999").unwrap_err().to_string();
+        assert!(
+            unknown.contains("PARSNIP_NULL=a999") && unknown.contains("a660"),
+            "{unknown}"
+        );
+    }
 
     #[test]
     fn gpu_facts_parse_and_errors_name_the_problem() {
