@@ -144,7 +144,7 @@ mod tests {
         assert_eq!(by_name.gmem_size, 0x18_0000);
         assert_eq!(
             by_name,
-            crate::sim::gpu_facts(&parsnip_registers::gpu::by_name("a660").unwrap())
+            crate::sim::gpu_facts(parsnip_registers::gpu::by_name("a660").unwrap())
         );
         let numbers = null_gpu_facts("gpu_id=1,chip_id=2,gmem_size=3,gmem_base=4").unwrap();
         assert_eq!(numbers.chip_id, 2);
