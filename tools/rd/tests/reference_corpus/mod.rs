@@ -23,8 +23,10 @@ pub fn traces(reference: &Path) -> Vec<PathBuf> {
     traces.sort();
     assert_eq!(
         traces.len(),
-        15,
-        "the reference holds 7 Mesa CI traces and 8 Turnip traces"
+        81,
+        "the reference holds 7 Mesa CI traces and 74 Turnip traces (37 per GPU: the \
+         triangle in three modes, compute, 9 newref compute workloads and 8 newref \
+         graphics workloads in three modes)"
     );
     traces
 }
