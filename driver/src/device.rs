@@ -10,7 +10,7 @@ use parsnip_kernel_if::{BoDesc, KernelDevice};
 
 use crate::debug_flags::DebugFlags;
 use crate::device_bo::{BoKind, BoRegistry, DeviceBo};
-use crate::error::{from_kernel, VkResult};
+use crate::error::{from_kernel, LostReport, VkResult};
 use crate::extensions::{self, Extension};
 use crate::features;
 use crate::gpu_info::GpuInfo;
@@ -51,6 +51,8 @@ pub struct Device {
     queues: Vec<Arc<Queue>>,
     pub internal: InternalShaders,
     pub rd_dump: Option<RdDump>,
+    /// Prints this device's lost report once.
+    lost: LostReport,
 }
 
 /// The kernel priority for a Vulkan queue priority: 1.0 is the kernel's
@@ -78,7 +80,13 @@ impl Device {
             eprintln!("parsnip: vkCreateDevice: feature {missing} is not supported");
             return Err(vk::Result::ERROR_FEATURE_NOT_PRESENT);
         }
-        let kernel = physical.kernel.clone();
+        // Each device its own kernel context (Turnip opens the render node
+        // again for each VkDevice): a hang in one device's work loses that
+        // device, not the others nor those created after it.
+        let kernel = physical
+            .kernel
+            .open_context()
+            .map_err(|e| from_kernel("opening a kernel context", e))?;
         let priorities = kernel.info().priorities;
         let mut kernel_queues = Vec::new();
         for request in &desc.queues {
@@ -118,6 +126,7 @@ impl Device {
                 .collect(),
             internal,
             rd_dump,
+            lost: LostReport::default(),
         }))
     }
 
@@ -127,6 +136,12 @@ impl Device {
             .iter()
             .find(|q| q.family == family && q.index == index)
             .cloned()
+    }
+
+    /// The Vulkan result for a failure of this device's kernel context
+    /// during `what`; a lost device's report is printed the first time only.
+    pub fn kernel_error(&self, what: &str, error: parsnip_kernel_if::Error) -> vk::Result {
+        self.lost.result(what, error)
     }
 
     /// Waits until every queue is idle.

@@ -3,6 +3,8 @@
 //! device-lost report, the SPIR-V instruction the compiler refused) is
 //! printed to stderr where it happens, since Vulkan has no error string.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use ash::vk;
 use parsnip_kernel_if::Error as KernelError;
 
@@ -14,11 +16,39 @@ pub type VkResult<T> = Result<T, vk::Result>;
 /// what the application cannot see: the back end's hang or fault report for
 /// a lost device, the errno of a refused ioctl.
 pub fn from_kernel(what: &str, error: KernelError) -> vk::Result {
-    match error {
-        KernelError::DeviceLost { report } => {
-            eprintln!("parsnip: {what}: device lost: {report}");
-            vk::Result::ERROR_DEVICE_LOST
+    LostReport::default().result(what, error)
+}
+
+/// A device's lost report, printed once: every call after the loss returns
+/// `VK_ERROR_DEVICE_LOST`, but only the first says why (the rest would
+/// repeat it and bury what the application prints).
+#[derive(Debug, Default)]
+pub struct LostReport {
+    printed: AtomicBool,
+}
+
+impl LostReport {
+    /// The Vulkan result for `error` during `what`, as [`from_kernel`],
+    /// printing a device-lost report only the first time.
+    pub fn result(&self, what: &str, error: KernelError) -> vk::Result {
+        if let KernelError::DeviceLost { report } = &error {
+            if !self.printed.swap(true, Ordering::AcqRel) {
+                eprintln!("parsnip: {what}: device lost: {report}");
+            }
+            return vk::Result::ERROR_DEVICE_LOST;
         }
+        kernel_result(what, error)
+    }
+
+    /// Whether the report was printed.
+    pub fn printed(&self) -> bool {
+        self.printed.load(Ordering::Acquire)
+    }
+}
+
+fn kernel_result(what: &str, error: KernelError) -> vk::Result {
+    match error {
+        KernelError::DeviceLost { .. } => vk::Result::ERROR_DEVICE_LOST,
         KernelError::Timeout { .. } => vk::Result::TIMEOUT,
         KernelError::OutOfVa { .. } => vk::Result::ERROR_OUT_OF_DEVICE_MEMORY,
         KernelError::Ioctl {
@@ -78,5 +108,24 @@ mod tests {
             from_kernel("allocate", nomem),
             vk::Result::ERROR_OUT_OF_DEVICE_MEMORY
         );
+    }
+
+    #[test]
+    fn a_lost_report_is_printed_once_and_every_call_still_fails() {
+        let report = LostReport::default();
+        let lost = || KernelError::DeviceLost {
+            report: "hang".into(),
+        };
+        assert!(!report.printed());
+        assert_eq!(
+            report.result("submit", lost()),
+            vk::Result::ERROR_DEVICE_LOST
+        );
+        assert!(report.printed());
+        assert_eq!(report.result("wait", lost()), vk::Result::ERROR_DEVICE_LOST);
+        let timeout = KernelError::Timeout {
+            waiting_for: "fence".into(),
+        };
+        assert_eq!(report.result("wait", timeout), vk::Result::TIMEOUT);
     }
 }

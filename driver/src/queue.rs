@@ -17,7 +17,7 @@ use crate::cmd::packets::PacketWriter;
 use crate::cmd::stream::Ib;
 use crate::device::Device;
 use crate::device_bo::{BoKind, DeviceBo};
-use crate::error::{from_kernel, VkResult};
+use crate::error::VkResult;
 use crate::sync::fence::Fence;
 use crate::sync::semaphore::{Semaphore, SemaphoreKind};
 
@@ -169,7 +169,7 @@ impl Queue {
         let fence = device
             .kernel
             .submit(&submit)
-            .map_err(|e| from_kernel("vkQueueSubmit", e))?;
+            .map_err(|e| device.kernel_error("vkQueueSubmit", e))?;
         *self.last.lock() = Some(fence);
         if device.debug.syncdispatch {
             self.wait_idle()?;
@@ -186,11 +186,11 @@ impl Queue {
             device
                 .kernel
                 .fence_wait(fence, Deadline::Never)
-                .map_err(|e| from_kernel("vkQueueWaitIdle", e))?;
+                .map_err(|e| device.kernel_error("vkQueueWaitIdle", e))?;
         }
         device
             .kernel
             .status()
-            .map_err(|e| from_kernel("vkQueueWaitIdle", e))
+            .map_err(|e| device.kernel_error("vkQueueWaitIdle", e))
     }
 }

@@ -111,6 +111,14 @@ pub trait KernelDevice: Send + Sync {
     /// Facts fixed at open time.
     fn info(&self) -> &DeviceInfo;
 
+    /// A new kernel context on the same GPU, as a second open of the render
+    /// node gives one (and as Turnip opens one per `VkDevice`): its own
+    /// address space, submit queues, sync objects and fault state, so that a
+    /// hang or fault in one context loses that context only, as the kernel's
+    /// per-context recovery does. BOs and sync objects of one context are
+    /// not valid in another.
+    fn open_context(&self) -> Result<std::sync::Arc<dyn KernelDevice>>;
+
     /// Ok while the device works; [`crate::Error::DeviceLost`] with the back
     /// end's report after a GPU hang or fault.
     fn status(&self) -> Result<()>;

@@ -7,10 +7,11 @@
 //! wrote; submits go through a real worker per queue, so fences and sync
 //! points pass in order and wait-before-signal behaves as on hardware.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::bo::{Bo, BoDesc};
-use crate::device::{Backend, GpuFacts};
+use crate::device::{Backend, GpuFacts, KernelDevice};
 use crate::error::Result;
 use crate::host_memory::{allocate_host_bo, HostBo};
 use crate::queue_worker::Job;
@@ -38,6 +39,10 @@ impl SoftwareBackend for NullDevice {
 
     fn software(&self) -> &SoftwareDevice<()> {
         &self.software
+    }
+
+    fn reopen(&self) -> Result<Arc<dyn KernelDevice>> {
+        Ok(Arc::new(NullDevice::new(self.software.info.gpu)?))
     }
 
     fn read_timestamp(&self) -> Result<u64> {

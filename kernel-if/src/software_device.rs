@@ -87,6 +87,10 @@ pub(crate) trait SoftwareBackend: Send + Sync {
 
     fn software(&self) -> &SoftwareDevice<Self::QueueState>;
 
+    /// [`KernelDevice::open_context`]: a new device of the same GPU and
+    /// options, with nothing of this one's state.
+    fn reopen(&self) -> Result<Arc<dyn KernelDevice>>;
+
     /// [`KernelDevice::timestamp`]: the back end's clock.
     fn read_timestamp(&self) -> Result<u64>;
 
@@ -103,6 +107,10 @@ pub(crate) trait SoftwareBackend: Send + Sync {
 impl<T: SoftwareBackend> KernelDevice for T {
     fn info(&self) -> &DeviceInfo {
         &self.software().info
+    }
+
+    fn open_context(&self) -> Result<Arc<dyn KernelDevice>> {
+        self.reopen()
     }
 
     fn status(&self) -> Result<()> {

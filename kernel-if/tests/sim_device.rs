@@ -339,3 +339,48 @@ fn an_unknown_simulated_gpu_is_an_error_listing_the_supported_ones() {
         "PARSNIP_SIM_STRICT=perhaps: expected 0 or 1"
     );
 }
+
+#[test]
+fn a_fault_in_one_context_leaves_the_other_contexts_working() {
+    let first = device("a660");
+    let chip = Chip::A6xx;
+    let second = first.open_context().unwrap();
+    let (q1, q2) = (first.queue_new(0).unwrap(), second.queue_new(0).unwrap());
+    let cs = first.bo_new(&BoDesc::new(4096)).unwrap();
+    let data = first.bo_new(&BoDesc::new(4096)).unwrap();
+    let unmapped = data.iova() + 0x10_0000;
+    let fence = submit(
+        first.as_ref(),
+        q1,
+        &cs,
+        &mem_write(chip, unmapped, 1),
+        &[],
+        &[],
+    )
+    .unwrap();
+    assert!(first
+        .fence_wait(fence, soon())
+        .unwrap_err()
+        .is_device_lost());
+    assert!(first.status().unwrap_err().is_device_lost());
+
+    // The other context runs its own work in its own address space.
+    second.status().unwrap();
+    let cs2 = second.bo_new(&BoDesc::new(4096)).unwrap();
+    let data2 = second.bo_new(&BoDesc::new(4096)).unwrap();
+    let fence = submit(
+        second.as_ref(),
+        q2,
+        &cs2,
+        &mem_write(chip, data2.iova() + 8, 0xc0ffee),
+        &[BoUse::write(&data2)],
+        &[],
+    )
+    .unwrap();
+    second.fence_wait(fence, soon()).unwrap();
+    assert_eq!(read_u32(&data2, 8), 0xc0ffee);
+    // So does one opened after the loss.
+    let third = first.open_context().unwrap();
+    third.status().unwrap();
+    assert_eq!(third.info(), first.info());
+}

@@ -8,7 +8,7 @@ use parsnip_kernel_if::{Deadline, SyncObj, SyncPoint, WaitMode};
 
 use super::wait_result;
 use crate::device::Device;
-use crate::error::{from_kernel, VkResult};
+use crate::error::VkResult;
 
 pub struct Fence {
     pub device: Arc<Device>,
@@ -20,6 +20,7 @@ pub struct Fence {
 fn wait_points(device: &Device, points: &[SyncPoint], all: bool, timeout_ns: u64) -> VkResult<()> {
     let mode = if all { WaitMode::All } else { WaitMode::Any };
     wait_result(
+        device,
         "waiting for fences",
         device
             .kernel
@@ -28,7 +29,7 @@ fn wait_points(device: &Device, points: &[SyncPoint], all: bool, timeout_ns: u64
     device
         .kernel
         .status()
-        .map_err(|e| from_kernel("waiting for fences", e))
+        .map_err(|e| device.kernel_error("waiting for fences", e))
 }
 
 impl Fence {
@@ -36,7 +37,7 @@ impl Fence {
         let syncobj = device
             .kernel
             .syncobj_create(signaled)
-            .map_err(|e| from_kernel("creating a fence", e))?;
+            .map_err(|e| device.kernel_error("creating a fence", e))?;
         Ok(Arc::new(Fence {
             device: device.clone(),
             syncobj,
@@ -56,7 +57,7 @@ impl Fence {
             .device
             .kernel
             .syncobj_reset(&objects)
-            .map_err(|e| from_kernel("resetting fences", e))
+            .map_err(|e| first.device.kernel_error("resetting fences", e))
     }
 
     /// `vkGetFenceStatus`: `SUCCESS` or `NOT_READY`.

@@ -8,13 +8,17 @@ pub mod semaphore;
 use ash::vk;
 use parsnip_kernel_if::Error as KernelError;
 
-use crate::error::from_kernel;
+use crate::device::Device;
 
 /// The result of a host wait that may time out.
-pub(crate) fn wait_result(what: &str, r: parsnip_kernel_if::Result<()>) -> Result<(), vk::Result> {
+pub(crate) fn wait_result(
+    device: &Device,
+    what: &str,
+    r: parsnip_kernel_if::Result<()>,
+) -> Result<(), vk::Result> {
     match r {
         Ok(()) => Ok(()),
         Err(KernelError::Timeout { .. }) => Err(vk::Result::TIMEOUT),
-        Err(e) => Err(from_kernel(what, e)),
+        Err(e) => Err(device.kernel_error(what, e)),
     }
 }

@@ -16,7 +16,7 @@ use parsnip_kernel_if::{Deadline, SyncObj, SyncPoint, WaitMode};
 
 use super::wait_result;
 use crate::device::Device;
-use crate::error::{from_kernel, VkResult};
+use crate::error::VkResult;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SemaphoreKind {
@@ -45,7 +45,7 @@ impl Semaphore {
         let syncobj = device
             .kernel
             .syncobj_create(false)
-            .map_err(|e| from_kernel("creating a semaphore", e))?;
+            .map_err(|e| device.kernel_error("creating a semaphore", e))?;
         let semaphore = Arc::new(Semaphore {
             device: device.clone(),
             syncobj,
@@ -94,7 +94,7 @@ impl Semaphore {
         self.device
             .kernel
             .syncobj_signal(&[SyncPoint::timeline(self.syncobj, value)])
-            .map_err(|e| from_kernel("signalling a semaphore", e))
+            .map_err(|e| self.device.kernel_error("signalling a semaphore", e))
     }
 
     /// `vkGetSemaphoreCounterValue`.
@@ -102,7 +102,7 @@ impl Semaphore {
         self.device
             .kernel
             .syncobj_query(self.syncobj)
-            .map_err(|e| from_kernel("reading a semaphore", e))
+            .map_err(|e| self.device.kernel_error("reading a semaphore", e))
     }
 
     /// `vkWaitSemaphores`: `Err(TIMEOUT)` when the timeout passes first.
@@ -123,12 +123,13 @@ impl Semaphore {
         let mode = if any { WaitMode::Any } else { WaitMode::All };
         let kernel = &first.device.kernel;
         wait_result(
+            &first.device,
             "waiting for semaphores",
             kernel.syncobj_wait(&points, mode, Deadline::from_timeout_ns(timeout_ns)),
         )?;
         kernel
             .status()
-            .map_err(|e| from_kernel("waiting for semaphores", e))
+            .map_err(|e| first.device.kernel_error("waiting for semaphores", e))
     }
 }
 

@@ -12,13 +12,13 @@ use parsnip_driver::cmd::buffer::{CommandBuffer, Level};
 use parsnip_driver::cmd::pool::CommandPool;
 use parsnip_driver::device::{Device, DeviceDesc, QueueRequest};
 use parsnip_driver::instance::Instance;
+use parsnip_driver::physical_device::PhysicalDevice;
 use parsnip_driver::queue::SubmitBatch;
 use parsnip_driver::sync::fence::Fence;
 
-/// A device of one queue on the simulated `gpu` ("a660", "a740", ...),
-/// found as `PARSNIP_SIM` would select it, with every feature the physical
-/// device offers enabled.
-pub fn simulated_device(gpu: &'static str) -> Arc<Device> {
+/// The physical device of the simulated `gpu` ("a660", "a740", ...), found
+/// as `PARSNIP_SIM` would select it.
+pub fn simulated_physical(gpu: &'static str) -> Arc<PhysicalDevice> {
     let instance = Instance::with_opener(
         vk::API_VERSION_1_1,
         &[],
@@ -30,9 +30,14 @@ pub fn simulated_device(gpu: &'static str) -> Arc<Device> {
         }),
     )
     .unwrap();
-    let physical = instance.physical_devices()[0].clone();
+    instance.physical_devices()[0].clone()
+}
+
+/// A device of one queue on `physical`, with every feature it offers
+/// enabled.
+pub fn simulated_device_on(physical: &Arc<PhysicalDevice>) -> Arc<Device> {
     Device::new(
-        &physical,
+        physical,
         &DeviceDesc {
             queues: vec![QueueRequest {
                 family: 0,
@@ -44,6 +49,12 @@ pub fn simulated_device(gpu: &'static str) -> Arc<Device> {
         },
     )
     .unwrap()
+}
+
+/// A device of one queue on the simulated `gpu`, with every feature the
+/// physical device offers enabled.
+pub fn simulated_device(gpu: &'static str) -> Arc<Device> {
+    simulated_device_on(&simulated_physical(gpu))
 }
 
 /// Records a primary command buffer with `record`, submits it to queue 0

@@ -178,6 +178,12 @@ impl KernelDevice for MsmDevice {
         &self.info
     }
 
+    /// Opens the render node again: the kernel gives each open file its own
+    /// context (address space, submit queues, fault count).
+    fn open_context(&self) -> Result<Arc<dyn KernelDevice>> {
+        Ok(Arc::new(MsmDevice::open(self.file().path())?))
+    }
+
     fn status(&self) -> Result<()> {
         self.check_faults()
     }

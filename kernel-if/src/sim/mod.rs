@@ -14,6 +14,8 @@
 //! - A submit that faults or hangs loses the device: every later call
 //!   returns [`Error::DeviceLost`] with the model's report, which reads like
 //!   the kernel's (the packet or shader instruction, the iova, the wait).
+//!   Only this device: [`crate::KernelDevice::open_context`] gives another
+//!   one on the same GPU model, which a loss here does not touch.
 //!
 //! The model's options (strict mode, hang budgets) come from the
 //! environment (`parsnip_sim::options`); strict mode is on unless turned off.
@@ -28,7 +30,7 @@ use parsnip_sim::memory::Backing;
 use parsnip_sim::{Context, Gpu, IbRange, SimOptions};
 
 use crate::bo::{Bo, BoDesc};
-use crate::device::{Backend, GpuFacts};
+use crate::device::{Backend, GpuFacts, KernelDevice};
 use crate::error::{Error, Result};
 use crate::host_memory::{allocate_host_bo, HostBo, HostMemory};
 use crate::queue_worker::Job;
@@ -93,6 +95,16 @@ impl SoftwareBackend for SimDevice {
 
     fn software(&self) -> &SoftwareDevice<Self::QueueState> {
         &self.software
+    }
+
+    /// A model of the same GPU with its own address space and contexts: the
+    /// kernel gives each open of the render node its own page tables, and
+    /// recovers from a hang by resetting only the guilty context.
+    fn reopen(&self) -> Result<Arc<dyn KernelDevice>> {
+        Ok(Arc::new(SimDevice::new(
+            self.gpu.info(),
+            self.gpu.options().clone(),
+        )?))
     }
 
     /// The model's always-on counter, which CP timestamps also read.
