@@ -1,15 +1,16 @@
 //! `PARSNIP_RD_DUMP`: a submit dumped to an `.rd` trace and replayed on a
 //! fresh model with parsnip-replay's library leaves the same bytes in
 //! memory as the driver's own run: CP writes, and a compute dispatch (the
-//! driver's copy shader, moving bytes at odd alignments). One test, as it
-//! sets the environment.
+//! driver's copy shader, moving bytes at odd alignments). A device created
+//! later, as after a hang, writes its own file and leaves the earlier one
+//! whole. One test, as it sets the environment.
 
 mod common;
 
 use std::path::Path;
 
 use ash::vk;
-use common::simulated_device;
+use common::{simulated_device, submit_and_wait};
 use parsnip_driver::buffer::Buffer;
 use parsnip_driver::cmd::barrier::Dependency;
 use parsnip_driver::cmd::buffer::Level;
@@ -97,5 +98,70 @@ fn a_dumped_submit_replays_to_the_same_memory() {
             replayed, ran,
             "{gpu}: the replay leaves what the driver's run left"
         );
+    }
+    a_device_created_after_a_hang_keeps_the_trace_of_the_submit_that_hung();
+}
+
+/// The submits a trace holds.
+fn submits_in(trace: &Path) -> usize {
+    let trace = parsnip_rd::Trace::open(trace).unwrap();
+    parsnip_tools::replay::Replay::new(trace, parsnip_sim::SimOptions::default())
+        .unwrap()
+        .submits()
+}
+
+/// Run from the one test, after the replays: the environment is shared.
+fn a_device_created_after_a_hang_keeps_the_trace_of_the_submit_that_hung() {
+    let trace = std::env::temp_dir().join(format!(
+        "parsnip-rd-dump-recovery-{}.rd",
+        std::process::id()
+    ));
+    std::env::set_var("PARSNIP_RD_DUMP", &trace);
+    let first = simulated_device("a660");
+    let second = simulated_device("a660");
+    let memory = DeviceMemory::allocate(&first, 4096, 0).unwrap();
+    let buffer = Buffer::new(64, vk::BufferUsageFlags::TRANSFER_DST).unwrap();
+    buffer.bind(memory, 0).unwrap();
+    submit_and_wait(&first, |c| {
+        c.record(|r| r.update_buffer(&buffer, 0, &[1; 4]))
+    })
+    .unwrap();
+    submit_and_wait(&second, |_| {}).unwrap();
+    // A buffer never bound is at address 0: the CP's write faults.
+    let unbound = Buffer::new(64, vk::BufferUsageFlags::TRANSFER_DST).unwrap();
+    assert_eq!(
+        submit_and_wait(&first, |c| c
+            .record(|r| r.update_buffer(&unbound, 0, &[2; 4]))),
+        Err(vk::Result::ERROR_DEVICE_LOST)
+    );
+    drop(first);
+    // The recovery: a new device, dumping to the same variable.
+    let recovered = simulated_device("a660");
+    std::env::remove_var("PARSNIP_RD_DUMP");
+    submit_and_wait(&recovered, |_| {}).unwrap();
+    let second_trace = Path::new(&parsnip_driver::rd_dump::device_trace_path(
+        trace.to_str().unwrap(),
+        1,
+    ))
+    .to_path_buf();
+    let third_trace = Path::new(&parsnip_driver::rd_dump::device_trace_path(
+        trace.to_str().unwrap(),
+        2,
+    ))
+    .to_path_buf();
+    assert_eq!(
+        submits_in(&trace),
+        2,
+        "the first device's submits, the hung one last"
+    );
+    assert_eq!(submits_in(&second_trace), 1, "the second device's own file");
+    drop((second, recovered));
+    assert_eq!(
+        submits_in(&third_trace),
+        1,
+        "the recovered device's own file"
+    );
+    for t in [&trace, &second_trace, &third_trace] {
+        let _ = std::fs::remove_file(t);
     }
 }
