@@ -136,6 +136,8 @@ impl PhysicalDevice {
             vendor_id: QUALCOMM_VENDOR_ID,
             device_id: self.gpu.device_id(),
             uuid: self.pipeline_cache_uuid(),
+            build_id: crate::build_id::build_id(),
+            chip_id: self.gpu.chip_id,
         }
     }
 

@@ -2,10 +2,14 @@
 //! decides the machine code (the SPIR-V, entry point, specialisation, the
 //! descriptor layout the compiler saw, the GPU and the driver build), and
 //! its serialised form: the header Vulkan defines
-//! (`VkPipelineCacheHeaderVersionOne`) followed by the entries.
+//! (`VkPipelineCacheHeaderVersionOne`), then the device's identity (the
+//! driver's build id and the GPU's chip id, as Mesa's caches carry a build
+//! id), then the entries, each with a hash of its key and body.
 //!
-//! Data from another device or build has a different header and is ignored
-//! whole, as the spec requires; damaged entries are skipped.
+//! Data from another device or build has a different header or identity and
+//! is ignored whole, as the spec requires. An entry whose hash does not
+//! match (a changed byte anywhere in it) is skipped, so its pipeline is
+//! compiled again rather than loaded as damaged machine code.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -65,20 +69,43 @@ pub struct CacheHeader {
     pub vendor_id: u32,
     pub device_id: u32,
     pub uuid: [u8; 16],
+    /// The driver build that wrote the data.
+    pub build_id: [u8; 16],
+    /// The GPU whose machine code the entries hold.
+    pub chip_id: u64,
 }
 
 /// `sizeof(VkPipelineCacheHeaderVersionOne)`.
 pub const HEADER_SIZE: usize = 32;
 
+/// What follows the header: the build id and the chip id.
+const IDENTITY_SIZE: usize = 16 + 8;
+
+/// An entry's fixed part: key, body length, hash of key and body.
+const ENTRY_HEAD_SIZE: usize = 16 + 4 + 16;
+
+/// The hash an entry carries: any changed byte of the key or the body
+/// changes it (each FNV-1a step is a bijection of the state).
+fn entry_hash(key: &[u8], body: &[u8]) -> CacheKey {
+    KeyHasher::default()
+        .bytes(b"parsnip cache entry")
+        .bytes(key)
+        .bytes(body)
+        .finish()
+}
+
 impl CacheHeader {
-    fn to_bytes(self) -> [u8; HEADER_SIZE] {
-        let mut out = [0u8; HEADER_SIZE];
+    /// Vulkan's header, then the identity.
+    fn to_bytes(self) -> [u8; HEADER_SIZE + IDENTITY_SIZE] {
+        let mut out = [0u8; HEADER_SIZE + IDENTITY_SIZE];
         out[0..4].copy_from_slice(&(HEADER_SIZE as u32).to_le_bytes());
         out[4..8]
             .copy_from_slice(&(vk::PipelineCacheHeaderVersion::ONE.as_raw() as u32).to_le_bytes());
         out[8..12].copy_from_slice(&self.vendor_id.to_le_bytes());
         out[12..16].copy_from_slice(&self.device_id.to_le_bytes());
         out[16..32].copy_from_slice(&self.uuid);
+        out[32..48].copy_from_slice(&self.build_id);
+        out[48..56].copy_from_slice(&self.chip_id.to_le_bytes());
         out
     }
 }
@@ -100,10 +127,11 @@ impl PipelineCache {
     }
 
     fn load(&self, data: &[u8]) {
-        if data.len() < HEADER_SIZE || data[..HEADER_SIZE] != self.header.to_bytes() {
+        let header = self.header.to_bytes();
+        if data.get(..header.len()) != Some(&header[..]) {
             return;
         }
-        let mut at = HEADER_SIZE;
+        let mut at = header.len();
         let mut entries = self.entries.lock();
         let read_u32 = |at: usize| -> Option<u32> {
             Some(u32::from_le_bytes(data.get(at..at + 4)?.try_into().ok()?))
@@ -111,18 +139,24 @@ impl PipelineCache {
         let Some(count) = read_u32(at) else { return };
         at += 4;
         for _ in 0..count {
-            let Some(key) = data.get(at..at + 16) else {
+            let Some(head) = data.get(at..at + ENTRY_HEAD_SIZE) else {
                 return;
             };
-            let Some(len) = read_u32(at + 16) else { return };
-            let start = at + 20;
-            let Some(body) = data.get(start..start + len as usize) else {
+            let (key, rest) = head.split_at(16);
+            let (len, hash) = rest.split_at(4);
+            let len = u32::from_le_bytes(len.try_into().expect("4 bytes")) as usize;
+            let start = at + ENTRY_HEAD_SIZE;
+            let Some(body) = data.get(start..start.saturating_add(len)) else {
                 return;
             };
+            at = start + len;
+            if hash != entry_hash(key, body) {
+                // Damaged: compiled again when a pipeline asks for it.
+                continue;
+            }
             if let Some(binary) = ShaderBinary::from_bytes(body) {
                 entries.insert(key.try_into().expect("16 bytes"), Arc::new(binary));
             }
-            at = start + len as usize;
         }
     }
 
@@ -153,6 +187,7 @@ impl PipelineCache {
             let body = entries[key].to_bytes();
             out.extend_from_slice(key);
             out.extend_from_slice(&(body.len() as u32).to_le_bytes());
+            out.extend_from_slice(&entry_hash(key, &body));
             out.extend_from_slice(&body);
         }
         out
@@ -185,6 +220,8 @@ mod tests {
             vendor_id: 0x5143,
             device_id: 0x0606_0001,
             uuid: [7; 16],
+            build_id: [9; 16],
+            chip_id: 0x0606_0001,
         }
     }
 
@@ -215,6 +252,50 @@ mod tests {
         assert!(PipelineCache::new(other, &data).is_empty());
         assert!(PipelineCache::new(header(), &data[..data.len() - 3]).is_empty());
         assert!(PipelineCache::new(header(), &data[..10]).is_empty());
+        let other_build = CacheHeader {
+            build_id: [8; 16],
+            ..header()
+        };
+        assert!(PipelineCache::new(other_build, &data).is_empty());
+    }
+
+    #[test]
+    fn the_identity_follows_vulkans_header() {
+        let data = PipelineCache::new(header(), &[]).data();
+        assert_eq!(&data[32..48], &[9; 16]);
+        assert_eq!(&data[48..56], &0x0606_0001u64.to_le_bytes());
+        assert_eq!(&data[56..60], &0u32.to_le_bytes(), "no entries");
+    }
+
+    #[test]
+    fn every_changed_byte_of_an_entry_drops_that_entry_only() {
+        let cache = PipelineCache::new(header(), &[]);
+        cache.insert([1; 16], Arc::new(sample()));
+        cache.insert([2; 16], Arc::new(sample()));
+        let data = cache.data();
+        let first_entry = HEADER_SIZE + IDENTITY_SIZE + 4;
+        let entry_len = (data.len() - first_entry) / 2;
+        for at in first_entry..first_entry + entry_len {
+            for flip in [0x01u8, 0x80] {
+                let mut damaged = data.clone();
+                damaged[at] ^= flip;
+                let loaded = PipelineCache::new(header(), &damaged);
+                assert!(loaded.get(&[1; 16]).is_none(), "byte {at} ^ {flip:#x}");
+                // The length field may now point elsewhere: what follows is
+                // either read whole and intact, or not at all.
+                if let Some(second) = loaded.get(&[2; 16]) {
+                    assert_eq!(*second, sample());
+                }
+                assert!(loaded.len() <= 1);
+            }
+        }
+        // Damage in the second entry leaves the first.
+        let mut damaged = data.clone();
+        let last = damaged.len() - 1;
+        damaged[last] ^= 0x10;
+        let loaded = PipelineCache::new(header(), &damaged);
+        assert_eq!(loaded.len(), 1);
+        assert!(loaded.get(&[1; 16]).is_some());
     }
 
     #[test]

@@ -203,6 +203,17 @@ mod tests {
                 .cache_hit
         );
 
+        // A changed byte in the entry's machine code: the entry is
+        // ignored and the shader compiled again, to the same code.
+        let mut damaged = cache.data();
+        let middle = damaged.len() - 40;
+        damaged[middle] ^= 0x04;
+        let from_damaged = PipelineCache::new(header, &damaged);
+        assert!(from_damaged.is_empty());
+        let recompiled = ComputePipeline::new(&device, &desc, Some(&from_damaged)).unwrap();
+        assert!(!recompiled.cache_hit);
+        assert_eq!(recompiled.binary, first.binary);
+
         // Another GPU's data is not used.
         let a740 = crate::device::tests::null_device("a740");
         let foreign = PipelineCache::new(a740.physical.pipeline_cache_header(), &cache.data());
