@@ -1,6 +1,58 @@
-//! Checking the features an application enables against those offered.
+//! The features beyond Vulkan 1.0's structure, and checking the features an
+//! application enables against those offered.
 
 use ash::vk;
+
+/// Declares [`ExtraFeatures`]: one flag per member of the promoted and
+/// extension feature structures, with the name the spec gives it.
+macro_rules! extra_features {
+    ($($field:ident: $name:literal,)*) => {
+        /// Features beyond `VkPhysicalDeviceFeatures`: the members of
+        /// Vulkan 1.1's feature structures and of the extensions' ones.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct ExtraFeatures {
+            $(pub $field: bool,)*
+        }
+
+        impl ExtraFeatures {
+            /// Every feature as `(spec name, enabled)`.
+            pub fn list(&self) -> Vec<(&'static str, bool)> {
+                vec![$(($name, self.$field),)*]
+            }
+        }
+    };
+}
+
+extra_features! {
+    storage_buffer16_bit_access: "storageBuffer16BitAccess",
+    uniform_and_storage_buffer16_bit_access: "uniformAndStorageBuffer16BitAccess",
+    storage_push_constant16: "storagePushConstant16",
+    storage_input_output16: "storageInputOutput16",
+    multiview: "multiview",
+    multiview_geometry_shader: "multiviewGeometryShader",
+    multiview_tessellation_shader: "multiviewTessellationShader",
+    variable_pointers_storage_buffer: "variablePointersStorageBuffer",
+    variable_pointers: "variablePointers",
+    protected_memory: "protectedMemory",
+    sampler_ycbcr_conversion: "samplerYcbcrConversion",
+    shader_draw_parameters: "shaderDrawParameters",
+    timeline_semaphore: "timelineSemaphore",
+    synchronization2: "synchronization2",
+    host_query_reset: "hostQueryReset",
+    pipeline_executable_info: "pipelineExecutableInfo",
+}
+
+impl ExtraFeatures {
+    /// The name of the first feature `self` asks for that `offered` does
+    /// not have.
+    pub fn missing_from(&self, offered: &ExtraFeatures) -> Option<&'static str> {
+        self.list()
+            .into_iter()
+            .zip(offered.list())
+            .find(|((_, asked), (_, has))| *asked && !*has)
+            .map(|((name, _), _)| name)
+    }
+}
 
 /// Calls `f` with the name and value of every member of
 /// `VkPhysicalDeviceFeatures`, in declaration order.
@@ -102,6 +154,25 @@ mod tests {
             core_feature_list(&vk::PhysicalDeviceFeatures::default()).len() * 4,
             std::mem::size_of::<vk::PhysicalDeviceFeatures>()
         );
+    }
+
+    #[test]
+    fn a_missing_extra_feature_is_named_as_the_spec_names_it() {
+        let offered = ExtraFeatures {
+            timeline_semaphore: true,
+            multiview: true,
+            ..Default::default()
+        };
+        let asked = ExtraFeatures {
+            multiview: true,
+            storage_buffer16_bit_access: true,
+            ..Default::default()
+        };
+        assert_eq!(
+            asked.missing_from(&offered),
+            Some("storageBuffer16BitAccess")
+        );
+        assert_eq!(offered.missing_from(&offered), None);
     }
 
     #[test]

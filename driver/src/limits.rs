@@ -47,6 +47,13 @@ pub const MAX_WORKGROUP_COUNT: u32 = 65535;
 pub const MAX_WORKGROUP_SIZE: [u32; 3] = [1024, 1024, 64];
 /// Memory allocations: BOs are kernel objects with no fixed limit.
 pub const MAX_MEMORY_ALLOCATION_COUNT: u32 = u32::MAX;
+/// Framebuffer width and height, and layers (what Turnip reports).
+pub const MAX_FRAMEBUFFER_SIZE: u32 = 1 << 14;
+pub const MAX_FRAMEBUFFER_LAYERS: u32 = 1 << 10;
+/// Views of a multiview render pass, and the largest instance index a
+/// multiview draw may reach: Turnip's MAX_VIEWS (16) and INT32_MAX.
+pub const MAX_MULTIVIEW_VIEW_COUNT: u32 = 16;
+pub const MAX_MULTIVIEW_INSTANCE_INDEX: u32 = i32::MAX as u32;
 
 pub fn limits(gpu: &GpuInfo) -> vk::PhysicalDeviceLimits {
     let per_set = MAX_DESCRIPTORS_PER_SET;
@@ -128,9 +135,9 @@ pub fn limits(gpu: &GpuInfo) -> vk::PhysicalDeviceLimits {
         min_interpolation_offset: -0.5,
         max_interpolation_offset: 0.4375,
         sub_pixel_interpolation_offset_bits: 4,
-        max_framebuffer_width: 1 << 14,
-        max_framebuffer_height: 1 << 14,
-        max_framebuffer_layers: 1 << 10,
+        max_framebuffer_width: MAX_FRAMEBUFFER_SIZE,
+        max_framebuffer_height: MAX_FRAMEBUFFER_SIZE,
+        max_framebuffer_layers: MAX_FRAMEBUFFER_LAYERS,
         framebuffer_color_sample_counts: vk::SampleCountFlags::TYPE_1,
         framebuffer_depth_sample_counts: vk::SampleCountFlags::TYPE_1,
         framebuffer_stencil_sample_counts: vk::SampleCountFlags::TYPE_1,

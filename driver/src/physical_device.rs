@@ -30,48 +30,7 @@ pub fn driver_version() -> u32 {
     )
 }
 
-/// Features beyond `VkPhysicalDeviceFeatures`: what the extension and
-/// promoted feature structures report.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ExtraFeatures {
-    pub timeline_semaphore: bool,
-    pub synchronization2: bool,
-    pub host_query_reset: bool,
-    pub pipeline_executable_info: bool,
-}
-
-impl ExtraFeatures {
-    /// Whether every feature `self` asks for is in `offered`; the name of
-    /// the first one that is not, otherwise.
-    pub fn missing_from(&self, offered: &ExtraFeatures) -> Option<&'static str> {
-        let pairs = [
-            (
-                self.timeline_semaphore,
-                offered.timeline_semaphore,
-                "timelineSemaphore",
-            ),
-            (
-                self.synchronization2,
-                offered.synchronization2,
-                "synchronization2",
-            ),
-            (
-                self.host_query_reset,
-                offered.host_query_reset,
-                "hostQueryReset",
-            ),
-            (
-                self.pipeline_executable_info,
-                offered.pipeline_executable_info,
-                "pipelineExecutableInfo",
-            ),
-        ];
-        pairs
-            .into_iter()
-            .find(|(asked, has, _)| *asked && !*has)
-            .map(|(_, _, name)| name)
-    }
-}
+pub use crate::features::ExtraFeatures;
 
 /// The one queue family: compute and transfer. The driver has no graphics
 /// pipeline yet, so it does not claim graphics.
@@ -162,24 +121,34 @@ impl PhysicalDevice {
     }
 
     /// The core features. Only what is implemented and tested is true:
-    /// 64-bit integers, which the compiler lowers to 32-bit halves (the
-    /// cts's arithmetic.int64 case covers them), and storage texel buffer
-    /// loads and stores without a format in the shader: typed `ldib`/`stib`
-    /// convert through the view's format in its descriptor (tests/
-    /// texel_buffers.rs runs every storage format so).
+    /// robust buffer access, which every Vulkan version requires: the
+    /// driver sizes each buffer descriptor to its range and the hardware
+    /// bounds-checks against it (the model does: out-of-range loads give 0,
+    /// stores and atomics are dropped, which the robustness rules allow;
+    /// the cts's robustness cases check it); 64-bit integers, which the
+    /// compiler lowers to 32-bit halves (the cts's arithmetic.int64 case
+    /// covers them); and storage texel buffer loads and stores without a
+    /// format in the shader: typed `ldib`/`stib` convert through the view's
+    /// format in its descriptor (tests/texel_buffers.rs runs every storage
+    /// format so).
     pub fn features(&self) -> vk::PhysicalDeviceFeatures {
         vk::PhysicalDeviceFeatures::default()
+            .robust_buffer_access(true)
             .shader_int64(true)
             .shader_storage_image_read_without_format(true)
             .shader_storage_image_write_without_format(true)
     }
 
+    /// Multiview, which Vulkan 1.1 requires, is the render pass side:
+    /// render passes and framebuffers take view masks (render_pass.rs).
     pub fn extra_features(&self) -> ExtraFeatures {
         ExtraFeatures {
+            multiview: true,
             timeline_semaphore: true,
             synchronization2: true,
             host_query_reset: true,
             pipeline_executable_info: true,
+            ..Default::default()
         }
     }
 
@@ -290,21 +259,6 @@ pub(crate) mod tests {
             );
             assert_eq!(pd.queue_families().len(), 1);
         }
-    }
-
-    #[test]
-    fn missing_features_are_named() {
-        let offered = ExtraFeatures {
-            timeline_semaphore: true,
-            ..Default::default()
-        };
-        let asked = ExtraFeatures {
-            timeline_semaphore: true,
-            host_query_reset: true,
-            ..Default::default()
-        };
-        assert_eq!(asked.missing_from(&offered), Some("hostQueryReset"));
-        assert_eq!(offered.missing_from(&offered), None);
     }
 
     #[test]

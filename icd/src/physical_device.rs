@@ -6,7 +6,9 @@ use std::sync::Arc;
 
 use ash::vk;
 use parsnip_driver::device::{Device, DeviceDesc, QueueRequest};
-use parsnip_driver::limits::MAX_DESCRIPTORS_PER_SET;
+use parsnip_driver::limits::{
+    MAX_DESCRIPTORS_PER_SET, MAX_MULTIVIEW_INSTANCE_INDEX, MAX_MULTIVIEW_VIEW_COUNT,
+};
 use parsnip_driver::physical_device::{ExtraFeatures, PhysicalDevice};
 
 use crate::ffi;
@@ -54,8 +56,8 @@ unsafe fn fill_property_chain(pd: &PhysicalDevice, p_next: *mut c_void) {
             }
             vk::StructureType::PHYSICAL_DEVICE_MULTIVIEW_PROPERTIES => {
                 ffi::fill_out::<vk::PhysicalDeviceMultiviewProperties<'_>>(ptr, |s| {
-                    s.max_multiview_view_count = 0;
-                    s.max_multiview_instance_index = 0;
+                    s.max_multiview_view_count = MAX_MULTIVIEW_VIEW_COUNT;
+                    s.max_multiview_instance_index = MAX_MULTIVIEW_INSTANCE_INDEX;
                 })
             }
             vk::StructureType::PHYSICAL_DEVICE_POINT_CLIPPING_PROPERTIES => {
@@ -91,8 +93,8 @@ unsafe fn fill_property_chain(pd: &PhysicalDevice, p_next: *mut c_void) {
                     s.subgroup_supported_operations = operations;
                     s.subgroup_quad_operations_in_all_stages = vk::FALSE;
                     s.point_clipping_behavior = vk::PointClippingBehavior::ALL_CLIP_PLANES;
-                    s.max_multiview_view_count = 0;
-                    s.max_multiview_instance_index = 0;
+                    s.max_multiview_view_count = MAX_MULTIVIEW_VIEW_COUNT;
+                    s.max_multiview_instance_index = MAX_MULTIVIEW_INSTANCE_INDEX;
                     s.protected_no_fault = vk::FALSE;
                     s.max_per_set_descriptors = MAX_DESCRIPTORS_PER_SET;
                     s.max_memory_allocation_size = max_allocation;
@@ -149,57 +151,58 @@ unsafe fn fill_feature_chain(extra: ExtraFeatures, p_next: *mut c_void) {
                     |s| s.pipeline_executable_info = b(extra.pipeline_executable_info),
                 )
             }
-            // Vulkan 1.1's feature structures: nothing in them is offered.
             vk::StructureType::PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES => {
                 ffi::fill_out::<vk::PhysicalDevice16BitStorageFeatures<'_>>(ptr, |s| {
-                    s.storage_buffer16_bit_access = vk::FALSE;
-                    s.uniform_and_storage_buffer16_bit_access = vk::FALSE;
-                    s.storage_push_constant16 = vk::FALSE;
-                    s.storage_input_output16 = vk::FALSE;
+                    s.storage_buffer16_bit_access = b(extra.storage_buffer16_bit_access);
+                    s.uniform_and_storage_buffer16_bit_access =
+                        b(extra.uniform_and_storage_buffer16_bit_access);
+                    s.storage_push_constant16 = b(extra.storage_push_constant16);
+                    s.storage_input_output16 = b(extra.storage_input_output16);
                 })
             }
             vk::StructureType::PHYSICAL_DEVICE_MULTIVIEW_FEATURES => {
                 ffi::fill_out::<vk::PhysicalDeviceMultiviewFeatures<'_>>(ptr, |s| {
-                    s.multiview = vk::FALSE;
-                    s.multiview_geometry_shader = vk::FALSE;
-                    s.multiview_tessellation_shader = vk::FALSE;
+                    s.multiview = b(extra.multiview);
+                    s.multiview_geometry_shader = b(extra.multiview_geometry_shader);
+                    s.multiview_tessellation_shader = b(extra.multiview_tessellation_shader);
                 })
             }
             vk::StructureType::PHYSICAL_DEVICE_PROTECTED_MEMORY_FEATURES => {
                 ffi::fill_out::<vk::PhysicalDeviceProtectedMemoryFeatures<'_>>(ptr, |s| {
-                    s.protected_memory = vk::FALSE
+                    s.protected_memory = b(extra.protected_memory)
                 })
             }
             vk::StructureType::PHYSICAL_DEVICE_SAMPLER_YCBCR_CONVERSION_FEATURES => {
                 ffi::fill_out::<vk::PhysicalDeviceSamplerYcbcrConversionFeatures<'_>>(ptr, |s| {
-                    s.sampler_ycbcr_conversion = vk::FALSE
+                    s.sampler_ycbcr_conversion = b(extra.sampler_ycbcr_conversion)
                 })
             }
             vk::StructureType::PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES => {
                 ffi::fill_out::<vk::PhysicalDeviceShaderDrawParametersFeatures<'_>>(ptr, |s| {
-                    s.shader_draw_parameters = vk::FALSE
+                    s.shader_draw_parameters = b(extra.shader_draw_parameters)
                 })
             }
             vk::StructureType::PHYSICAL_DEVICE_VARIABLE_POINTERS_FEATURES => {
                 ffi::fill_out::<vk::PhysicalDeviceVariablePointersFeatures<'_>>(ptr, |s| {
-                    s.variable_pointers_storage_buffer = vk::FALSE;
-                    s.variable_pointers = vk::FALSE;
+                    s.variable_pointers_storage_buffer = b(extra.variable_pointers_storage_buffer);
+                    s.variable_pointers = b(extra.variable_pointers);
                 })
             }
             vk::StructureType::PHYSICAL_DEVICE_VULKAN_1_1_FEATURES => {
                 ffi::fill_out::<vk::PhysicalDeviceVulkan11Features<'_>>(ptr, |s| {
-                    s.storage_buffer16_bit_access = vk::FALSE;
-                    s.uniform_and_storage_buffer16_bit_access = vk::FALSE;
-                    s.storage_push_constant16 = vk::FALSE;
-                    s.storage_input_output16 = vk::FALSE;
-                    s.multiview = vk::FALSE;
-                    s.multiview_geometry_shader = vk::FALSE;
-                    s.multiview_tessellation_shader = vk::FALSE;
-                    s.variable_pointers_storage_buffer = vk::FALSE;
-                    s.variable_pointers = vk::FALSE;
-                    s.protected_memory = vk::FALSE;
-                    s.sampler_ycbcr_conversion = vk::FALSE;
-                    s.shader_draw_parameters = vk::FALSE;
+                    s.storage_buffer16_bit_access = b(extra.storage_buffer16_bit_access);
+                    s.uniform_and_storage_buffer16_bit_access =
+                        b(extra.uniform_and_storage_buffer16_bit_access);
+                    s.storage_push_constant16 = b(extra.storage_push_constant16);
+                    s.storage_input_output16 = b(extra.storage_input_output16);
+                    s.multiview = b(extra.multiview);
+                    s.multiview_geometry_shader = b(extra.multiview_geometry_shader);
+                    s.multiview_tessellation_shader = b(extra.multiview_tessellation_shader);
+                    s.variable_pointers_storage_buffer = b(extra.variable_pointers_storage_buffer);
+                    s.variable_pointers = b(extra.variable_pointers);
+                    s.protected_memory = b(extra.protected_memory);
+                    s.sampler_ycbcr_conversion = b(extra.sampler_ycbcr_conversion);
+                    s.shader_draw_parameters = b(extra.shader_draw_parameters);
                 })
             }
             _ => {}
@@ -461,7 +464,7 @@ unsafe fn requested_features(
     p_next: *const c_void,
 ) -> (Option<vk::PhysicalDeviceFeatures>, ExtraFeatures) {
     let mut core = None;
-    let mut extra = ExtraFeatures::default();
+    let mut x = ExtraFeatures::default();
     let on = |v: vk::Bool32| v != vk::FALSE;
     // SAFETY: the caller's promise; each structure is read as its sType
     // says.
@@ -470,31 +473,74 @@ unsafe fn requested_features(
             vk::StructureType::PHYSICAL_DEVICE_FEATURES_2 => {
                 core = Some((*ptr.cast::<vk::PhysicalDeviceFeatures2<'_>>()).features);
             }
+            vk::StructureType::PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES => {
+                let s = &*ptr.cast::<vk::PhysicalDevice16BitStorageFeatures<'_>>();
+                x.storage_buffer16_bit_access |= on(s.storage_buffer16_bit_access);
+                x.uniform_and_storage_buffer16_bit_access |=
+                    on(s.uniform_and_storage_buffer16_bit_access);
+                x.storage_push_constant16 |= on(s.storage_push_constant16);
+                x.storage_input_output16 |= on(s.storage_input_output16);
+            }
+            vk::StructureType::PHYSICAL_DEVICE_MULTIVIEW_FEATURES => {
+                let s = &*ptr.cast::<vk::PhysicalDeviceMultiviewFeatures<'_>>();
+                x.multiview |= on(s.multiview);
+                x.multiview_geometry_shader |= on(s.multiview_geometry_shader);
+                x.multiview_tessellation_shader |= on(s.multiview_tessellation_shader);
+            }
+            vk::StructureType::PHYSICAL_DEVICE_PROTECTED_MEMORY_FEATURES => {
+                let s = &*ptr.cast::<vk::PhysicalDeviceProtectedMemoryFeatures<'_>>();
+                x.protected_memory |= on(s.protected_memory);
+            }
+            vk::StructureType::PHYSICAL_DEVICE_SAMPLER_YCBCR_CONVERSION_FEATURES => {
+                let s = &*ptr.cast::<vk::PhysicalDeviceSamplerYcbcrConversionFeatures<'_>>();
+                x.sampler_ycbcr_conversion |= on(s.sampler_ycbcr_conversion);
+            }
+            vk::StructureType::PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES => {
+                let s = &*ptr.cast::<vk::PhysicalDeviceShaderDrawParametersFeatures<'_>>();
+                x.shader_draw_parameters |= on(s.shader_draw_parameters);
+            }
+            vk::StructureType::PHYSICAL_DEVICE_VARIABLE_POINTERS_FEATURES => {
+                let s = &*ptr.cast::<vk::PhysicalDeviceVariablePointersFeatures<'_>>();
+                x.variable_pointers_storage_buffer |= on(s.variable_pointers_storage_buffer);
+                x.variable_pointers |= on(s.variable_pointers);
+            }
+            vk::StructureType::PHYSICAL_DEVICE_VULKAN_1_1_FEATURES => {
+                let s = &*ptr.cast::<vk::PhysicalDeviceVulkan11Features<'_>>();
+                x.storage_buffer16_bit_access |= on(s.storage_buffer16_bit_access);
+                x.uniform_and_storage_buffer16_bit_access |=
+                    on(s.uniform_and_storage_buffer16_bit_access);
+                x.storage_push_constant16 |= on(s.storage_push_constant16);
+                x.storage_input_output16 |= on(s.storage_input_output16);
+                x.multiview |= on(s.multiview);
+                x.multiview_geometry_shader |= on(s.multiview_geometry_shader);
+                x.multiview_tessellation_shader |= on(s.multiview_tessellation_shader);
+                x.variable_pointers_storage_buffer |= on(s.variable_pointers_storage_buffer);
+                x.variable_pointers |= on(s.variable_pointers);
+                x.protected_memory |= on(s.protected_memory);
+                x.sampler_ycbcr_conversion |= on(s.sampler_ycbcr_conversion);
+                x.shader_draw_parameters |= on(s.shader_draw_parameters);
+            }
             vk::StructureType::PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES => {
-                extra.timeline_semaphore |= on((*ptr
-                    .cast::<vk::PhysicalDeviceTimelineSemaphoreFeatures<'_>>())
-                .timeline_semaphore);
+                let s = &*ptr.cast::<vk::PhysicalDeviceTimelineSemaphoreFeatures<'_>>();
+                x.timeline_semaphore |= on(s.timeline_semaphore);
             }
             vk::StructureType::PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES => {
-                extra.synchronization2 |= on((*ptr
-                    .cast::<vk::PhysicalDeviceSynchronization2Features<'_>>())
-                .synchronization2);
+                let s = &*ptr.cast::<vk::PhysicalDeviceSynchronization2Features<'_>>();
+                x.synchronization2 |= on(s.synchronization2);
             }
             vk::StructureType::PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES => {
-                extra.host_query_reset |= on((*ptr
-                    .cast::<vk::PhysicalDeviceHostQueryResetFeatures<'_>>())
-                .host_query_reset);
+                let s = &*ptr.cast::<vk::PhysicalDeviceHostQueryResetFeatures<'_>>();
+                x.host_query_reset |= on(s.host_query_reset);
             }
             vk::StructureType::PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR => {
-                extra.pipeline_executable_info |=
-                    on((*ptr
-                        .cast::<vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR<'_>>())
-                    .pipeline_executable_info);
+                let s =
+                    &*ptr.cast::<vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR<'_>>();
+                x.pipeline_executable_info |= on(s.pipeline_executable_info);
             }
             _ => {}
         });
     }
-    (core, extra)
+    (core, x)
 }
 
 pub unsafe extern "system" fn vkCreateDevice(
