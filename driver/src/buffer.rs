@@ -36,6 +36,26 @@ impl Buffer {
         }))
     }
 
+    /// `vkCreateBuffer` on `device`: a buffer larger than the device's heap
+    /// could never be bound (and near `UINT64_MAX` its memory requirements
+    /// would not fit a `VkDeviceSize`), so it is refused with
+    /// `VK_ERROR_OUT_OF_DEVICE_MEMORY`, one of the two results the spec
+    /// allows (dEQP's `api.buffer.basic.size_max_uint64`).
+    pub fn create(
+        device: &Device,
+        size: u64,
+        usage: vk::BufferUsageFlags,
+    ) -> VkResult<Arc<Buffer>> {
+        let heap = device.physical.memory.heap_size;
+        if size > heap {
+            eprintln!(
+                "parsnip: vkCreateBuffer: {size:#x} bytes is more than the {heap:#x}-byte heap"
+            );
+            return Err(vk::Result::ERROR_OUT_OF_DEVICE_MEMORY);
+        }
+        Buffer::new(size, usage)
+    }
+
     /// `VkMemoryRequirements`: any memory type, 64-byte alignment (the
     /// descriptors' base alignment), and a size rounded to it so that the
     /// driver's dword-granular copies never reach past the allocation.
@@ -143,6 +163,17 @@ mod tests {
         let device = null_device("a660");
         let memory = DeviceMemory::allocate(&device, 4096, 0).unwrap();
         let buffer = Buffer::new(100, vk::BufferUsageFlags::STORAGE_BUFFER).unwrap();
+        let device = crate::device::tests::null_device("a660");
+        let heap = device.physical.memory.heap_size;
+        for size in [u64::MAX, u64::MAX - 63, heap + 1] {
+            assert_eq!(
+                Buffer::create(&device, size, vk::BufferUsageFlags::STORAGE_BUFFER).err(),
+                Some(vk::Result::ERROR_OUT_OF_DEVICE_MEMORY),
+                "{size:#x}"
+            );
+        }
+        let largest = Buffer::create(&device, heap, vk::BufferUsageFlags::STORAGE_BUFFER).unwrap();
+        assert!(largest.memory_requirements(&device).size >= heap);
         let req = buffer.memory_requirements(&device);
         assert_eq!(
             (req.size, req.alignment, req.memory_type_bits),

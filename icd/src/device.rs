@@ -191,7 +191,7 @@ pub unsafe extern "system" fn vkGetDeviceMemoryCommitment(
 }
 
 pub unsafe extern "system" fn vkCreateBuffer(
-    _device: vk::Device,
+    device: vk::Device,
     p_info: *const vk::BufferCreateInfo<'_>,
     _p_allocator: *const vk::AllocationCallbacks<'_>,
     p_buffer: *mut vk::Buffer,
@@ -211,7 +211,8 @@ pub unsafe extern "system" fn vkCreateBuffer(
                 );
                 return Err(vk::Result::ERROR_UNKNOWN);
             }
-            let buffer = Buffer::new(info.size, info.usage)?;
+            let device = handles::device(device)?;
+            let buffer = Buffer::create(&device.device, info.size, info.usage)?;
             // SAFETY: pBuffer is valid for a write.
             unsafe { ffi::write(p_buffer, handles::new_buffer(buffer)) }
         },

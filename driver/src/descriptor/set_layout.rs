@@ -63,9 +63,24 @@ pub struct DescriptorSetLayout {
     pub dynamic_count: u32,
 }
 
-/// Whether the driver can place a descriptor of this type: buffers and
-/// texel buffers. Samplers and images need image support, which the driver
-/// does not have.
+/// Whether a layout may hold descriptors of this type: every type of core
+/// Vulkan 1.1, each in one slot, since a layout is only where descriptors
+/// sit (`api.descriptor_pool.*` and `api.maintenance3_check.descriptor_set`
+/// ask for all of them, with every stage). Extension types (inline uniform
+/// blocks, acceleration structures) belong to extensions not offered.
+pub fn layout_type(ty: vk::DescriptorType) -> bool {
+    matches!(
+        ty,
+        vk::DescriptorType::SAMPLER
+            | vk::DescriptorType::COMBINED_IMAGE_SAMPLER
+            | vk::DescriptorType::SAMPLED_IMAGE
+            | vk::DescriptorType::STORAGE_IMAGE
+            | vk::DescriptorType::INPUT_ATTACHMENT
+    ) || supported_type(ty)
+}
+
+/// Whether the driver can write a descriptor of this type: buffers and
+/// texel buffers (image descriptors come with image support).
 pub fn supported_type(ty: vk::DescriptorType) -> bool {
     matches!(
         ty,
@@ -79,7 +94,7 @@ pub fn supported_type(ty: vk::DescriptorType) -> bool {
 }
 
 impl DescriptorSetLayout {
-    /// Lays out `bindings`. A type without driver support, too many
+    /// Lays out `bindings`. A type of an extension not offered, too many
     /// descriptors or too many dynamic buffers make creation fail (what
     /// `vkGetDescriptorSetLayoutSupport` would have said).
     pub fn new(bindings: &[BindingDesc]) -> VkResult<Arc<DescriptorSetLayout>> {
@@ -114,9 +129,9 @@ impl DescriptorSetLayout {
                 // A binding with no descriptors is reserved but takes nothing.
                 continue;
             }
-            if !supported_type(b.ty) {
+            if !layout_type(b.ty) {
                 problem.get_or_insert(format!(
-                    "binding {}: descriptor type {:?} needs image support, which Parsnip does not have yet",
+                    "binding {}: descriptor type {:?} belongs to an extension Parsnip does not offer",
                     b.binding, b.ty
                 ));
             }
@@ -222,10 +237,52 @@ mod tests {
     }
 
     #[test]
-    fn image_descriptors_and_too_many_dynamic_buffers_are_unsupported() {
-        let images = [b(0, vk::DescriptorType::COMBINED_IMAGE_SAMPLER, 1)];
-        assert!(!DescriptorSetLayout::supported(&images));
-        assert!(DescriptorSetLayout::new(&images).is_err());
+    fn every_core_type_with_every_stage_is_a_layout() {
+        // api.maintenance3_check.descriptor_set's kind of layout: each core
+        // type, VK_SHADER_STAGE_ALL (input attachments: fragment).
+        let types = [
+            vk::DescriptorType::SAMPLER,
+            vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+            vk::DescriptorType::SAMPLED_IMAGE,
+            vk::DescriptorType::STORAGE_IMAGE,
+            vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
+            vk::DescriptorType::STORAGE_TEXEL_BUFFER,
+            vk::DescriptorType::UNIFORM_BUFFER,
+            vk::DescriptorType::STORAGE_BUFFER,
+            vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC,
+            vk::DescriptorType::STORAGE_BUFFER_DYNAMIC,
+            vk::DescriptorType::INPUT_ATTACHMENT,
+        ];
+        let bindings: Vec<BindingDesc> = types
+            .iter()
+            .enumerate()
+            .map(|(i, &ty)| BindingDesc {
+                binding: i as u32,
+                ty,
+                count: if is_dynamic_type(ty) { 8 } else { 1000 },
+                stages: if ty == vk::DescriptorType::INPUT_ATTACHMENT {
+                    vk::ShaderStageFlags::FRAGMENT
+                } else {
+                    vk::ShaderStageFlags::ALL
+                },
+            })
+            .collect();
+        assert!(DescriptorSetLayout::supported(&bindings));
+        let layout = DescriptorSetLayout::new(&bindings).unwrap();
+        assert_eq!(layout.slots, 9 * 1000 + 2 * 8);
+        let inline = [b(0, vk::DescriptorType::INLINE_UNIFORM_BLOCK, 16)];
+        assert!(!DescriptorSetLayout::supported(&inline));
+    }
+
+    #[test]
+    fn too_many_descriptors_or_dynamic_buffers_are_unsupported() {
+        let too_many = [b(
+            0,
+            vk::DescriptorType::STORAGE_BUFFER,
+            MAX_DESCRIPTORS_PER_SET + 1,
+        )];
+        assert!(!DescriptorSetLayout::supported(&too_many));
+        assert!(DescriptorSetLayout::new(&too_many).is_err());
         let dynamic = [b(0, vk::DescriptorType::STORAGE_BUFFER_DYNAMIC, 9)];
         assert!(!DescriptorSetLayout::supported(&dynamic));
         let twice = [
