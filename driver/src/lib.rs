@@ -5,7 +5,8 @@
 //!   [`limits`], [`features`], [`formats`], [`memory_types`],
 //!   [`extensions`]), [`gpu_info`], [`device`], [`queue`].
 //! - Memory and resources: [`device_memory`], [`buffer`], [`descriptor`],
-//!   [`pipeline_layout`], [`shader_module`], [`pipeline`].
+//!   [`pipeline_layout`], [`shader_module`], [`pipeline`], [`render_pass`],
+//!   [`framebuffer`].
 //! - Commands: [`cmd`] (pools, buffers, the command stream and every
 //!   command), [`sync`] (fences, semaphores, events), [`query_pool`].
 //! - Debugging: [`debug_flags`] (`PARSNIP_DEBUG`), [`rd_dump`]
@@ -34,6 +35,7 @@ pub mod error;
 pub mod extensions;
 pub mod features;
 pub mod formats;
+pub mod framebuffer;
 pub mod gpu_info;
 pub mod instance;
 pub mod internal_shaders;
@@ -45,6 +47,7 @@ pub mod pipeline_layout;
 pub mod query_pool;
 pub mod queue;
 pub mod rd_dump;
+pub mod render_pass;
 pub mod shader_module;
 pub mod sync;
 
