@@ -77,6 +77,21 @@ pub unsafe extern "system" fn vkEnumerateInstanceExtensionProperties(
     )
 }
 
+/// The ICD has no layers: the loader lists the installed ones itself.
+pub unsafe extern "system" fn vkEnumerateInstanceLayerProperties(
+    p_property_count: *mut u32,
+    p_properties: *mut vk::LayerProperties,
+) -> vk::Result {
+    guard::result(
+        "vkEnumerateInstanceLayerProperties",
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY,
+        || {
+            // SAFETY: the two-call idiom's pointers.
+            unsafe { ffi::fill(p_property_count, p_properties, &[]) }
+        },
+    )
+}
+
 pub unsafe extern "system" fn vkEnumerateInstanceVersion(p_api_version: *mut u32) -> vk::Result {
     guard::success(
         "vkEnumerateInstanceVersion",

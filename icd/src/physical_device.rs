@@ -456,7 +456,26 @@ pub unsafe extern "system" fn vkEnumerateDeviceExtensionProperties(
     )
 }
 
-/// The extension features a device create info enables, from its chain.
+/// Device layers are deprecated: none.
+pub unsafe extern "system" fn vkEnumerateDeviceLayerProperties(
+    _pd: vk::PhysicalDevice,
+    p_property_count: *mut u32,
+    p_properties: *mut vk::LayerProperties,
+) -> vk::Result {
+    guard::result(
+        "vkEnumerateDeviceLayerProperties",
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY,
+        || {
+            // SAFETY: the two-call idiom's pointers.
+            unsafe { ffi::fill(p_property_count, p_properties, &[]) }
+        },
+    )
+}
+
+/// The features a device create info's chain enables: the core ones of a
+/// `VkPhysicalDeviceFeatures2`, and every member of the promoted and
+/// extension feature structures (so that an unsupported one is refused with
+/// `VK_ERROR_FEATURE_NOT_PRESENT`, whichever structure asks for it).
 ///
 /// # Safety
 /// `p_next` starts a valid chain.

@@ -1,4 +1,4 @@
-//! Queue entry points: submits (1 and 2) and wait-idle.
+//! Queue entry points: submits (1 and 2), sparse binds and wait-idle.
 
 use ash::vk;
 use parsnip_driver::queue::{SemaphoreOp, SubmitBatch};
@@ -6,6 +6,37 @@ use parsnip_driver::queue::{SemaphoreOp, SubmitBatch};
 use crate::ffi;
 use crate::guard;
 use crate::handles;
+
+/// The semaphore operations of `list`, with the timeline values of
+/// `values` (0 for binary semaphores or past its end).
+fn semaphore_ops(list: &[vk::Semaphore], values: &[u64]) -> Result<Vec<SemaphoreOp>, vk::Result> {
+    list.iter()
+        .enumerate()
+        .map(|(i, h)| {
+            Ok(SemaphoreOp {
+                semaphore: handles::semaphore(*h)?,
+                value: values.get(i).copied().unwrap_or(0),
+            })
+        })
+        .collect()
+}
+
+/// The wait and signal values of a `VkTimelineSemaphoreSubmitInfo` in the
+/// chain, empty without one.
+///
+/// # Safety
+/// `p_next` starts a valid chain whose arrays hold their counts.
+unsafe fn timeline_values<'a>(p_next: *const std::ffi::c_void) -> (&'a [u64], &'a [u64]) {
+    // SAFETY: the caller's promise.
+    let timeline = unsafe { ffi::find_in_chain::<vk::TimelineSemaphoreSubmitInfo<'_>>(p_next) };
+    // SAFETY: the value arrays hold their counts.
+    timeline.map_or((&[][..], &[][..]), |t| unsafe {
+        (
+            ffi::slice(t.p_wait_semaphore_values, t.wait_semaphore_value_count),
+            ffi::slice(t.p_signal_semaphore_values, t.signal_semaphore_value_count),
+        )
+    })
+}
 
 /// The batches of `vkQueueSubmit`.
 ///
@@ -15,26 +46,7 @@ unsafe fn batches_v1(submits: &[vk::SubmitInfo<'_>]) -> Result<Vec<SubmitBatch>,
     let mut out = Vec::with_capacity(submits.len());
     for s in submits {
         // SAFETY: the caller's promise.
-        let timeline =
-            unsafe { ffi::find_in_chain::<vk::TimelineSemaphoreSubmitInfo<'_>>(s.p_next) };
-        // SAFETY: the value arrays hold their counts.
-        let (wait_values, signal_values) = timeline.map_or((&[][..], &[][..]), |t| unsafe {
-            (
-                ffi::slice(t.p_wait_semaphore_values, t.wait_semaphore_value_count),
-                ffi::slice(t.p_signal_semaphore_values, t.signal_semaphore_value_count),
-            )
-        });
-        let op = |list: &[vk::Semaphore], values: &[u64]| {
-            list.iter()
-                .enumerate()
-                .map(|(i, h)| {
-                    Ok(SemaphoreOp {
-                        semaphore: handles::semaphore(*h)?,
-                        value: values.get(i).copied().unwrap_or(0),
-                    })
-                })
-                .collect::<Result<Vec<_>, vk::Result>>()
-        };
+        let (wait_values, signal_values) = unsafe { timeline_values(s.p_next) };
         // SAFETY: the submit's arrays hold their counts.
         let (waits, cmds, signals) = unsafe {
             (
@@ -44,12 +56,12 @@ unsafe fn batches_v1(submits: &[vk::SubmitInfo<'_>]) -> Result<Vec<SubmitBatch>,
             )
         };
         out.push(SubmitBatch {
-            waits: op(waits, wait_values)?,
+            waits: semaphore_ops(waits, wait_values)?,
             command_buffers: cmds
                 .iter()
                 .map(|c| handles::command_buffer(*c))
                 .collect::<Result<_, _>>()?,
-            signals: op(signals, signal_values)?,
+            signals: semaphore_ops(signals, signal_values)?,
         });
     }
     Ok(out)
@@ -126,5 +138,51 @@ pub unsafe extern "system" fn vkQueueSubmit2(
 pub unsafe extern "system" fn vkQueueWaitIdle(queue: vk::Queue) -> vk::Result {
     guard::success("vkQueueWaitIdle", vk::Result::ERROR_DEVICE_LOST, || {
         handles::queue(queue)?.wait_idle()
+    })
+}
+
+/// `vkQueueBindSparse`: no queue family has `VK_QUEUE_SPARSE_BINDING_BIT`
+/// and no sparse resource can be created, so a bind is refused; what is
+/// left, the semaphore waits and signals and the fence, runs as an empty
+/// submit in order with the queue's other work, as the spec orders it.
+pub unsafe extern "system" fn vkQueueBindSparse(
+    queue: vk::Queue,
+    count: u32,
+    p_bind_info: *const vk::BindSparseInfo<'_>,
+    fence: vk::Fence,
+) -> vk::Result {
+    guard::success("vkQueueBindSparse", vk::Result::ERROR_DEVICE_LOST, || {
+        let queue = handles::queue(queue)?;
+        let fence = handles::FENCES.get_optional(vk::Handle::as_raw(fence))?;
+        // SAFETY: pBindInfo holds bindInfoCount valid structures.
+        let infos = unsafe { ffi::slice(p_bind_info, count) };
+        if infos
+            .iter()
+            .any(|b| b.buffer_bind_count + b.image_opaque_bind_count + b.image_bind_count != 0)
+        {
+            eprintln!(
+                "parsnip: vkQueueBindSparse: no queue of Parsnip's supports sparse binding \
+                 (sparseBinding is not offered)"
+            );
+            return Err(vk::Result::ERROR_FEATURE_NOT_PRESENT);
+        }
+        let mut batches = Vec::with_capacity(infos.len());
+        for b in infos {
+            // SAFETY: the caller's promise.
+            let (wait_values, signal_values) = unsafe { timeline_values(b.p_next) };
+            // SAFETY: the semaphore arrays hold their counts.
+            let (waits, signals) = unsafe {
+                (
+                    ffi::slice(b.p_wait_semaphores, b.wait_semaphore_count),
+                    ffi::slice(b.p_signal_semaphores, b.signal_semaphore_count),
+                )
+            };
+            batches.push(SubmitBatch {
+                waits: semaphore_ops(waits, wait_values)?,
+                command_buffers: Vec::new(),
+                signals: semaphore_ops(signals, signal_values)?,
+            });
+        }
+        queue.submit(&batches, fence.as_ref())
     })
 }

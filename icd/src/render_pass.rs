@@ -1,0 +1,197 @@
+//! Render pass and framebuffer entry points, and the render area
+//! granularity. Both objects are plain data (driver/src/render_pass.rs,
+//! framebuffer.rs); their handles live in tables of this file.
+
+use ash::vk;
+use parsnip_driver::framebuffer::Framebuffer;
+use parsnip_driver::render_pass::{
+    self as rp, attachment_index, subpass_index, Attachment, AttachmentRef, RenderPass,
+    RenderPassDesc, Subpass,
+};
+
+use crate::ffi;
+use crate::guard;
+use crate::handles::{self, Table};
+
+pub static RENDER_PASSES: Table<RenderPass> = Table::new();
+pub static FRAMEBUFFERS: Table<Framebuffer> = Table::new();
+
+/// A subpass's attachment references as the driver keeps them.
+fn refs(list: &[vk::AttachmentReference]) -> Vec<AttachmentRef> {
+    list.iter()
+        .map(|r| AttachmentRef {
+            attachment: attachment_index(r.attachment),
+            layout: r.layout,
+            aspects: vk::ImageAspectFlags::empty(),
+        })
+        .collect()
+}
+
+/// The driver's description of a `VkRenderPassCreateInfo` and its chain
+/// (multiview view masks, input attachment aspects).
+///
+/// # Safety
+/// `info` is a valid create info with valid arrays and chain.
+unsafe fn render_pass_desc(info: &vk::RenderPassCreateInfo<'_>) -> RenderPassDesc {
+    // SAFETY: the caller's promise for every array and chain read below.
+    unsafe {
+        let attachments = ffi::slice(info.p_attachments, info.attachment_count)
+            .iter()
+            .map(|a| Attachment {
+                format: a.format,
+                samples: a.samples,
+                load_op: a.load_op,
+                store_op: a.store_op,
+                stencil_load_op: a.stencil_load_op,
+                stencil_store_op: a.stencil_store_op,
+                initial_layout: a.initial_layout,
+                final_layout: a.final_layout,
+                may_alias: a.flags.contains(vk::AttachmentDescriptionFlags::MAY_ALIAS),
+            })
+            .collect();
+        let multiview = ffi::find_in_chain::<vk::RenderPassMultiviewCreateInfo<'_>>(info.p_next);
+        let view_masks = multiview.map_or(&[][..], |m| ffi::slice(m.p_view_masks, m.subpass_count));
+        let view_offsets = multiview.map_or(&[][..], |m| {
+            ffi::slice(m.p_view_offsets, m.dependency_count)
+        });
+        let mut subpasses: Vec<Subpass> = ffi::slice(info.p_subpasses, info.subpass_count)
+            .iter()
+            .enumerate()
+            .map(|(i, s)| Subpass {
+                inputs: refs(ffi::slice(s.p_input_attachments, s.input_attachment_count)),
+                colors: refs(ffi::slice(s.p_color_attachments, s.color_attachment_count)),
+                resolves: refs(ffi::slice(
+                    s.p_resolve_attachments,
+                    s.color_attachment_count,
+                )),
+                depth_stencil: ffi::opt_ref(s.p_depth_stencil_attachment)
+                    .and_then(|r| refs(std::slice::from_ref(r)).pop()),
+                preserves: ffi::slice(s.p_preserve_attachments, s.preserve_attachment_count)
+                    .to_vec(),
+                view_mask: view_masks.get(i).copied().unwrap_or(0),
+            })
+            .collect();
+        if let Some(aspects) =
+            ffi::find_in_chain::<vk::RenderPassInputAttachmentAspectCreateInfo<'_>>(info.p_next)
+        {
+            for a in ffi::slice(aspects.p_aspect_references, aspects.aspect_reference_count) {
+                if let Some(r) = subpasses
+                    .get_mut(a.subpass as usize)
+                    .and_then(|s| s.inputs.get_mut(a.input_attachment_index as usize))
+                {
+                    r.aspects = a.aspect_mask;
+                }
+            }
+        }
+        let dependencies = ffi::slice(info.p_dependencies, info.dependency_count)
+            .iter()
+            .enumerate()
+            .map(|(i, d)| rp::Dependency {
+                src_subpass: subpass_index(d.src_subpass),
+                dst_subpass: subpass_index(d.dst_subpass),
+                src_stages: d.src_stage_mask,
+                dst_stages: d.dst_stage_mask,
+                src_access: d.src_access_mask,
+                dst_access: d.dst_access_mask,
+                flags: d.dependency_flags,
+                view_offset: view_offsets.get(i).copied().unwrap_or(0),
+            })
+            .collect();
+        let correlation_masks = multiview.map_or(Vec::new(), |m| {
+            ffi::slice(m.p_correlation_masks, m.correlation_mask_count).to_vec()
+        });
+        RenderPassDesc {
+            attachments,
+            subpasses,
+            dependencies,
+            correlation_masks,
+        }
+    }
+}
+
+pub unsafe extern "system" fn vkCreateRenderPass(
+    _device: vk::Device,
+    p_info: *const vk::RenderPassCreateInfo<'_>,
+    _p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_render_pass: *mut vk::RenderPass,
+) -> vk::Result {
+    guard::success(
+        "vkCreateRenderPass",
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY,
+        || {
+            // SAFETY: the application's structure and everything it points at.
+            let desc = unsafe { render_pass_desc(ffi::input(p_info)?) };
+            let pass = RenderPass::new(desc)?;
+            let handle = vk::Handle::from_raw(RENDER_PASSES.insert(pass));
+            // SAFETY: pRenderPass is valid for a write.
+            unsafe { ffi::write(p_render_pass, handle) }
+        },
+    )
+}
+
+pub unsafe extern "system" fn vkDestroyRenderPass(
+    _device: vk::Device,
+    render_pass: vk::RenderPass,
+    _p_allocator: *const vk::AllocationCallbacks<'_>,
+) {
+    guard::void("vkDestroyRenderPass", || {
+        RENDER_PASSES.remove(vk::Handle::as_raw(render_pass));
+        Ok(())
+    })
+}
+
+pub unsafe extern "system" fn vkGetRenderAreaGranularity(
+    device: vk::Device,
+    _render_pass: vk::RenderPass,
+    p_granularity: *mut vk::Extent2D,
+) {
+    guard::void("vkGetRenderAreaGranularity", || {
+        let device = handles::device(device)?;
+        let granularity = rp::render_area_granularity(&device.device.gpu);
+        // SAFETY: pGranularity is valid for a write.
+        unsafe { ffi::write(p_granularity, granularity) }
+    })
+}
+
+pub unsafe extern "system" fn vkCreateFramebuffer(
+    _device: vk::Device,
+    p_info: *const vk::FramebufferCreateInfo<'_>,
+    _p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_framebuffer: *mut vk::Framebuffer,
+) -> vk::Result {
+    guard::success(
+        "vkCreateFramebuffer",
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY,
+        || {
+            // SAFETY: the application's structure.
+            let info = unsafe { ffi::input(p_info) }?;
+            let pass = RENDER_PASSES.get(vk::Handle::as_raw(info.render_pass))?;
+            if info.attachment_count != 0 {
+                // No VkImageView can exist before the image work: the
+                // attachments cannot be resolved to views.
+                eprintln!(
+                    "parsnip: vkCreateFramebuffer: {} attachments, but Parsnip has no image \
+                     views yet",
+                    info.attachment_count
+                );
+                return Err(vk::Result::ERROR_INITIALIZATION_FAILED);
+            }
+            let framebuffer =
+                Framebuffer::new(pass, Vec::new(), info.width, info.height, info.layers)?;
+            let handle = vk::Handle::from_raw(FRAMEBUFFERS.insert(framebuffer));
+            // SAFETY: pFramebuffer is valid for a write.
+            unsafe { ffi::write(p_framebuffer, handle) }
+        },
+    )
+}
+
+pub unsafe extern "system" fn vkDestroyFramebuffer(
+    _device: vk::Device,
+    framebuffer: vk::Framebuffer,
+    _p_allocator: *const vk::AllocationCallbacks<'_>,
+) {
+    guard::void("vkDestroyFramebuffer", || {
+        FRAMEBUFFERS.remove(vk::Handle::as_raw(framebuffer));
+        Ok(())
+    })
+}
