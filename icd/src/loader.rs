@@ -15,7 +15,7 @@ use ash::vk;
 use crate::ffi;
 use crate::guard;
 use crate::handles;
-use crate::proc_addr::{self, Scope};
+use crate::proc_addr::{self, Offered, Scope};
 
 /// The newest loader interface version this ICD implements.
 pub const LOADER_INTERFACE_VERSION: u32 = 5;
@@ -41,16 +41,19 @@ pub unsafe extern "system" fn vk_icdNegotiateLoaderICDInterfaceVersion(
     )
 }
 
-/// The entry point `name` names, if it is in one of `scopes`.
+/// The entry point `name` names, if `offered` offers it at a level
+/// `allowed` accepts.
 ///
 /// # Safety
 /// `name` is null or a valid string.
-unsafe fn lookup(name: *const c_char, allowed: impl Fn(Scope) -> bool) -> vk::PFN_vkVoidFunction {
+unsafe fn lookup(
+    name: *const c_char,
+    offered: &Offered<'_>,
+    allowed: impl Fn(Scope) -> bool,
+) -> vk::PFN_vkVoidFunction {
     // SAFETY: the caller's promise.
     let name = unsafe { ffi::cstr(name) }?;
-    proc_addr::find(name)
-        .filter(|e| allowed(e.scope))
-        .and_then(proc_addr::void_function)
+    proc_addr::find(name, offered, allowed).and_then(proc_addr::void_function)
 }
 
 /// # Safety
@@ -73,11 +76,13 @@ pub unsafe extern "system" fn vk_icdGetPhysicalDeviceProcAddr(
 ) -> vk::PFN_vkVoidFunction {
     guard::value("vk_icdGetPhysicalDeviceProcAddr", None, || {
         // SAFETY: the loader passes a valid string.
-        unsafe { lookup(p_name, |s| s == Scope::PhysicalDevice) }
+        unsafe { lookup(p_name, &Offered::driver(), |s| s == Scope::PhysicalDevice) }
     })
 }
 
-/// Without an instance, the global functions; with one, every function.
+/// Without an instance, the global functions; with one, every function
+/// the driver offers (device-level ones included, as the loader builds its
+/// trampolines from them).
 ///
 /// # Safety
 /// `p_name` is a valid string.
@@ -88,12 +93,17 @@ pub unsafe extern "system" fn vkGetInstanceProcAddr(
     guard::value("vkGetInstanceProcAddr", None, || {
         let global = vk::Handle::is_null(instance);
         // SAFETY: the caller passes a valid string.
-        unsafe { lookup(p_name, |s| !global || s == Scope::Global) }
+        unsafe {
+            lookup(p_name, &Offered::driver(), |s| {
+                !global || s == Scope::Global
+            })
+        }
     })
 }
 
-/// Device-level functions, those of extensions only when the device
-/// enabled the extension.
+/// Device-level functions only (the spec: NULL for instance-level and
+/// physical-device-level ones), those of device extensions only when the
+/// device enabled the extension.
 ///
 /// # Safety
 /// `p_name` is a valid string.
@@ -103,14 +113,11 @@ pub unsafe extern "system" fn vkGetDeviceProcAddr(
 ) -> vk::PFN_vkVoidFunction {
     guard::value("vkGetDeviceProcAddr", None, || {
         let device = handles::device(device).ok()?;
-        let enabled = &device.device.extensions;
+        let offered = Offered {
+            device_extensions: &device.device.extensions,
+            ..Offered::driver()
+        };
         // SAFETY: the caller passes a valid string.
-        unsafe {
-            lookup(p_name, |s| match s {
-                Scope::Device(None) => true,
-                Scope::Device(Some(ext)) => enabled.iter().any(|e| e.name == ext),
-                _ => false,
-            })
-        }
+        unsafe { lookup(p_name, &offered, |s| s == Scope::Device) }
     })
 }

@@ -1,20 +1,23 @@
 //! Which entry point a name resolves to, at which level, and when it is
-//! available: the tables behind `vkGetInstanceProcAddr`,
-//! `vkGetDeviceProcAddr` and `vk_icdGetPhysicalDeviceProcAddr`. Only
-//! implemented entry points are listed: an unknown name resolves to NULL.
+//! available: the table behind `vkGetInstanceProcAddr`,
+//! `vkGetDeviceProcAddr` and `vk_icdGetPhysicalDeviceProcAddr`.
+//!
+//! The table is generated at build time from the Vulkan registry
+//! (codegen/dispatch.rs): every command a Vulkan version or an extension
+//! brings whose entry point the ICD has, tagged with what brings it. What
+//! is offered is decided here from what the driver reports: commands of
+//! the reported version and below, and commands of the extensions the
+//! driver lists (for device-level lookups, those the device enabled). An
+//! unknown or unoffered name resolves to NULL.
 
 use std::ffi::CStr;
 use std::sync::LazyLock;
 
 use ash::vk;
+use parsnip_driver::extensions::{Extension, DEVICE_EXTENSIONS, INSTANCE_EXTENSIONS};
+use parsnip_driver::physical_device::API_VERSION;
 
-use crate::{
-    command_buffer as cb, commands as cmd, descriptor as ds, device as dev, graphics as gr,
-    instance as inst, render_pass as rp,
-};
-use crate::{physical_device as pd, pipeline as pl, query as qp, queue as q, sync as sy};
-
-/// Where an entry point belongs.
+/// The object an entry point dispatches on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scope {
     /// Callable with no instance (`vkCreateInstance` and friends).
@@ -23,228 +26,145 @@ pub enum Scope {
     Instance,
     /// Dispatched on a physical device.
     PhysicalDevice,
-    /// Dispatched on a device, queue or command buffer; `Some` names the
-    /// device extension that must be enabled for it.
-    Device(Option<&'static CStr>),
+    /// Dispatched on a device, queue or command buffer.
+    Device,
+}
+
+/// What brings a command into the API.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Core Vulkan 1.x, by minor version.
+    Version(u32),
+    /// An extension (device or instance), with the registry's `depends`
+    /// expression for the commands it brings only alongside something else.
+    Extension {
+        name: &'static CStr,
+        device: bool,
+        depends: Option<&'static str>,
+    },
 }
 
 pub struct Entry {
     pub name: &'static CStr,
     pub scope: Scope,
+    pub origin: Origin,
     pub pfn: unsafe extern "system" fn(),
 }
 
-macro_rules! entries {
-    ($($scope:expr => $name:literal $f:path;)*) => {
-        vec![$(Entry {
-            name: $name,
-            scope: $scope,
-            // SAFETY: function pointers and data pointers have the same
-            // size on every platform the loader runs on; the loader casts
-            // the pointer back to the entry point's own type before calling.
-            pfn: unsafe {
-                std::mem::transmute::<*const (), unsafe extern "system" fn()>($f as *const ())
-            },
-        }),*]
-    };
+impl Entry {
+    /// # Safety
+    /// `pfn` points at a `pub unsafe extern "system" fn`, the entry point
+    /// of `name`.
+    unsafe fn new(name: &'static CStr, scope: Scope, origin: Origin, pfn: *const ()) -> Entry {
+        Entry {
+            name,
+            scope,
+            origin,
+            // SAFETY: the caller's promise: `pfn` is a function pointer,
+            // which has the size of a data pointer on every platform the
+            // loader runs on; the loader casts it back to the command's own
+            // type before calling.
+            pfn: unsafe { std::mem::transmute::<*const (), unsafe extern "system" fn()>(pfn) },
+        }
+    }
 }
 
-const G: Scope = Scope::Global;
-const I: Scope = Scope::Instance;
-const P: Scope = Scope::PhysicalDevice;
-const D: Scope = Scope::Device(None);
-const TIMELINE: Scope = Scope::Device(Some(ash::khr::timeline_semaphore::NAME));
-const SYNC2: Scope = Scope::Device(Some(ash::khr::synchronization2::NAME));
-const HOST_RESET: Scope = Scope::Device(Some(ash::ext::host_query_reset::NAME));
-const EXEC: Scope = Scope::Device(Some(ash::khr::pipeline_executable_properties::NAME));
+include!(concat!(env!("OUT_DIR"), "/dispatch_table.rs"));
 
-static TABLE: LazyLock<Vec<Entry>> = LazyLock::new(|| {
-    entries! {
-        G => c"vkCreateInstance" inst::vkCreateInstance;
-        G => c"vkEnumerateInstanceExtensionProperties" inst::vkEnumerateInstanceExtensionProperties;
-        G => c"vkEnumerateInstanceVersion" inst::vkEnumerateInstanceVersion;
-        G => c"vkEnumerateInstanceLayerProperties" inst::vkEnumerateInstanceLayerProperties;
+static TABLE: LazyLock<Vec<Entry>> = LazyLock::new(generated_entries);
 
-        I => c"vkGetInstanceProcAddr" crate::loader::vkGetInstanceProcAddr;
-        I => c"vkDestroyInstance" inst::vkDestroyInstance;
-        I => c"vkEnumeratePhysicalDevices" inst::vkEnumeratePhysicalDevices;
-        I => c"vkEnumeratePhysicalDeviceGroups" inst::vkEnumeratePhysicalDeviceGroups;
-        I => c"vkEnumeratePhysicalDeviceGroupsKHR" inst::vkEnumeratePhysicalDeviceGroups;
-
-        P => c"vkGetPhysicalDeviceProperties" pd::vkGetPhysicalDeviceProperties;
-        P => c"vkGetPhysicalDeviceProperties2" pd::vkGetPhysicalDeviceProperties2;
-        P => c"vkGetPhysicalDeviceProperties2KHR" pd::vkGetPhysicalDeviceProperties2;
-        P => c"vkGetPhysicalDeviceFeatures" pd::vkGetPhysicalDeviceFeatures;
-        P => c"vkGetPhysicalDeviceFeatures2" pd::vkGetPhysicalDeviceFeatures2;
-        P => c"vkGetPhysicalDeviceFeatures2KHR" pd::vkGetPhysicalDeviceFeatures2;
-        P => c"vkGetPhysicalDeviceFormatProperties" pd::vkGetPhysicalDeviceFormatProperties;
-        P => c"vkGetPhysicalDeviceFormatProperties2" pd::vkGetPhysicalDeviceFormatProperties2;
-        P => c"vkGetPhysicalDeviceFormatProperties2KHR" pd::vkGetPhysicalDeviceFormatProperties2;
-        P => c"vkGetPhysicalDeviceImageFormatProperties" pd::vkGetPhysicalDeviceImageFormatProperties;
-        P => c"vkGetPhysicalDeviceImageFormatProperties2" pd::vkGetPhysicalDeviceImageFormatProperties2;
-        P => c"vkGetPhysicalDeviceImageFormatProperties2KHR" pd::vkGetPhysicalDeviceImageFormatProperties2;
-        P => c"vkGetPhysicalDeviceSparseImageFormatProperties" pd::vkGetPhysicalDeviceSparseImageFormatProperties;
-        P => c"vkGetPhysicalDeviceSparseImageFormatProperties2" pd::vkGetPhysicalDeviceSparseImageFormatProperties2;
-        P => c"vkGetPhysicalDeviceSparseImageFormatProperties2KHR" pd::vkGetPhysicalDeviceSparseImageFormatProperties2;
-        P => c"vkGetPhysicalDeviceQueueFamilyProperties" pd::vkGetPhysicalDeviceQueueFamilyProperties;
-        P => c"vkGetPhysicalDeviceQueueFamilyProperties2" pd::vkGetPhysicalDeviceQueueFamilyProperties2;
-        P => c"vkGetPhysicalDeviceQueueFamilyProperties2KHR" pd::vkGetPhysicalDeviceQueueFamilyProperties2;
-        P => c"vkGetPhysicalDeviceMemoryProperties" pd::vkGetPhysicalDeviceMemoryProperties;
-        P => c"vkGetPhysicalDeviceMemoryProperties2" pd::vkGetPhysicalDeviceMemoryProperties2;
-        P => c"vkGetPhysicalDeviceMemoryProperties2KHR" pd::vkGetPhysicalDeviceMemoryProperties2;
-        P => c"vkGetPhysicalDeviceExternalBufferProperties" pd::vkGetPhysicalDeviceExternalBufferProperties;
-        P => c"vkGetPhysicalDeviceExternalFenceProperties" pd::vkGetPhysicalDeviceExternalFenceProperties;
-        P => c"vkGetPhysicalDeviceExternalSemaphoreProperties" pd::vkGetPhysicalDeviceExternalSemaphoreProperties;
-        P => c"vkEnumerateDeviceExtensionProperties" pd::vkEnumerateDeviceExtensionProperties;
-        P => c"vkEnumerateDeviceLayerProperties" pd::vkEnumerateDeviceLayerProperties;
-        P => c"vkCreateDevice" pd::vkCreateDevice;
-
-        D => c"vkGetDeviceProcAddr" crate::loader::vkGetDeviceProcAddr;
-        D => c"vkDestroyDevice" dev::vkDestroyDevice;
-        D => c"vkGetDeviceQueue" dev::vkGetDeviceQueue;
-        D => c"vkGetDeviceQueue2" dev::vkGetDeviceQueue2;
-        D => c"vkDeviceWaitIdle" dev::vkDeviceWaitIdle;
-        D => c"vkGetDeviceGroupPeerMemoryFeatures" dev::vkGetDeviceGroupPeerMemoryFeatures;
-        D => c"vkAllocateMemory" dev::vkAllocateMemory;
-        D => c"vkFreeMemory" dev::vkFreeMemory;
-        D => c"vkMapMemory" dev::vkMapMemory;
-        D => c"vkUnmapMemory" dev::vkUnmapMemory;
-        D => c"vkFlushMappedMemoryRanges" dev::vkFlushMappedMemoryRanges;
-        D => c"vkInvalidateMappedMemoryRanges" dev::vkInvalidateMappedMemoryRanges;
-        D => c"vkGetDeviceMemoryCommitment" dev::vkGetDeviceMemoryCommitment;
-        D => c"vkCreateBuffer" dev::vkCreateBuffer;
-        D => c"vkDestroyBuffer" dev::vkDestroyBuffer;
-        D => c"vkGetBufferMemoryRequirements" dev::vkGetBufferMemoryRequirements;
-        D => c"vkGetBufferMemoryRequirements2" dev::vkGetBufferMemoryRequirements2;
-        D => c"vkBindBufferMemory" dev::vkBindBufferMemory;
-        D => c"vkBindBufferMemory2" dev::vkBindBufferMemory2;
-        D => c"vkCreateBufferView" dev::vkCreateBufferView;
-        D => c"vkDestroyBufferView" dev::vkDestroyBufferView;
-
-        D => c"vkCreateDescriptorSetLayout" ds::vkCreateDescriptorSetLayout;
-        D => c"vkDestroyDescriptorSetLayout" ds::vkDestroyDescriptorSetLayout;
-        D => c"vkGetDescriptorSetLayoutSupport" ds::vkGetDescriptorSetLayoutSupport;
-        D => c"vkCreateDescriptorPool" ds::vkCreateDescriptorPool;
-        D => c"vkDestroyDescriptorPool" ds::vkDestroyDescriptorPool;
-        D => c"vkResetDescriptorPool" ds::vkResetDescriptorPool;
-        D => c"vkAllocateDescriptorSets" ds::vkAllocateDescriptorSets;
-        D => c"vkFreeDescriptorSets" ds::vkFreeDescriptorSets;
-        D => c"vkUpdateDescriptorSets" ds::vkUpdateDescriptorSets;
-        D => c"vkCreateDescriptorUpdateTemplate" ds::vkCreateDescriptorUpdateTemplate;
-        D => c"vkDestroyDescriptorUpdateTemplate" ds::vkDestroyDescriptorUpdateTemplate;
-        D => c"vkUpdateDescriptorSetWithTemplate" ds::vkUpdateDescriptorSetWithTemplate;
-
-        D => c"vkCreatePipelineLayout" pl::vkCreatePipelineLayout;
-        D => c"vkDestroyPipelineLayout" pl::vkDestroyPipelineLayout;
-        D => c"vkCreateShaderModule" pl::vkCreateShaderModule;
-        D => c"vkDestroyShaderModule" pl::vkDestroyShaderModule;
-        D => c"vkCreatePipelineCache" pl::vkCreatePipelineCache;
-        D => c"vkDestroyPipelineCache" pl::vkDestroyPipelineCache;
-        D => c"vkGetPipelineCacheData" pl::vkGetPipelineCacheData;
-        D => c"vkMergePipelineCaches" pl::vkMergePipelineCaches;
-        D => c"vkCreateComputePipelines" pl::vkCreateComputePipelines;
-        D => c"vkDestroyPipeline" pl::vkDestroyPipeline;
-        EXEC => c"vkGetPipelineExecutablePropertiesKHR" pl::vkGetPipelineExecutablePropertiesKHR;
-        EXEC => c"vkGetPipelineExecutableStatisticsKHR" pl::vkGetPipelineExecutableStatisticsKHR;
-        EXEC => c"vkGetPipelineExecutableInternalRepresentationsKHR" pl::vkGetPipelineExecutableInternalRepresentationsKHR;
-
-        D => c"vkCreateFence" sy::vkCreateFence;
-        D => c"vkDestroyFence" sy::vkDestroyFence;
-        D => c"vkResetFences" sy::vkResetFences;
-        D => c"vkGetFenceStatus" sy::vkGetFenceStatus;
-        D => c"vkWaitForFences" sy::vkWaitForFences;
-        D => c"vkCreateSemaphore" sy::vkCreateSemaphore;
-        D => c"vkDestroySemaphore" sy::vkDestroySemaphore;
-        TIMELINE => c"vkGetSemaphoreCounterValueKHR" sy::vkGetSemaphoreCounterValue;
-        TIMELINE => c"vkWaitSemaphoresKHR" sy::vkWaitSemaphores;
-        TIMELINE => c"vkSignalSemaphoreKHR" sy::vkSignalSemaphore;
-        D => c"vkCreateEvent" sy::vkCreateEvent;
-        D => c"vkDestroyEvent" sy::vkDestroyEvent;
-        D => c"vkGetEventStatus" sy::vkGetEventStatus;
-        D => c"vkSetEvent" sy::vkSetEvent;
-        D => c"vkResetEvent" sy::vkResetEvent;
-
-        D => c"vkCreateQueryPool" qp::vkCreateQueryPool;
-        D => c"vkDestroyQueryPool" qp::vkDestroyQueryPool;
-        D => c"vkGetQueryPoolResults" qp::vkGetQueryPoolResults;
-        HOST_RESET => c"vkResetQueryPoolEXT" qp::vkResetQueryPool;
-
-        D => c"vkCreateCommandPool" cb::vkCreateCommandPool;
-        D => c"vkDestroyCommandPool" cb::vkDestroyCommandPool;
-        D => c"vkResetCommandPool" cb::vkResetCommandPool;
-        D => c"vkTrimCommandPool" cb::vkTrimCommandPool;
-        D => c"vkAllocateCommandBuffers" cb::vkAllocateCommandBuffers;
-        D => c"vkFreeCommandBuffers" cb::vkFreeCommandBuffers;
-        D => c"vkBeginCommandBuffer" cb::vkBeginCommandBuffer;
-        D => c"vkEndCommandBuffer" cb::vkEndCommandBuffer;
-        D => c"vkResetCommandBuffer" cb::vkResetCommandBuffer;
-
-        D => c"vkCmdBindPipeline" cmd::vkCmdBindPipeline;
-        D => c"vkCmdBindDescriptorSets" cmd::vkCmdBindDescriptorSets;
-        D => c"vkCmdPushConstants" cmd::vkCmdPushConstants;
-        D => c"vkCmdDispatch" cmd::vkCmdDispatch;
-        D => c"vkCmdDispatchBase" cmd::vkCmdDispatchBase;
-        D => c"vkCmdDispatchIndirect" cmd::vkCmdDispatchIndirect;
-        D => c"vkCmdSetDeviceMask" cmd::vkCmdSetDeviceMask;
-        D => c"vkCmdPipelineBarrier" cmd::vkCmdPipelineBarrier;
-        SYNC2 => c"vkCmdPipelineBarrier2KHR" cmd::vkCmdPipelineBarrier2;
-        D => c"vkCmdCopyBuffer" cmd::vkCmdCopyBuffer;
-        D => c"vkCmdFillBuffer" cmd::vkCmdFillBuffer;
-        D => c"vkCmdUpdateBuffer" cmd::vkCmdUpdateBuffer;
-        D => c"vkCmdSetEvent" cmd::vkCmdSetEvent;
-        D => c"vkCmdResetEvent" cmd::vkCmdResetEvent;
-        D => c"vkCmdWaitEvents" cmd::vkCmdWaitEvents;
-        SYNC2 => c"vkCmdSetEvent2KHR" cmd::vkCmdSetEvent2;
-        SYNC2 => c"vkCmdResetEvent2KHR" cmd::vkCmdResetEvent2;
-        SYNC2 => c"vkCmdWaitEvents2KHR" cmd::vkCmdWaitEvents2;
-        D => c"vkCmdWriteTimestamp" cmd::vkCmdWriteTimestamp;
-        SYNC2 => c"vkCmdWriteTimestamp2KHR" cmd::vkCmdWriteTimestamp2;
-        D => c"vkCmdResetQueryPool" cmd::vkCmdResetQueryPool;
-        D => c"vkCmdCopyQueryPoolResults" cmd::vkCmdCopyQueryPoolResults;
-        D => c"vkCmdExecuteCommands" cmd::vkCmdExecuteCommands;
-
-        D => c"vkQueueSubmit" q::vkQueueSubmit;
-        SYNC2 => c"vkQueueSubmit2KHR" q::vkQueueSubmit2;
-        D => c"vkQueueWaitIdle" q::vkQueueWaitIdle;
-        D => c"vkQueueBindSparse" q::vkQueueBindSparse;
-
-        D => c"vkCreateRenderPass" rp::vkCreateRenderPass;
-        D => c"vkDestroyRenderPass" rp::vkDestroyRenderPass;
-        D => c"vkGetRenderAreaGranularity" rp::vkGetRenderAreaGranularity;
-        D => c"vkCreateFramebuffer" rp::vkCreateFramebuffer;
-        D => c"vkDestroyFramebuffer" rp::vkDestroyFramebuffer;
-        D => c"vkCreateGraphicsPipelines" gr::vkCreateGraphicsPipelines;
-        D => c"vkCmdSetViewport" gr::vkCmdSetViewport;
-        D => c"vkCmdSetScissor" gr::vkCmdSetScissor;
-        D => c"vkCmdSetLineWidth" gr::vkCmdSetLineWidth;
-        D => c"vkCmdSetDepthBias" gr::vkCmdSetDepthBias;
-        D => c"vkCmdSetBlendConstants" gr::vkCmdSetBlendConstants;
-        D => c"vkCmdSetDepthBounds" gr::vkCmdSetDepthBounds;
-        D => c"vkCmdSetStencilCompareMask" gr::vkCmdSetStencilCompareMask;
-        D => c"vkCmdSetStencilWriteMask" gr::vkCmdSetStencilWriteMask;
-        D => c"vkCmdSetStencilReference" gr::vkCmdSetStencilReference;
-        D => c"vkCmdBindIndexBuffer" gr::vkCmdBindIndexBuffer;
-        D => c"vkCmdBindVertexBuffers" gr::vkCmdBindVertexBuffers;
-        D => c"vkCmdDraw" gr::vkCmdDraw;
-        D => c"vkCmdDrawIndexed" gr::vkCmdDrawIndexed;
-        D => c"vkCmdDrawIndirect" gr::vkCmdDrawIndirect;
-        D => c"vkCmdDrawIndexedIndirect" gr::vkCmdDrawIndexedIndirect;
-        D => c"vkCmdClearAttachments" gr::vkCmdClearAttachments;
-        D => c"vkCmdBeginQuery" gr::vkCmdBeginQuery;
-        D => c"vkCmdEndQuery" gr::vkCmdEndQuery;
-        D => c"vkCmdBeginRenderPass" gr::vkCmdBeginRenderPass;
-        D => c"vkCmdNextSubpass" gr::vkCmdNextSubpass;
-        D => c"vkCmdEndRenderPass" gr::vkCmdEndRenderPass;
-    }
-});
-
-/// Every entry point the ICD has.
+/// Every (name, origin) the ICD implements.
 pub fn entries() -> &'static [Entry] {
     &TABLE
 }
 
-pub fn find(name: &CStr) -> Option<&'static Entry> {
-    TABLE.iter().find(|e| e.name == name)
+/// What a lookup may see: the API version, and the extensions whose
+/// commands are offered.
+pub struct Offered<'a> {
+    pub minor_version: u32,
+    pub instance_extensions: &'a [Extension],
+    pub device_extensions: &'a [Extension],
+}
+
+impl Offered<'static> {
+    /// Everything the driver reports: the lookups of an instance.
+    pub fn driver() -> Offered<'static> {
+        Offered {
+            minor_version: vk::api_version_minor(API_VERSION),
+            instance_extensions: INSTANCE_EXTENSIONS,
+            device_extensions: DEVICE_EXTENSIONS,
+        }
+    }
+}
+
+impl Offered<'_> {
+    fn has(&self, name: &str) -> bool {
+        if let Some(minor) = name.strip_prefix("VK_VERSION_1_") {
+            return minor.parse().is_ok_and(|m: u32| m <= self.minor_version);
+        }
+        self.instance_extensions
+            .iter()
+            .chain(self.device_extensions)
+            .any(|e| e.name.to_bytes() == name.as_bytes())
+    }
+
+    /// Whether an origin's commands are offered.
+    pub fn offers(&self, origin: Origin) -> bool {
+        match origin {
+            Origin::Version(minor) => minor <= self.minor_version,
+            Origin::Extension { name, depends, .. } => {
+                name.to_str().is_ok_and(|n| self.has(n))
+                    && depends.is_none_or(|d| depends_holds(d, &|n| self.has(n)))
+            }
+        }
+    }
+}
+
+/// Evaluates a registry `depends` expression: names joined by `+` (and)
+/// and `,` (or), `+` binding tighter, with parentheses.
+pub fn depends_holds(expression: &str, has: &dyn Fn(&str) -> bool) -> bool {
+    fn any(s: &mut &str, has: &dyn Fn(&str) -> bool) -> bool {
+        let mut value = all(s, has);
+        while let Some(rest) = s.strip_prefix(',') {
+            *s = rest;
+            value |= all(s, has);
+        }
+        value
+    }
+    fn all(s: &mut &str, has: &dyn Fn(&str) -> bool) -> bool {
+        let mut value = term(s, has);
+        while let Some(rest) = s.strip_prefix('+') {
+            *s = rest;
+            value &= term(s, has);
+        }
+        value
+    }
+    fn term(s: &mut &str, has: &dyn Fn(&str) -> bool) -> bool {
+        if let Some(rest) = s.strip_prefix('(') {
+            *s = rest;
+            let value = any(s, has);
+            *s = s.strip_prefix(')').unwrap_or(s);
+            return value;
+        }
+        let end = s.find([',', '+', ')']).unwrap_or(s.len());
+        let (name, rest) = s.split_at(end);
+        *s = rest;
+        has(name.trim())
+    }
+    let mut s = expression;
+    any(&mut s, has)
+}
+
+/// The entry point `name` names at a level `allowed` accepts, if what
+/// brings it is offered.
+pub fn find(
+    name: &CStr,
+    offered: &Offered<'_>,
+    allowed: impl Fn(Scope) -> bool,
+) -> Option<&'static Entry> {
+    TABLE
+        .iter()
+        .find(|e| e.name == name && allowed(e.scope) && offered.offers(e.origin))
 }
 
 /// The entry point as the loader's void function type.
@@ -257,23 +177,47 @@ mod tests {
     use super::*;
 
     #[test]
-    fn names_are_unique_and_every_device_extension_named_is_offered() {
-        for (i, e) in TABLE.iter().enumerate() {
-            assert!(
-                TABLE[i + 1..].iter().all(|o| o.name != e.name),
-                "{:?}",
-                e.name
-            );
-            if let Scope::Device(Some(ext)) = e.scope {
-                assert!(
-                    parsnip_driver::extensions::DEVICE_EXTENSIONS
-                        .iter()
-                        .any(|x| x.name == ext),
-                    "{:?} needs {ext:?}",
-                    e.name
-                );
-            }
-        }
-        assert_eq!(find(c"vkCmdDispatch").unwrap().scope, D);
+    fn commands_are_tied_to_what_brings_them() {
+        let all = |_| true;
+        let offered = Offered::driver();
+        let dispatch = find(c"vkCmdDispatch", &offered, all).unwrap();
+        assert_eq!(dispatch.scope, Scope::Device);
+        assert_eq!(dispatch.origin, Origin::Version(0));
+        assert_eq!(
+            find(c"vkEnumeratePhysicalDeviceGroups", &offered, all)
+                .unwrap()
+                .scope,
+            Scope::Instance
+        );
+        assert_eq!(
+            find(c"vkCreateInstance", &offered, all).unwrap().scope,
+            Scope::Global
+        );
+        // A 1.2 command is not offered by its core name on a 1.1 device,
+        // but is by its extension's name, which the device offers.
+        assert!(find(c"vkGetSemaphoreCounterValue", &offered, all).is_none());
+        let khr = find(c"vkGetSemaphoreCounterValueKHR", &offered, all).unwrap();
+        assert!(matches!(khr.origin, Origin::Extension { device: true, .. }));
+        // Implemented by the same function, offered under no extension
+        // the driver lists.
+        assert!(find(c"vkCmdDispatchBaseKHR", &offered, all).is_none());
+        let none = Offered {
+            device_extensions: &[],
+            ..Offered::driver()
+        };
+        assert!(find(c"vkGetSemaphoreCounterValueKHR", &none, all).is_none());
+    }
+
+    #[test]
+    fn depends_expressions_follow_the_registry_grammar() {
+        let has = |n: &str| ["A", "B", "VK_VERSION_1_1"].contains(&n);
+        assert!(depends_holds("A", &has));
+        assert!(!depends_holds("C", &has));
+        assert!(depends_holds("A+B", &has));
+        assert!(!depends_holds("A+C", &has));
+        assert!(depends_holds("C,A", &has));
+        assert!(depends_holds("(C,A)+VK_VERSION_1_1", &has));
+        assert!(!depends_holds("(C,D)+A", &has));
+        assert!(depends_holds("C+D,B", &has), "+ binds tighter than ,");
     }
 }
