@@ -18,6 +18,7 @@ mod pseudo_random;
 pub mod push_constants;
 pub mod queries;
 pub mod rejections;
+pub mod robustness;
 pub mod shared_memory;
 mod step;
 pub mod synchronization;
@@ -43,6 +44,7 @@ pub fn all() -> Vec<Case> {
         pipelines::CASES,
         pipeline_cache::CASES,
         rejections::CASES,
+        robustness::CASES,
     ]
     .concat()
 }

@@ -19,6 +19,9 @@ pub struct Capabilities {
     pub synchronization2: bool,
     pub host_query_reset: bool,
     pub shader_int64: bool,
+    /// `robustBufferAccess`, enabled when offered (every conforming device
+    /// offers it).
+    pub robust_buffer_access: bool,
     /// `vkCmdDispatchBase` (Vulkan 1.1).
     pub dispatch_base: bool,
     /// `VK_KHR_pipeline_executable_properties` with `pipelineExecutableInfo`.
@@ -248,6 +251,7 @@ impl PartialHarness {
             synchronization2: sync2.synchronization2 == vk::TRUE,
             host_query_reset: host_reset.host_query_reset == vk::TRUE,
             shader_int64: supported.shader_int64 == vk::TRUE,
+            robust_buffer_access: supported.robust_buffer_access == vk::TRUE,
             dispatch_base: at_least(1),
             pipeline_executable_info: executable.pipeline_executable_info == vk::TRUE,
             timestamp_valid_bits: families[queue_family].timestamp_valid_bits,
@@ -266,7 +270,9 @@ impl PartialHarness {
         let mut enable_executable =
             vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default()
                 .pipeline_executable_info(true);
-        let features = vk::PhysicalDeviceFeatures::default().shader_int64(caps.shader_int64);
+        let features = vk::PhysicalDeviceFeatures::default()
+            .shader_int64(caps.shader_int64)
+            .robust_buffer_access(caps.robust_buffer_access);
         let priorities = [1.0f32];
         let queues = [vk::DeviceQueueCreateInfo::default()
             .queue_family_index(queue_family as u32)

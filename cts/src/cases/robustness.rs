@@ -1,0 +1,179 @@
+//! robustBufferAccess, which every Vulkan version requires: accesses past
+//! the range a descriptor binds. The spec lets a load there return zero
+//! (or (0,0,0,1)-style values) or any value from the memory bound to the
+//! buffer, and a store there modify only memory bound to the buffer; no
+//! other memory may change and the device must not be lost.
+
+use super::pseudo_random::Sequence;
+use crate::bytes::{from_bytes, to_bytes};
+use crate::case::{Case, CaseResult, OrStop, Stop};
+use crate::harness::{Bind, Buffer, Dependency, Harness, Placement, Slot, POISON, POISON_WORD};
+use crate::shaders;
+use ash::vk;
+
+pub const CASES: &[Case] = &[Case {
+    name: "robustness.buffer_bounds",
+    run: buffer_bounds,
+}];
+
+/// Words bound in each buffer (64 bytes: four vec4s for the uniform one).
+const BOUND: usize = 16;
+/// Invocations, each loading one word and storing one past the end.
+const INVOCATIONS: usize = 64;
+
+/// Whether `got` is a value a robust out-of-bounds load of a 32-bit word
+/// from `bound` may give: zero, one or the largest value (the spec's
+/// (0,0,0,x) choices), or a word of the buffer's memory.
+fn allowed_load(got: u32, bound: &[u32]) -> bool {
+    matches!(got, 0 | 1 | u32::MAX | POISON_WORD) || bound.contains(&got)
+}
+
+/// Four buffers of 64 bytes in one allocation, each at its own aligned
+/// offset: the storage and uniform buffers read, the target written past
+/// its end, and a guard right after the target that must keep its bytes.
+fn buffer_bounds(h: &mut Harness) -> Result<CaseResult, Stop> {
+    if !h.caps().robust_buffer_access {
+        return Err(Stop::NotSupported(
+            "robustBufferAccess is not enabled".into(),
+        ));
+    }
+    let size = 4 * BOUND as u64;
+    let usages = [
+        vk::BufferUsageFlags::STORAGE_BUFFER,
+        vk::BufferUsageFlags::UNIFORM_BUFFER,
+        vk::BufferUsageFlags::STORAGE_BUFFER,
+        vk::BufferUsageFlags::STORAGE_BUFFER,
+    ];
+    let mut handles = Vec::new();
+    for usage in usages {
+        let info = vk::BufferCreateInfo::default()
+            .size(size)
+            .usage(usage)
+            .sharing_mode(vk::SharingMode::EXCLUSIVE);
+        // SAFETY: the device is alive; the buffer is owned below.
+        let buffer = unsafe { h.device().create_buffer(&info, None) }.or_stop("vkCreateBuffer")?;
+        handles.push(h.own(buffer));
+    }
+    // SAFETY: live buffers of this device.
+    let requirements: Vec<vk::MemoryRequirements> = handles
+        .iter()
+        .map(|b| unsafe { h.device().get_buffer_memory_requirements(*b) })
+        .collect();
+    let alignment = requirements.iter().map(|r| r.alignment).max().unwrap_or(1);
+    let stride = requirements
+        .iter()
+        .map(|r| r.size.next_multiple_of(alignment))
+        .max()
+        .unwrap_or(size);
+    let type_bits = requirements
+        .iter()
+        .fold(u32::MAX, |bits, r| bits & r.memory_type_bits);
+    let memory_type = h.memory_type(type_bits, Placement::Host)?;
+    let alloc = vk::MemoryAllocateInfo::default()
+        .allocation_size(4 * stride)
+        .memory_type_index(memory_type);
+    // SAFETY: a valid allocation of a type every buffer allows.
+    let memory = unsafe { h.device().allocate_memory(&alloc, None) }.or_stop("vkAllocateMemory")?;
+    h.own(memory);
+    let mut buffers = Vec::new();
+    for (k, handle) in handles.iter().enumerate() {
+        // SAFETY: offset k * stride is aligned and leaves room for the buffer.
+        unsafe {
+            h.device()
+                .bind_buffer_memory(*handle, memory, k as u64 * stride)
+        }
+        .or_stop("vkBindBufferMemory")?;
+        buffers.push(Buffer {
+            handle: *handle,
+            memory,
+            size,
+        });
+    }
+    let storage = Sequence::new(301).u32s(BOUND);
+    let uniform = Sequence::new(302).u32s(BOUND);
+    let target: Vec<u32> = (0..BOUND as u32).map(|k| 0xaaaa_0000 + k).collect();
+    let mut image = vec![POISON; 4 * stride as usize];
+    for (k, words) in [&storage, &uniform, &target].into_iter().enumerate() {
+        let at = k * stride as usize;
+        image[at..at + size as usize].copy_from_slice(&to_bytes(words));
+    }
+    let d = h.device().clone();
+    // SAFETY: host-visible, coherent memory mapped once; the mapping covers
+    // the allocation and is unmapped before the submit.
+    unsafe {
+        let ptr = d
+            .map_memory(memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty())
+            .or_stop("vkMapMemory")?;
+        std::ptr::copy_nonoverlapping(image.as_ptr(), ptr.cast::<u8>(), image.len());
+        d.unmap_memory(memory);
+    }
+
+    let output = h.host_buffer(8 * INVOCATIONS as u64, vk::BufferUsageFlags::STORAGE_BUFFER)?;
+    let slots: &[Slot] = &[Slot::STORAGE, Slot::UNIFORM, Slot::STORAGE, Slot::STORAGE];
+    let pipeline = h.compute(&shaders::ROBUST_BUFFERS, &[slots])?;
+    let set = h.descriptor_set(
+        &pipeline,
+        0,
+        &[
+            Bind::whole(&buffers[0]),
+            Bind::whole(&buffers[1]),
+            Bind::whole(&buffers[2]),
+            Bind::whole(&output),
+        ],
+    )?;
+    h.run(|r| {
+        r.bind(&pipeline, &[set]);
+        r.dispatch(1, 1, 1);
+        r.barrier(Dependency::TO_HOST);
+    })?;
+
+    let loads = h.read_as::<u32>(&output)?;
+    let (storage_loads, uniform_loads) = loads.split_at(INVOCATIONS);
+    let mut after = vec![0u8; 4 * stride as usize];
+    // SAFETY: as above; the submitted work has completed.
+    unsafe {
+        let ptr = d
+            .map_memory(memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty())
+            .or_stop("vkMapMemory")?;
+        std::ptr::copy_nonoverlapping(ptr.cast::<u8>(), after.as_mut_ptr(), after.len());
+        d.unmap_memory(memory);
+    }
+    let target_after = from_bytes::<u32>(&after[2 * stride as usize..][..size as usize]);
+    let written = |w: u32| (0x5eed_0000..0x5eed_0000 + INVOCATIONS as u32).contains(&w);
+
+    // Outputs that are the same on every conforming driver: in-range loads
+    // exactly, and for each out-of-range access whether it was allowed.
+    let mut result = CaseResult::new();
+    result.check("storage_in_range", &storage_loads[..BOUND], &storage);
+    result.check("uniform_in_range", &uniform_loads[..BOUND], &uniform);
+    let verdict = |ok: bool| u32::from(ok);
+    let storage_ok: Vec<u32> = storage_loads[BOUND..]
+        .iter()
+        .map(|&w| verdict(allowed_load(w, &storage)))
+        .collect();
+    let uniform_ok: Vec<u32> = uniform_loads[BOUND..]
+        .iter()
+        .map(|&w| verdict(allowed_load(w, &uniform)))
+        .collect();
+    let target_ok: Vec<u32> = target_after
+        .iter()
+        .zip(&target)
+        .map(|(&got, &was)| verdict(got == was || written(got)))
+        .collect();
+    let ones = vec![1u32; INVOCATIONS - BOUND];
+    result.check("storage_past_the_end", &storage_ok, &ones);
+    result.check("uniform_past_the_end", &uniform_ok, &ones);
+    result.check(
+        "target_keeps_or_takes_a_stored_word",
+        &target_ok,
+        &[1; BOUND],
+    );
+    // The guard and every byte outside the four buffers are untouched.
+    let mut outside = after.clone();
+    for k in 0..3 {
+        let at = k * stride as usize;
+        outside[at..at + size as usize].fill(POISON);
+    }
+    result.check("other_memory", &outside, &vec![POISON; outside.len()]);
+    Ok(result)
+}
