@@ -73,6 +73,7 @@ impl Device {
             }
         }
         if let Some(missing) = features::first_missing(&desc.features, &physical.features()) {
+            let missing = features::spec_name(missing);
             eprintln!("parsnip: vkCreateDevice: feature {missing} is not supported");
             return Err(vk::Result::ERROR_FEATURE_NOT_PRESENT);
         }

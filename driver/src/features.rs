@@ -131,6 +131,25 @@ pub fn core_feature_list(features: &vk::PhysicalDeviceFeatures) -> Vec<(&'static
     out
 }
 
+/// A `VkPhysicalDeviceFeatures` member's name as the spec spells it
+/// (`shader_float64` is `shaderFloat64`, `sparse_residency_image2_d` is
+/// `sparseResidencyImage2D`).
+pub fn spec_name(field: &str) -> String {
+    let mut out = String::with_capacity(field.len());
+    let mut upper = false;
+    for c in field.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.push(c.to_ascii_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// The first feature `asked` enables that `offered` does not have.
 pub fn first_missing(
     asked: &vk::PhysicalDeviceFeatures,
@@ -182,6 +201,11 @@ mod tests {
             .shader_int64(true)
             .shader_float64(true);
         assert_eq!(first_missing(&asked, &offered), Some("shader_float64"));
+        assert_eq!(spec_name("shader_float64"), "shaderFloat64");
+        assert_eq!(
+            spec_name("sparse_residency_image2_d"),
+            "sparseResidencyImage2D"
+        );
         assert_eq!(first_missing(&offered, &offered), None);
     }
 }
