@@ -4,7 +4,7 @@
 
 use crate::bytes::{from_bytes, to_bytes, Layout};
 use crate::case::{Case, CaseResult, Stop};
-use crate::harness::{Bind, Dependency, Harness, Slot, POISON, POISON_WORD};
+use crate::harness::{Bind, Dependency, Harness, PipelineDesc, Slot, POISON, POISON_WORD};
 use crate::shaders;
 use ash::vk;
 
@@ -24,6 +24,10 @@ pub const CASES: &[Case] = &[
     Case {
         name: "buffer_layouts.dynamic_offsets",
         run: dynamic_offsets,
+    },
+    Case {
+        name: "buffer_layouts.dynamic_offsets_by_binding_number",
+        run: dynamic_offsets_by_binding_number,
     },
     Case {
         name: "buffer_layouts.descriptor_sets",
@@ -223,6 +227,55 @@ fn dynamic_offsets(h: &mut Harness) -> Result<CaseResult, Stop> {
     }
     let mut result = CaseResult::new();
     result.check("slices", &h.read_as::<u32>(&output)?, &want);
+    Ok(result)
+}
+
+/// dEQP's `api.descriptor_set.descriptor_set_layout_binding.layout_binding_order`:
+/// three dynamic uniform buffers, the layout listing their bindings 2, 1, 0
+/// and the sets' binds given out of order too; the dynamic offsets still
+/// belong to bindings 0, 1, 2 in that order (the spec orders them by
+/// binding number). Each buffer holds 1024 words counting from its binding
+/// number, so the word at byte offset `o` of binding `b` is `o / 4 + b`.
+fn dynamic_offsets_by_binding_number(h: &mut Harness) -> Result<CaseResult, Stop> {
+    const WORDS: u32 = 1024;
+    // The offsets of bindings 0, 1 and 2, as dEQP's case gives them:
+    // different, and multiples of 256, the largest
+    // minUniformBufferOffsetAlignment the spec allows, so that every
+    // driver takes them and computes the same words.
+    let offsets = [1024u32, 2048, 0];
+    let mut buffers = Vec::new();
+    for binding in 0..3u32 {
+        let words: Vec<u32> = (0..WORDS).map(|k| k + binding).collect();
+        buffers.push(h.host_buffer_with(UNIFORM, &to_bytes(&words))?);
+    }
+    let result_buffer = h.host_buffer(12, STORAGE)?;
+    let slots: &[Slot] = &[
+        Slot::UNIFORM_DYNAMIC,
+        Slot::UNIFORM_DYNAMIC,
+        Slot::UNIFORM_DYNAMIC,
+        Slot::STORAGE,
+    ];
+    let sets: &[&[Slot]] = &[slots];
+    let pipeline =
+        h.pipeline(&PipelineDesc::new(&shaders::BINDING_ORDER, sets).bindings_backwards())?;
+    let set = h.descriptor_set(
+        &pipeline,
+        0,
+        &[
+            Bind::range(&buffers[0], 0, 16),
+            Bind::range(&buffers[1], 0, 16),
+            Bind::range(&buffers[2], 0, 16),
+            Bind::whole(&result_buffer),
+        ],
+    )?;
+    h.run(|r| {
+        r.bind_with_offsets(&pipeline, &[set], &offsets);
+        r.dispatch(1, 1, 1);
+        r.barrier(Dependency::TO_HOST);
+    })?;
+    let want: Vec<u32> = (0..3u32).map(|b| offsets[b as usize] / 4 + b).collect();
+    let mut result = CaseResult::new();
+    result.check("words", &h.read_as::<u32>(&result_buffer)?, &want);
     Ok(result)
 }
 

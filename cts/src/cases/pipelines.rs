@@ -11,6 +11,10 @@ use std::ffi::CStr;
 
 pub const CASES: &[Case] = &[
     Case {
+        name: "pipelines.shader_reuse_differing_layouts",
+        run: shader_reuse_differing_layouts,
+    },
+    Case {
         name: "pipelines.specialization",
         run: specialization,
     },
@@ -155,5 +159,47 @@ fn executable_properties(h: &mut Harness) -> Result<CaseResult, Stop> {
         r.barrier(Dependency::TO_HOST);
     })?;
     result.check("output", &h.read_as::<u32>(&b)?, &step(&initial, 6));
+    Ok(result)
+}
+
+/// dEQP's `binding_model.dynamic_offset.shader_reuse_differing_layout_compute`:
+/// one shader, writing through binding 1, in two pipelines whose layouts
+/// differ before that binding (a dynamic uniform buffer at binding 0, or no
+/// binding 0 at all). Each pipeline must find binding 1 and its dynamic
+/// offset where its own layout puts them.
+fn shader_reuse_differing_layouts(h: &mut Harness) -> Result<CaseResult, Stop> {
+    // The largest minStorageBufferOffsetAlignment the spec allows: every
+    // driver takes the offset and leaves the same bytes.
+    let align = 256u64;
+    let unused = h.host_buffer(48, vk::BufferUsageFlags::UNIFORM_BUFFER)?;
+    let target = h.host_buffer(2 * align, vk::BufferUsageFlags::STORAGE_BUFFER)?;
+    h.write(&target, 0, &vec![0u8; 2 * align as usize])?;
+    let with_unused: &[Slot] = &[Slot::UNIFORM_DYNAMIC, Slot::STORAGE_DYNAMIC];
+    let alone: &[Slot] = &[Slot::UNIFORM_DYNAMIC.array(0), Slot::STORAGE_DYNAMIC];
+    let first = h.compute(&shaders::BINDING_ONE, &[with_unused])?;
+    let second = h.compute(&shaders::BINDING_ONE, &[alone])?;
+    let first_set = h.descriptor_set(
+        &first,
+        0,
+        &[Bind::range(&unused, 0, 16), Bind::range(&target, 0, 16)],
+    )?;
+    let second_set = h.descriptor_set(&second, 0, &[Bind::range(&target, 0, 16)])?;
+    h.run(|r| {
+        r.bind_with_offsets(&first, &[first_set], &[0, 0]);
+        r.dispatch(1, 1, 1);
+        r.barrier(Dependency::COMPUTE_TO_COMPUTE);
+        r.bind_with_offsets(&second, &[second_set], &[align as u32]);
+        r.dispatch(1, 1, 1);
+        r.barrier(Dependency::TO_HOST);
+    })?;
+    let words = h.read_as::<f32>(&target)?;
+    let quarter = (align / 4) as usize;
+    let vec4 = [1.0f32, 2.0, 3.0, 4.0];
+    let mut want = vec![0.0f32; 2 * quarter];
+    want[..4].copy_from_slice(&vec4);
+    want[quarter..quarter + 4].copy_from_slice(&vec4);
+    let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<u32>>();
+    let mut result = CaseResult::new();
+    result.check("target", &bits(&words), &bits(&want));
     Ok(result)
 }

@@ -8,7 +8,8 @@ use crate::shaders::Shader;
 use ash::vk;
 
 /// One binding of a descriptor set layout; bindings are numbered by their
-/// position in the set.
+/// position in the set, and a slot of no descriptors leaves its number out
+/// of the layout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Slot {
     pub ty: vk::DescriptorType,
@@ -52,6 +53,9 @@ pub struct PipelineDesc<'a> {
     pub specialization: &'a [(u32, u32)],
     pub flags: vk::PipelineCreateFlags,
     pub cache: vk::PipelineCache,
+    /// Lists each layout's bindings in `pBindings` from the highest number
+    /// down (the order must not matter).
+    pub bindings_backwards: bool,
 }
 
 impl<'a> PipelineDesc<'a> {
@@ -63,7 +67,14 @@ impl<'a> PipelineDesc<'a> {
             specialization: &[],
             flags: vk::PipelineCreateFlags::empty(),
             cache: vk::PipelineCache::null(),
+            bindings_backwards: false,
         }
+    }
+
+    /// Lists the layouts' bindings from the highest number down.
+    pub fn bindings_backwards(mut self) -> PipelineDesc<'a> {
+        self.bindings_backwards = true;
+        self
     }
 
     pub fn push_constants(mut self, bytes: u32) -> PipelineDesc<'a> {
@@ -132,11 +143,17 @@ impl Harness {
         Ok(self.own(module))
     }
 
-    /// A descriptor set layout with `slots` as bindings 0, 1, ...
-    pub fn set_layout(&mut self, slots: &[Slot]) -> Result<vk::DescriptorSetLayout, Stop> {
-        let bindings: Vec<_> = slots
+    /// A descriptor set layout with `slots` as bindings 0, 1, ... (those
+    /// with descriptors), listed backwards if asked.
+    pub fn set_layout(
+        &mut self,
+        slots: &[Slot],
+        backwards: bool,
+    ) -> Result<vk::DescriptorSetLayout, Stop> {
+        let mut bindings: Vec<_> = slots
             .iter()
             .enumerate()
+            .filter(|(_, s)| s.count > 0)
             .map(|(i, s)| {
                 vk::DescriptorSetLayoutBinding::default()
                     .binding(i as u32)
@@ -145,6 +162,9 @@ impl Harness {
                     .stage_flags(vk::ShaderStageFlags::COMPUTE)
             })
             .collect();
+        if backwards {
+            bindings.reverse();
+        }
         let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
         // SAFETY: the device is alive; `bindings` outlives the call.
         let layout = unsafe { self.device.create_descriptor_set_layout(&info, None) }
@@ -157,7 +177,7 @@ impl Harness {
         let module = self.shader_module(desc.shader)?;
         let mut set_layouts = Vec::new();
         for slots in desc.sets {
-            set_layouts.push(self.set_layout(slots)?);
+            set_layouts.push(self.set_layout(slots, desc.bindings_backwards)?);
         }
         let ranges = [vk::PushConstantRange::default()
             .stage_flags(vk::ShaderStageFlags::COMPUTE)
@@ -250,6 +270,7 @@ impl Harness {
         }
         let sizes: Vec<_> = slots
             .iter()
+            .filter(|s| s.count > 0)
             .map(|s| vk::DescriptorPoolSize {
                 ty: s.ty,
                 descriptor_count: s.count,
@@ -306,6 +327,7 @@ impl Harness {
         let writes: Vec<_> = slots
             .iter()
             .enumerate()
+            .filter(|(_, slot)| slot.count > 0)
             .map(|(i, slot)| {
                 let write = vk::WriteDescriptorSet::default()
                     .dst_set(descriptor_set)
