@@ -6,7 +6,7 @@ mod common;
 
 use ash::vk;
 
-use common::{manifest, null_facts};
+use common::null_instance;
 
 /// SPIR-V of a shader using doubles, which ir3 has no instructions for.
 fn float64_spirv() -> Vec<u32> {
@@ -42,24 +42,11 @@ fn float64_spirv() -> Vec<u32> {
 
 #[test]
 fn refused_usage_returns_the_results_the_spec_names() {
-    std::env::set_var("VK_DRIVER_FILES", manifest("bad-usage"));
-    std::env::set_var("PARSNIP_NULL", null_facts("a660"));
-    std::env::remove_var("PARSNIP_SIM");
-    std::env::remove_var("VK_ICD_FILENAMES");
+    let (_entry, instance, physical) = null_instance("bad-usage", "a660");
 
-    // SAFETY: loading the system's loader, and Vulkan calls with valid
-    // create infos referring to locals alive for each call.
+    // SAFETY: Vulkan calls with valid create infos referring to locals
+    // alive for each call.
     unsafe {
-        let entry = ash::Entry::load().expect("the Vulkan loader");
-        let app = vk::ApplicationInfo::default().api_version(vk::API_VERSION_1_1);
-        let instance = entry
-            .create_instance(
-                &vk::InstanceCreateInfo::default().application_info(&app),
-                None,
-            )
-            .unwrap();
-        let physical = instance.enumerate_physical_devices().unwrap()[0];
-
         // No images: every image format query is unsupported.
         let image = instance.get_physical_device_image_format_properties(
             physical,

@@ -10,7 +10,7 @@ mod common;
 
 use ash::vk;
 
-use common::{manifest, null_facts};
+use common::null_instance;
 
 unsafe fn device_with(
     instance: &ash::Instance,
@@ -31,24 +31,11 @@ unsafe fn device_with(
 
 #[test]
 fn a_vulkan_1_1_device_follows_the_specs_rules() {
-    std::env::set_var("VK_DRIVER_FILES", manifest("spec-rules"));
-    std::env::set_var("PARSNIP_NULL", null_facts("a740"));
-    std::env::remove_var("PARSNIP_SIM");
-    std::env::remove_var("VK_ICD_FILENAMES");
+    let (_entry, instance, physical) = null_instance("spec-rules", "a740");
 
-    // SAFETY: the system's loader, and Vulkan calls with valid arguments
-    // referring to locals alive for each call.
+    // SAFETY: Vulkan calls with valid arguments referring to locals alive
+    // for each call.
     unsafe {
-        let entry = ash::Entry::load().expect("the Vulkan loader");
-        let app = vk::ApplicationInfo::default().api_version(vk::API_VERSION_1_1);
-        let instance = entry
-            .create_instance(
-                &vk::InstanceCreateInfo::default().application_info(&app),
-                None,
-            )
-            .unwrap();
-        let physical = instance.enumerate_physical_devices().unwrap()[0];
-
         // robustBufferAccess (every version requires it) and multiview
         // (Vulkan 1.1 requires it), in both forms of the query.
         let core = instance.get_physical_device_features(physical);

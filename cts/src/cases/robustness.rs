@@ -6,8 +6,8 @@
 
 use super::pseudo_random::Sequence;
 use crate::bytes::{from_bytes, to_bytes};
-use crate::case::{Case, CaseResult, OrStop, Stop};
-use crate::harness::{Bind, Buffer, Dependency, Harness, Placement, Slot, POISON, POISON_WORD};
+use crate::case::{Case, CaseResult, Stop};
+use crate::harness::{Bind, Dependency, Harness, Slot, POISON, POISON_WORD};
 use crate::shaders;
 use ash::vk;
 
@@ -38,57 +38,15 @@ fn buffer_bounds(h: &mut Harness) -> Result<CaseResult, Stop> {
         ));
     }
     let size = 4 * BOUND as u64;
+    let storage_usage = vk::BufferUsageFlags::STORAGE_BUFFER;
     let usages = [
-        vk::BufferUsageFlags::STORAGE_BUFFER,
+        storage_usage,
         vk::BufferUsageFlags::UNIFORM_BUFFER,
-        vk::BufferUsageFlags::STORAGE_BUFFER,
-        vk::BufferUsageFlags::STORAGE_BUFFER,
+        storage_usage,
+        storage_usage,
     ];
-    let mut handles = Vec::new();
-    for usage in usages {
-        let info = vk::BufferCreateInfo::default()
-            .size(size)
-            .usage(usage)
-            .sharing_mode(vk::SharingMode::EXCLUSIVE);
-        // SAFETY: the device is alive; the buffer is owned below.
-        let buffer = unsafe { h.device().create_buffer(&info, None) }.or_stop("vkCreateBuffer")?;
-        handles.push(h.own(buffer));
-    }
-    // SAFETY: live buffers of this device.
-    let requirements: Vec<vk::MemoryRequirements> = handles
-        .iter()
-        .map(|b| unsafe { h.device().get_buffer_memory_requirements(*b) })
-        .collect();
-    let alignment = requirements.iter().map(|r| r.alignment).max().unwrap_or(1);
-    let stride = requirements
-        .iter()
-        .map(|r| r.size.next_multiple_of(alignment))
-        .max()
-        .unwrap_or(size);
-    let type_bits = requirements
-        .iter()
-        .fold(u32::MAX, |bits, r| bits & r.memory_type_bits);
-    let memory_type = h.memory_type(type_bits, Placement::Host)?;
-    let alloc = vk::MemoryAllocateInfo::default()
-        .allocation_size(4 * stride)
-        .memory_type_index(memory_type);
-    // SAFETY: a valid allocation of a type every buffer allows.
-    let memory = unsafe { h.device().allocate_memory(&alloc, None) }.or_stop("vkAllocateMemory")?;
-    h.own(memory);
-    let mut buffers = Vec::new();
-    for (k, handle) in handles.iter().enumerate() {
-        // SAFETY: offset k * stride is aligned and leaves room for the buffer.
-        unsafe {
-            h.device()
-                .bind_buffer_memory(*handle, memory, k as u64 * stride)
-        }
-        .or_stop("vkBindBufferMemory")?;
-        buffers.push(Buffer {
-            handle: *handle,
-            memory,
-            size,
-        });
-    }
+    let (buffers, stride) = h.suballocated_buffers(size, &usages)?;
+    let memory = buffers[0].memory;
     let storage = Sequence::new(301).u32s(BOUND);
     let uniform = Sequence::new(302).u32s(BOUND);
     let target: Vec<u32> = (0..BOUND as u32).map(|k| 0xaaaa_0000 + k).collect();
@@ -97,16 +55,7 @@ fn buffer_bounds(h: &mut Harness) -> Result<CaseResult, Stop> {
         let at = k * stride as usize;
         image[at..at + size as usize].copy_from_slice(&to_bytes(words));
     }
-    let d = h.device().clone();
-    // SAFETY: host-visible, coherent memory mapped once; the mapping covers
-    // the allocation and is unmapped before the submit.
-    unsafe {
-        let ptr = d
-            .map_memory(memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty())
-            .or_stop("vkMapMemory")?;
-        std::ptr::copy_nonoverlapping(image.as_ptr(), ptr.cast::<u8>(), image.len());
-        d.unmap_memory(memory);
-    }
+    h.map_memory(memory, 0, image.len() as u64, |m| m.copy_from_slice(&image))?;
 
     let output = h.host_buffer(8 * INVOCATIONS as u64, vk::BufferUsageFlags::STORAGE_BUFFER)?;
     let slots: &[Slot] = &[Slot::STORAGE, Slot::UNIFORM, Slot::STORAGE, Slot::STORAGE];
@@ -129,15 +78,7 @@ fn buffer_bounds(h: &mut Harness) -> Result<CaseResult, Stop> {
 
     let loads = h.read_as::<u32>(&output)?;
     let (storage_loads, uniform_loads) = loads.split_at(INVOCATIONS);
-    let mut after = vec![0u8; 4 * stride as usize];
-    // SAFETY: as above; the submitted work has completed.
-    unsafe {
-        let ptr = d
-            .map_memory(memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty())
-            .or_stop("vkMapMemory")?;
-        std::ptr::copy_nonoverlapping(ptr.cast::<u8>(), after.as_mut_ptr(), after.len());
-        d.unmap_memory(memory);
-    }
+    let after = h.map_memory(memory, 0, 4 * stride, |m| m.to_vec())?;
     let target_after = from_bytes::<u32>(&after[2 * stride as usize..][..size as usize]);
     let written = |w: u32| (0x5eed_0000..0x5eed_0000 + INVOCATIONS as u32).contains(&w);
 

@@ -181,6 +181,92 @@ impl Harness {
         Ok(())
     }
 
+    /// Buffers of `size` bytes, one per usage, back to back in one
+    /// host-visible allocation, each at the next offset every buffer's
+    /// requirements allow; also the stride between them. Map the memory
+    /// with [`Harness::map_memory`]: the buffers are not mapped.
+    pub fn suballocated_buffers(
+        &mut self,
+        size: u64,
+        usages: &[vk::BufferUsageFlags],
+    ) -> Result<(Vec<Buffer>, u64), Stop> {
+        let mut handles = Vec::new();
+        for &usage in usages {
+            let info = vk::BufferCreateInfo::default()
+                .size(size)
+                .usage(usage)
+                .sharing_mode(vk::SharingMode::EXCLUSIVE);
+            // SAFETY: the device is alive; the buffer is owned at once.
+            let buffer =
+                unsafe { self.device.create_buffer(&info, None) }.or_stop("vkCreateBuffer")?;
+            handles.push(self.own(buffer));
+        }
+        let requirements: Vec<vk::MemoryRequirements> = handles
+            .iter()
+            // SAFETY: live buffers of this device.
+            .map(|b| unsafe { self.device.get_buffer_memory_requirements(*b) })
+            .collect();
+        let alignment = requirements.iter().map(|r| r.alignment).max().unwrap_or(1);
+        let stride = requirements
+            .iter()
+            .map(|r| r.size.next_multiple_of(alignment))
+            .max()
+            .unwrap_or(size);
+        let type_bits = requirements
+            .iter()
+            .fold(u32::MAX, |bits, r| bits & r.memory_type_bits);
+        let memory_type = self.memory_type(type_bits, Placement::Host)?;
+        let alloc = vk::MemoryAllocateInfo::default()
+            .allocation_size(usages.len() as u64 * stride)
+            .memory_type_index(memory_type);
+        // SAFETY: a valid allocation of a type every buffer allows.
+        let memory =
+            unsafe { self.device.allocate_memory(&alloc, None) }.or_stop("vkAllocateMemory")?;
+        self.own(memory);
+        let mut buffers = Vec::new();
+        for (k, handle) in handles.iter().enumerate() {
+            // SAFETY: offset k * stride is aligned and leaves room for the
+            // buffer.
+            unsafe {
+                self.device
+                    .bind_buffer_memory(*handle, memory, k as u64 * stride)
+            }
+            .or_stop("vkBindBufferMemory")?;
+            buffers.push(Buffer {
+                handle: *handle,
+                memory,
+                size,
+            });
+        }
+        Ok((buffers, stride))
+    }
+
+    /// Runs `access` on `len` bytes of host-visible, coherent `memory` from
+    /// `offset`, mapped for the call (memory the harness did not map).
+    /// Submitted work using the range must have completed.
+    pub fn map_memory<T>(
+        &self,
+        memory: vk::DeviceMemory,
+        offset: u64,
+        len: u64,
+        access: impl FnOnce(&mut [u8]) -> T,
+    ) -> Result<T, Stop> {
+        // SAFETY: the caller's memory is host-visible and not mapped; the
+        // mapping covers `len` bytes and is unmapped before returning.
+        unsafe {
+            let ptr = self
+                .device
+                .map_memory(memory, offset, len, vk::MemoryMapFlags::empty())
+                .or_stop("vkMapMemory")?;
+            let out = access(std::slice::from_raw_parts_mut(
+                ptr.cast::<u8>(),
+                len as usize,
+            ));
+            self.device.unmap_memory(memory);
+            Ok(out)
+        }
+    }
+
     /// A view of `range` bytes of `buffer` from `offset` as `format`, after
     /// checking the format supports `feature` in buffers (`NotSupported`
     /// when not).

@@ -33,3 +33,27 @@ pub fn null_facts(name: &str) -> String {
         g.gpu_id, g.kernel_chip_id, g.gmem_bytes
     )
 }
+
+/// The loader, an instance of Vulkan 1.1 and its one physical device, with
+/// the loader pointed at this test's library and the null back end posing
+/// as `gpu`. Call once per process: the loader reads the environment once.
+pub fn null_instance(tag: &str, gpu: &str) -> (ash::Entry, ash::Instance, ash::vk::PhysicalDevice) {
+    std::env::set_var("VK_DRIVER_FILES", manifest(tag));
+    std::env::set_var("PARSNIP_NULL", null_facts(gpu));
+    std::env::remove_var("PARSNIP_SIM");
+    std::env::remove_var("VK_ICD_FILENAMES");
+    // SAFETY: loading the system's loader; a create info referring to
+    // locals alive for the call.
+    unsafe {
+        let entry = ash::Entry::load().expect("the Vulkan loader");
+        let app = ash::vk::ApplicationInfo::default().api_version(ash::vk::API_VERSION_1_1);
+        let instance = entry
+            .create_instance(
+                &ash::vk::InstanceCreateInfo::default().application_info(&app),
+                None,
+            )
+            .unwrap();
+        let physical = instance.enumerate_physical_devices().unwrap()[0];
+        (entry, instance, physical)
+    }
+}
