@@ -42,3 +42,4 @@ pub mod query;
 pub mod queue;
 pub mod render_pass;
 pub mod sync;
+pub mod ycbcr_conversion;

@@ -295,6 +295,19 @@ fn a_vulkan_1_1_device_follows_the_specs_rules() {
             .unwrap();
         device.end_command_buffer(cmd).unwrap();
 
+        // Sampler Ycbcr conversions need a feature the device does not
+        // offer.
+        let ycbcr = vk::SamplerYcbcrConversionCreateInfo::default()
+            .format(vk::Format::G8_B8R8_2PLANE_420_UNORM)
+            .ycbcr_model(vk::SamplerYcbcrModelConversion::YCBCR_709)
+            .ycbcr_range(vk::SamplerYcbcrRange::ITU_FULL)
+            .chroma_filter(vk::Filter::NEAREST);
+        assert_eq!(
+            device.create_sampler_ycbcr_conversion(&ycbcr, None).err(),
+            Some(vk::Result::ERROR_FEATURE_NOT_PRESENT)
+        );
+        device.destroy_sampler_ycbcr_conversion(vk::SamplerYcbcrConversion::null(), None);
+
         // A sparse bind with no binds is an ordered signal.
         let fence = device
             .create_fence(&vk::FenceCreateInfo::default(), None)
