@@ -81,6 +81,15 @@ pub struct GpuInfo {
     pub gmem_ccu_color_cache_fraction_log2: u32,
     /// Highest DDR bank bit, for UBWC.
     pub highest_bank_bit: u32,
+    /// The macrotile mode the kernel programs (RBBM_NC_MODE_CNTL): the
+    /// newer 8-channel bank swizzle of TILE6_3 rather than the 4-channel one
+    /// (the msm driver's `a6xx_calc_ubwc_config`: a650, a660, a690 and the
+    /// a7xx parts use 8 channels).
+    pub ubwc_macrotile_8_channel: bool,
+    /// Which bank swizzle levels the kernel enables, bit 0 for level 1 (the
+    /// msm driver's `ubwc_swizzle`: 0x6, levels 2 and 3, on every GPU here;
+    /// level 1 is UBWC 1.0's).
+    pub ubwc_bank_swizzle_levels: u32,
     /// The debug/eco/chicken register values written at the start of every
     /// command buffer (see [`magic_regs`]).
     pub magic_regs: &'static MagicRegs,
@@ -121,6 +130,8 @@ const A6XX_BASE: GpuInfo = GpuInfo {
     sysmem_ccu_color_cache_bytes: 64 * KIB,
     gmem_ccu_color_cache_fraction_log2: 2,
     highest_bank_bit: 15,
+    ubwc_macrotile_8_channel: false,
+    ubwc_bank_swizzle_levels: 0x6,
     magic_regs: &magic_regs::UNSET,
 };
 
@@ -145,6 +156,7 @@ const A7XX_BASE: GpuInfo = GpuInfo {
     sysmem_ccu_color_cache_bytes: 64 * KIB,
     gmem_ccu_color_cache_fraction_log2: 3,
     highest_bank_bit: 16,
+    ubwc_macrotile_8_channel: true,
     ..A6XX_BASE
 };
 
@@ -206,6 +218,7 @@ pub static GPUS: &[GpuInfo] = &[
         num_sp_cores: 3,
         tile_align_w: 96,
         highest_bank_bit: 16,
+        ubwc_macrotile_8_channel: true,
         magic_regs: &magic_regs::A650,
         ..A6XX_GEN3_BASE
     },
@@ -221,6 +234,7 @@ pub static GPUS: &[GpuInfo] = &[
         num_sp_cores: 3,
         tile_align_w: 96,
         highest_bank_bit: 16,
+        ubwc_macrotile_8_channel: true,
         magic_regs: &magic_regs::A660,
         ..A6XX_GEN3_BASE
     },
@@ -237,6 +251,7 @@ pub static GPUS: &[GpuInfo] = &[
         tile_align_w: 64,
         tile_align_h: 32,
         highest_bank_bit: 16,
+        ubwc_macrotile_8_channel: true,
         magic_regs: &magic_regs::A690,
         ..A6XX_GEN3_BASE
     },
