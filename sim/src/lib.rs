@@ -14,6 +14,8 @@
 //! - [`compute_dispatch`]: what the command processor hands the shader
 //!   processor for one dispatch, through [`shader_core::ShaderCore`].
 //! - [`sp`]: the shader processor, which runs a dispatch's ir3 program.
+//! - [`surface`]: image memory as the hardware lays it out (texel formats,
+//!   tile modes, UBWC), shared by every unit that reads or writes images.
 
 pub mod always_on_counter;
 pub mod compute_dispatch;
@@ -25,6 +27,7 @@ pub mod register_file;
 pub mod report;
 pub mod shader_core;
 pub mod sp;
+pub mod surface;
 
 pub use gpu::{Context, Gpu, IbRange, SubmitStats};
 pub use options::SimOptions;

@@ -15,6 +15,8 @@ use std::sync::Arc;
 
 use parking_lot::RwLock;
 
+use crate::surface::ubwc::CompressedTiles;
+
 /// Host memory behind one buffer object.
 ///
 /// The kernel interface's buffer objects (host memory the CPU also maps) and
@@ -128,6 +130,9 @@ struct Mapping {
 #[derive(Default)]
 pub struct AddressSpace {
     mappings: RwLock<BTreeMap<u64, Mapping>>,
+    /// Which data tiles hold UBWC-compressed blocks (see
+    /// [`crate::surface::ubwc`]): what the model knows of its own encoding.
+    compressed: CompressedTiles,
 }
 
 impl AddressSpace {
@@ -158,7 +163,18 @@ impl AddressSpace {
 
     /// Removes the buffer object mapped at `iova`; returns whether one was.
     pub fn unmap(&self, iova: u64) -> bool {
-        self.mappings.write().remove(&iova).is_some()
+        match self.mappings.write().remove(&iova) {
+            Some(m) => {
+                self.compressed.forget_range(iova, iova + m.len);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The record of UBWC-compressed data in this address space.
+    pub fn compressed_tiles(&self) -> &CompressedTiles {
+        &self.compressed
     }
 
     /// The buffer objects mapped, as `(iova, length)` in address order.
