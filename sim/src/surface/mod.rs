@@ -415,44 +415,49 @@ impl Surface {
     }
 }
 
-/// A read without flags of `len` bytes at `at`: an error where a compressed
-/// block lives.
-fn check_plain_read(memory: &AddressSpace, at: u64, len: usize) -> Result<(), SurfaceError> {
+/// The data tiles in `at..at + len` that still hold compressed blocks: on
+/// record, and with their flag byte still saying so (records whose flag
+/// byte changed are dropped: the memory was reused).
+fn compressed_tiles_in(
+    memory: &AddressSpace,
+    at: u64,
+    len: usize,
+) -> Result<Vec<(u64, u64)>, SurfaceError> {
     let tiles = memory.compressed_tiles();
+    let mut found = Vec::new();
     let mut tile = ubwc::tile_of(at);
     while tile < at + len as u64 {
         if let Plain::Compressed { flag } = tiles.plain_access(tile) {
             let mut byte = [0u8];
             memory.read(flag, &mut byte)?;
             if byte[0] == COMPRESSED {
-                return Err(SurfaceError::Compression(format!(
-                    "a read without UBWC flags of {at:#x}, which holds UBWC-compressed data \
-                     (its flag byte is at {flag:#x}): the surface must be read with its flags or \
-                     decompressed first"
-                )));
-            }
-            tiles.forget(tile);
-        }
-        tile += 0x100;
-    }
-    Ok(())
-}
-
-/// A write without flags over a compressed block marks it overwritten.
-fn note_plain_write(memory: &AddressSpace, at: u64, len: usize) -> Result<(), SurfaceError> {
-    let tiles = memory.compressed_tiles();
-    let mut tile = ubwc::tile_of(at);
-    while tile < at + len as u64 {
-        if let Plain::Compressed { flag } = tiles.plain_access(tile) {
-            let mut byte = [0u8];
-            memory.read(flag, &mut byte)?;
-            if byte[0] == COMPRESSED {
-                tiles.mark_overwritten(tile);
+                found.push((tile, flag));
             } else {
                 tiles.forget(tile);
             }
         }
         tile += 0x100;
+    }
+    Ok(found)
+}
+
+/// A read without flags of `len` bytes at `at`: an error where a compressed
+/// block lives.
+fn check_plain_read(memory: &AddressSpace, at: u64, len: usize) -> Result<(), SurfaceError> {
+    match compressed_tiles_in(memory, at, len)?.first() {
+        Some((_, flag)) => Err(SurfaceError::Compression(format!(
+            "a read without UBWC flags of {at:#x}, which holds UBWC-compressed data (its flag \
+             byte is at {flag:#x}): the surface must be read with its flags or decompressed \
+             first"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// A write without flags over a compressed block marks it overwritten.
+fn note_plain_write(memory: &AddressSpace, at: u64, len: usize) -> Result<(), SurfaceError> {
+    for (tile, _) in compressed_tiles_in(memory, at, len)? {
+        memory.compressed_tiles().mark_overwritten(tile);
     }
     Ok(())
 }

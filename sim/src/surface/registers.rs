@@ -12,7 +12,7 @@
 //! D/S is not supported by HW").
 
 use parsnip_registers::enums::{
-    A3xxColorSwap, A6xxDepthFormat, A6xxFormat, A6xxTexType, A6xxTileMode,
+    A3xxColorSwap, A3xxMsaaSamples, A6xxDepthFormat, A6xxFormat, A6xxTexType, A6xxTileMode,
 };
 use parsnip_registers::gpu::GpuInfo;
 use parsnip_registers::regs::{self, a6xx, a7xx, ArrayRegister, Register};
@@ -28,6 +28,22 @@ fn read<R: Register>(regs: &RegisterFile) -> Result<u64, SurfaceError> {
 
 fn read_at<R: ArrayRegister>(regs: &RegisterFile, i: u32) -> Result<u64, SurfaceError> {
     Ok(regs.programmed_at::<R>(i)?)
+}
+
+/// The surface fields of a decoded RB_2D_DST_INFO or SP_PS_2D_SRC_INFO
+/// (`$i`), its MUTABLEEN being `$mutable`.
+macro_rules! surf_info {
+    ($i:expr, $mutable:expr) => {
+        SurfInfo {
+            format: $i.color_format,
+            tile_mode: $i.tile_mode,
+            swap: $i.color_swap,
+            flags: $i.flags,
+            srgb: $i.srgb,
+            samples: sample_count($i.samples),
+            mutable: $mutable,
+        }
+    };
 }
 
 /// The fields the 2D engine's source and destination info registers share.
@@ -47,27 +63,11 @@ pub fn blit_destination(regs: &RegisterFile, info: &GpuInfo) -> Result<Surface, 
     let i = match regs.chip() {
         Chip::A6xx => {
             let i = a6xx::Rb2dDstInfo::from_raw(read::<a6xx::Rb2dDstInfo>(regs)? as u32);
-            SurfInfo {
-                format: i.color_format,
-                tile_mode: i.tile_mode,
-                swap: i.color_swap,
-                flags: i.flags,
-                srgb: i.srgb,
-                samples: sample_count(i.samples),
-                mutable: false,
-            }
+            surf_info!(i, false)
         }
         Chip::A7xx => {
             let i = a7xx::Rb2dDstInfo::from_raw(read::<a7xx::Rb2dDstInfo>(regs)? as u32);
-            SurfInfo {
-                format: i.color_format,
-                tile_mode: i.tile_mode,
-                swap: i.color_swap,
-                flags: i.flags,
-                srgb: i.srgb,
-                samples: sample_count(i.samples),
-                mutable: i.mutableen,
-            }
+            surf_info!(i, i.mutableen)
         }
     };
     let flags = if i.flags {
@@ -124,15 +124,7 @@ pub fn blit_source(
                 | i.unk23 << 3
                 | u32::from(i.unk28) << 7;
             (
-                SurfInfo {
-                    format: i.color_format,
-                    tile_mode: i.tile_mode,
-                    swap: i.color_swap,
-                    flags: i.flags,
-                    srgb: i.srgb,
-                    samples: sample_count(i.samples),
-                    mutable: $mutable(&i),
-                },
+                surf_info!(i, $mutable(&i)),
                 BlitSourceControl {
                     filter: i.filter,
                     samples_average: i.samples_average,
@@ -298,6 +290,29 @@ pub fn color_target(
     )
 }
 
+/// A depth or stencil buffer's surface: no swap, sRGB or size.
+fn depth_stencil_desc(
+    base: u64,
+    format: A6xxFormat,
+    tile_mode: A6xxTileMode,
+    pitch: u64,
+    samples: A3xxMsaaSamples,
+    flags: Option<(u64, u64)>,
+) -> SurfaceDesc {
+    SurfaceDesc {
+        base,
+        format,
+        swap: A3xxColorSwap::WZYX,
+        srgb: false,
+        tile_mode,
+        pitch,
+        samples: sample_count(samples),
+        extent: None,
+        flags,
+        mutable: false,
+    }
+}
+
 /// The depth buffer, layer `layer`: RB_DEPTH_BUFFER_INFO, PITCH,
 /// ARRAY_PITCH, BASE, RB_DEST_MSAA_CNTL's samples, and the flags when UBWC
 /// is on. The surface's elements are depth texels of the returned format.
@@ -349,22 +364,8 @@ pub fn depth_buffer(
     } else {
         None
     };
-    let surface = Surface::new(
-        SurfaceDesc {
-            base,
-            format: element,
-            swap: A3xxColorSwap::WZYX,
-            srgb: false,
-            tile_mode,
-            pitch,
-            samples: sample_count(samples),
-            extent: None,
-            flags,
-            mutable: false,
-        },
-        info,
-    )?;
-    Ok((surface, depth))
+    let desc = depth_stencil_desc(base, element, tile_mode, pitch, samples, flags);
+    Ok((Surface::new(desc, info)?, depth))
 }
 
 /// The separate stencil buffer, layer `layer`, when RB_STENCIL_INFO has
@@ -400,20 +401,13 @@ pub fn stencil_buffer(
         .0,
     );
     let base = read::<regs::RbStencilBufferBase>(regs)? + u64::from(layer) * array_pitch;
-    Surface::new(
-        SurfaceDesc {
-            base,
-            format: A6xxFormat::FMT6_8_UINT,
-            swap: A3xxColorSwap::WZYX,
-            srgb: false,
-            tile_mode,
-            pitch,
-            samples: sample_count(samples),
-            extent: None,
-            flags: None,
-            mutable: false,
-        },
-        info,
-    )
-    .map(Some)
+    let desc = depth_stencil_desc(
+        base,
+        A6xxFormat::FMT6_8_UINT,
+        tile_mode,
+        pitch,
+        samples,
+        None,
+    );
+    Surface::new(desc, info).map(Some)
 }
