@@ -14,10 +14,12 @@
 //! - [`compute_dispatch`]: what the command processor hands the shader
 //!   processor for one dispatch, through [`shader_core::ShaderCore`].
 //! - [`sp`]: the shader processor, which runs a dispatch's ir3 program.
+//! - [`blit`]: the 2D engine (CP_BLIT).
 //! - [`surface`]: image memory as the hardware lays it out (texel formats,
 //!   tile modes, UBWC), shared by every unit that reads or writes images.
 
 pub mod always_on_counter;
+pub mod blit;
 pub mod compute_dispatch;
 pub mod cp;
 pub mod gpu;

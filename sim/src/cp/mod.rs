@@ -13,6 +13,7 @@
 //! CP_WAIT_TIMESTAMP on a7xx), so each chip gets its own opcode table,
 //! built from the register database's names.
 
+mod blit;
 mod compute;
 mod draw_state;
 mod events;
@@ -111,8 +112,10 @@ enum Packet {
     /// CP_SET_PSEUDO_REG: addresses the CP uses to save context on
     /// preemption, which the model never does.
     SetPseudoReg,
-    /// A draw or a blit: graphics come with a later part of the model.
+    /// A draw: graphics come with a later part of the model.
     Draw,
+    /// CP_BLIT: the 2D engine.
+    Blit,
     /// A packet the hardware has and the model does not run yet.
     NotModelled,
 }
@@ -161,8 +164,8 @@ fn classify(name: &str) -> Packet {
         | "CP_DRAW_INDIRECT"
         | "CP_DRAW_INDX_INDIRECT"
         | "CP_DRAW_INDIRECT_MULTI"
-        | "CP_DRAW_AUTO"
-        | "CP_BLIT" => Draw,
+        | "CP_DRAW_AUTO" => Draw,
+        "CP_BLIT" => Blit,
         _ => NotModelled,
     }
 }
@@ -496,6 +499,7 @@ impl<'a> CommandProcessor<'a> {
             Packet::SkipIb2Local => self.skip_ib2(1, payload).map(|_| Flow::Next),
             Packet::SetAmble => self.set_amble(payload).map(|_| Flow::Next),
             Packet::ThreadControl => self.thread_control(payload).map(|_| Flow::Next),
+            Packet::Blit => self.blit(payload).map(|_| Flow::Next),
             Packet::Draw => Err(self.stream_error(StreamProblem::NotModelled {
                 what: format!("{name}: draws are not modelled yet"),
             })),

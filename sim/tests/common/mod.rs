@@ -4,6 +4,7 @@
 
 #![allow(dead_code)]
 
+pub mod blit_state;
 pub mod compute_state;
 
 use std::sync::{Arc, Mutex};
