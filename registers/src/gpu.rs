@@ -93,7 +93,65 @@ pub struct GpuInfo {
     /// The debug/eco/chicken register values written at the start of every
     /// command buffer (see [`magic_regs`]).
     pub magic_regs: &'static MagicRegs,
+    /// What the GPU's UBWC and surface formats allow.
+    pub ubwc: UbwcFacts,
 }
+
+/// The per-GPU limits of UBWC compression and depth/stencil formats
+/// (freedreno_devices.py: `has_8bpp_ubwc`, `has_ubwc_linear_mipmap_fallback`,
+/// `has_z24uint_s8uint`, `supports_ibo_ubwc`,
+/// `ubwc_unorm_snorm_int_compatible`, `broken_ds_ubwc_quirk`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UbwcFacts {
+    /// Single-plane 8-bit formats may be compressed.
+    pub eight_bit: bool,
+    /// Mip levels narrower than a UBWC block fall back to linear; without
+    /// it every level of a UBWC image stays tiled.
+    pub linear_mipmap_fallback: bool,
+    /// FMT6_Z24_UINT_S8_UINT exists (stencil of D24S8 sampled as uint).
+    pub z24uint_s8uint: bool,
+    /// Storage images (IBOs) may be compressed.
+    pub storage: bool,
+    /// UNORM and SNORM views of one UBWC image agree on special values.
+    pub unorm_snorm_compatible: bool,
+    /// Depth/stencil UBWC is broken (needs flushes nothing can place).
+    pub broken_depth_stencil: bool,
+}
+
+/// a6xx gen 1 (`a6xx_base` + `a6xx_gen1`).
+const UBWC_A6XX_GEN1: UbwcFacts = UbwcFacts {
+    eight_bit: true,
+    linear_mipmap_fallback: false,
+    z24uint_s8uint: false,
+    storage: false,
+    unorm_snorm_compatible: false,
+    broken_depth_stencil: false,
+};
+
+/// a6xx gen 2 and 3: no 8-bit UBWC, Z24_UINT_S8_UINT.
+const UBWC_A6XX_GEN2: UbwcFacts = UbwcFacts {
+    eight_bit: false,
+    z24uint_s8uint: true,
+    ..UBWC_A6XX_GEN1
+};
+
+/// a6xx gen 4: the linear mipmap fallback.
+const UBWC_A6XX_GEN4: UbwcFacts = UbwcFacts {
+    linear_mipmap_fallback: true,
+    ..UBWC_A6XX_GEN2
+};
+
+/// a7xx gen 1 (`a7xx_base` + `a7xx_gen1`): storage images compress.
+const UBWC_A7XX_GEN1: UbwcFacts = UbwcFacts {
+    storage: true,
+    ..UBWC_A6XX_GEN4
+};
+
+/// a7xx gen 2 and 3: UNORM/SNORM/integer views agree.
+const UBWC_A7XX_GEN2: UbwcFacts = UbwcFacts {
+    unorm_snorm_compatible: true,
+    ..UBWC_A7XX_GEN1
+};
 
 const KIB: u32 = 1024;
 const MIB: u32 = 1024 * 1024;
@@ -133,6 +191,7 @@ const A6XX_BASE: GpuInfo = GpuInfo {
     ubwc_macrotile_8_channel: false,
     ubwc_bank_swizzle_levels: 0x6,
     magic_regs: &magic_regs::UNSET,
+    ubwc: UBWC_A6XX_GEN1,
 };
 
 /// a6xx gen 3 and gen 4 (the `a6xx_gen3` and `a6xx_gen4` templates): a
@@ -140,6 +199,7 @@ const A6XX_BASE: GpuInfo = GpuInfo {
 const A6XX_GEN3_BASE: GpuInfo = GpuInfo {
     reg_size_vec4: 64,
     instr_cache_size: 127,
+    ubwc: UBWC_A6XX_GEN2,
     ..A6XX_BASE
 };
 
@@ -157,6 +217,7 @@ const A7XX_BASE: GpuInfo = GpuInfo {
     gmem_ccu_color_cache_fraction_log2: 3,
     highest_bank_bit: 16,
     ubwc_macrotile_8_channel: true,
+    ubwc: UBWC_A7XX_GEN2,
     ..A6XX_BASE
 };
 
@@ -204,6 +265,7 @@ pub static GPUS: &[GpuInfo] = &[
         num_sp_cores: 2,
         fibers_per_sp: 128 * 4 * 16,
         magic_regs: &magic_regs::A640,
+        ubwc: UBWC_A6XX_GEN2,
         ..A6XX_BASE
     },
     GpuInfo {
@@ -236,6 +298,7 @@ pub static GPUS: &[GpuInfo] = &[
         highest_bank_bit: 16,
         ubwc_macrotile_8_channel: true,
         magic_regs: &magic_regs::A660,
+        ubwc: UBWC_A6XX_GEN4,
         ..A6XX_GEN3_BASE
     },
     GpuInfo {
@@ -253,6 +316,10 @@ pub static GPUS: &[GpuInfo] = &[
         highest_bank_bit: 16,
         ubwc_macrotile_8_channel: true,
         magic_regs: &magic_regs::A690,
+        ubwc: UbwcFacts {
+            broken_depth_stencil: true,
+            ..UBWC_A6XX_GEN4
+        },
         ..A6XX_GEN3_BASE
     },
     GpuInfo {
@@ -267,6 +334,7 @@ pub static GPUS: &[GpuInfo] = &[
         num_sp_cores: 4,
         tile_align_w: 64,
         magic_regs: &magic_regs::A730,
+        ubwc: UBWC_A7XX_GEN1,
         ..A7XX_BASE
     },
     GpuInfo {
