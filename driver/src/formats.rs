@@ -1,213 +1,362 @@
-//! Vulkan formats as the hardware names them, and what the driver offers
-//! for each.
+//! Every Vulkan format the hardware supports, as the hardware names it, and
+//! the Vulkan format features the driver offers for each.
 //!
-//! The driver has no image support yet: only buffers. A format is usable in
-//! a texel buffer view when the texture unit reads it (uniform texel buffer)
-//! or the SP's image instructions read and write it (storage texel buffer).
-//! Which `FMT6_*` encodes a Vulkan format, with which component swap, is
-//! from a6xx.xml's `a6xx_format` enum and Turnip's format table
-//! (`tu_formats.cc`); every buffer format here uses the identity swap
-//! `WZYX`, components in memory order.
+//! One table, [`FORMATS`]: per format the texture unit's (and 2D engine
+//! source's) `FMT6_*`, the RB's (render target and 2D engine destination)
+//! format where the RB can write it, the component swap of its linear
+//! layout, the size of its texel block, its numeric class and what a texel
+//! buffer view may do with it. The hardware formats and swaps are from
+//! a6xx.xml's `a6xx_format` enum and freedreno's format table
+//! (`fd6_format_table.c`); packed Vulkan formats name components from the
+//! high bits and the hardware from the low, hence their swaps.
+//!
+//! Tiled (`TILE6_3`) surfaces are stored without the swap (Turnip's
+//! `fd6_texture_swap`/`fd6_color_swap` return `WZYX` for any tiled,
+//! non-mutable surface): [`Format::swap_for`] gives the swap a surface of
+//! a tile mode uses.
+//!
+//! What is offered ([`format_properties`]): texel buffer features from the
+//! table; for images, transfer source and destination wherever the 2D
+//! engine copies the format (every format with a block size of 1, 2, 4, 8
+//! or 16 bytes), and blit source/destination for the colour formats the 2D
+//! engine scales and converts (those with an RB format; integer formats
+//! without linear filtering). Sampled, storage and attachment features need
+//! shaders that sample and render, which the compiler and the graphics
+//! work do not provide yet, so they are not offered.
 
 use ash::vk;
-use parsnip_registers::enums::{A3xxColorSwap, A6xxFormat};
+use parsnip_registers::enums::{A3xxColorSwap, A6xxFormat, A6xxTileMode};
 
-/// What the hardware does with one Vulkan format in a buffer.
+/// How a format's components are interpreted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BufferFormat {
-    pub vk: vk::Format,
-    pub hw: A6xxFormat,
-    pub swap: A3xxColorSwap,
-    /// Bytes per texel.
-    pub bytes: u32,
-    /// Usable as a storage texel buffer (typed image loads and stores).
-    pub storage: bool,
-    /// Storage texel buffer atomics (32-bit integer formats).
-    pub atomic: bool,
+pub enum Class {
+    Unorm,
+    Snorm,
+    Uint,
+    Sint,
+    Sfloat,
+    /// Unsigned floats (B10G11R11, E5B9G9R9, BC6H unsigned).
+    Ufloat,
+    Srgb,
+    Depth,
+    Stencil,
+    DepthStencil,
 }
 
-const fn fmt(
+/// What a texel buffer view of the format may do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TexelBuffer {
+    None,
+    /// Uniform texel buffers (fetches through the texture unit).
+    Uniform,
+    /// Also storage texel buffers (typed image loads and stores).
+    Storage,
+    /// Also storage texel buffer atomics (32-bit integers).
+    Atomic,
+}
+
+/// What the hardware does with one Vulkan format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Format {
+    pub vk: vk::Format,
+    /// The texture unit's and 2D engine source's format.
+    pub hw: A6xxFormat,
+    /// The RB's format (render targets, 2D engine destination), where the
+    /// RB can write the format.
+    pub color: Option<A6xxFormat>,
+    /// The component swap of a linear surface.
+    pub swap: A3xxColorSwap,
+    /// Bytes per texel block.
+    pub bytes: u32,
+    pub class: Class,
+    pub texel_buffer: TexelBuffer,
+    /// Texel block width and height (1x1 unless block-compressed).
+    pub block: [u32; 2],
+}
+
+impl Format {
+    /// Usable as a storage texel buffer.
+    pub fn storage(&self) -> bool {
+        matches!(
+            self.texel_buffer,
+            TexelBuffer::Storage | TexelBuffer::Atomic
+        )
+    }
+
+    /// Storage texel buffer atomics.
+    pub fn atomic(&self) -> bool {
+        self.texel_buffer == TexelBuffer::Atomic
+    }
+
+    pub fn is_compressed(&self) -> bool {
+        self.block != [1, 1]
+    }
+
+    pub fn is_depth_or_stencil(&self) -> bool {
+        matches!(
+            self.class,
+            Class::Depth | Class::Stencil | Class::DepthStencil
+        )
+    }
+
+    /// Two 8-bit components (R8G8 and kin), which tile and compress in
+    /// their own blocks (freedreno's `is_r8g8`).
+    pub fn is_r8g8(&self) -> bool {
+        matches!(
+            self.hw,
+            H::FMT6_8_8_UNORM | H::FMT6_8_8_SNORM | H::FMT6_8_8_UINT | H::FMT6_8_8_SINT
+        ) && !self.is_depth_or_stencil()
+    }
+
+    pub fn is_integer(&self) -> bool {
+        matches!(self.class, Class::Uint | Class::Sint)
+    }
+
+    /// The swap a surface in `tile_mode` uses: tiled surfaces are stored
+    /// unswapped.
+    pub fn swap_for(&self, tile_mode: A6xxTileMode) -> A3xxColorSwap {
+        if tile_mode == A6xxTileMode::TILE6_LINEAR {
+            self.swap
+        } else {
+            A3xxColorSwap::WZYX
+        }
+    }
+
+    /// The aspects an image of this format has.
+    pub fn aspects(&self) -> vk::ImageAspectFlags {
+        match self.class {
+            Class::Depth => vk::ImageAspectFlags::DEPTH,
+            Class::Stencil => vk::ImageAspectFlags::STENCIL,
+            Class::DepthStencil => vk::ImageAspectFlags::DEPTH | vk::ImageAspectFlags::STENCIL,
+            _ => vk::ImageAspectFlags::COLOR,
+        }
+    }
+
+    /// The 2D engine copies blocks of 1, 2, 4, 8 and 16 bytes (as the
+    /// integer or UNORM8 formats of that size); 3-, 6- and 12-byte texels
+    /// have no RB format.
+    pub fn copyable(&self) -> bool {
+        matches!(self.bytes, 1 | 2 | 4 | 8 | 16)
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+const fn f(
     vk: vk::Format,
     hw: A6xxFormat,
+    color: Option<A6xxFormat>,
+    swap: A3xxColorSwap,
     bytes: u32,
-    storage: bool,
-    atomic: bool,
-) -> BufferFormat {
-    BufferFormat {
+    class: Class,
+    texel_buffer: TexelBuffer,
+    block: [u32; 2],
+) -> Format {
+    Format {
         vk,
         hw,
-        swap: A3xxColorSwap::WZYX,
+        color,
+        swap,
         bytes,
-        storage,
-        atomic,
+        class,
+        texel_buffer,
+        block,
     }
 }
 
 use vk::Format as F;
+use A3xxColorSwap as S;
 use A6xxFormat as H;
+use Class as C;
+use TexelBuffer as T;
 
-/// Every format a buffer view may use. Storage support follows the
-/// formats Vulkan requires for storage texel buffers plus the 8/16-bit
-/// integer and normalised ones Turnip offers.
-pub static BUFFER_FORMATS: &[BufferFormat] = &[
-    fmt(F::R8_UNORM, H::FMT6_8_UNORM, 1, true, false),
-    fmt(F::R8_SNORM, H::FMT6_8_SNORM, 1, true, false),
-    fmt(F::R8_UINT, H::FMT6_8_UINT, 1, true, false),
-    fmt(F::R8_SINT, H::FMT6_8_SINT, 1, true, false),
-    fmt(F::R8G8_UNORM, H::FMT6_8_8_UNORM, 2, true, false),
-    fmt(F::R8G8_SNORM, H::FMT6_8_8_SNORM, 2, true, false),
-    fmt(F::R8G8_UINT, H::FMT6_8_8_UINT, 2, true, false),
-    fmt(F::R8G8_SINT, H::FMT6_8_8_SINT, 2, true, false),
-    fmt(F::R8G8B8A8_UNORM, H::FMT6_8_8_8_8_UNORM, 4, true, false),
-    fmt(F::R8G8B8A8_SNORM, H::FMT6_8_8_8_8_SNORM, 4, true, false),
-    fmt(F::R8G8B8A8_UINT, H::FMT6_8_8_8_8_UINT, 4, true, false),
-    fmt(F::R8G8B8A8_SINT, H::FMT6_8_8_8_8_SINT, 4, true, false),
-    // A8B8G8R8_*_PACK32 words hold R in their low byte: the bytes of R8G8B8A8.
-    fmt(
-        F::A8B8G8R8_UNORM_PACK32,
-        H::FMT6_8_8_8_8_UNORM,
-        4,
-        true,
-        false,
-    ),
-    fmt(
-        F::A8B8G8R8_SNORM_PACK32,
-        H::FMT6_8_8_8_8_SNORM,
-        4,
-        true,
-        false,
-    ),
-    fmt(
-        F::A8B8G8R8_UINT_PACK32,
-        H::FMT6_8_8_8_8_UINT,
-        4,
-        true,
-        false,
-    ),
-    fmt(
-        F::A8B8G8R8_SINT_PACK32,
-        H::FMT6_8_8_8_8_SINT,
-        4,
-        true,
-        false,
-    ),
-    fmt(F::R16_UNORM, H::FMT6_16_UNORM, 2, true, false),
-    fmt(F::R16_SNORM, H::FMT6_16_SNORM, 2, true, false),
-    fmt(F::R16_UINT, H::FMT6_16_UINT, 2, true, false),
-    fmt(F::R16_SINT, H::FMT6_16_SINT, 2, true, false),
-    fmt(F::R16_SFLOAT, H::FMT6_16_FLOAT, 2, true, false),
-    fmt(F::R16G16_UNORM, H::FMT6_16_16_UNORM, 4, true, false),
-    fmt(F::R16G16_SNORM, H::FMT6_16_16_SNORM, 4, true, false),
-    fmt(F::R16G16_UINT, H::FMT6_16_16_UINT, 4, true, false),
-    fmt(F::R16G16_SINT, H::FMT6_16_16_SINT, 4, true, false),
-    fmt(F::R16G16_SFLOAT, H::FMT6_16_16_FLOAT, 4, true, false),
-    fmt(
-        F::R16G16B16A16_UNORM,
-        H::FMT6_16_16_16_16_UNORM,
-        8,
-        true,
-        false,
-    ),
-    fmt(
-        F::R16G16B16A16_SNORM,
-        H::FMT6_16_16_16_16_SNORM,
-        8,
-        true,
-        false,
-    ),
-    fmt(
-        F::R16G16B16A16_UINT,
-        H::FMT6_16_16_16_16_UINT,
-        8,
-        true,
-        false,
-    ),
-    fmt(
-        F::R16G16B16A16_SINT,
-        H::FMT6_16_16_16_16_SINT,
-        8,
-        true,
-        false,
-    ),
-    fmt(
-        F::R16G16B16A16_SFLOAT,
-        H::FMT6_16_16_16_16_FLOAT,
-        8,
-        true,
-        false,
-    ),
-    fmt(F::R32_UINT, H::FMT6_32_UINT, 4, true, true),
-    fmt(F::R32_SINT, H::FMT6_32_SINT, 4, true, true),
-    fmt(F::R32_SFLOAT, H::FMT6_32_FLOAT, 4, true, false),
-    fmt(F::R32G32_UINT, H::FMT6_32_32_UINT, 8, true, false),
-    fmt(F::R32G32_SINT, H::FMT6_32_32_SINT, 8, true, false),
-    fmt(F::R32G32_SFLOAT, H::FMT6_32_32_FLOAT, 8, true, false),
-    fmt(
-        F::R32G32B32A32_UINT,
-        H::FMT6_32_32_32_32_UINT,
-        16,
-        true,
-        false,
-    ),
-    fmt(
-        F::R32G32B32A32_SINT,
-        H::FMT6_32_32_32_32_SINT,
-        16,
-        true,
-        false,
-    ),
-    fmt(
-        F::R32G32B32A32_SFLOAT,
-        H::FMT6_32_32_32_32_FLOAT,
-        16,
-        true,
-        false,
-    ),
-    fmt(
-        F::A2B10G10R10_UNORM_PACK32,
-        H::FMT6_10_10_10_2_UNORM,
-        4,
-        false,
-        false,
-    ),
-    fmt(
-        F::A2B10G10R10_UINT_PACK32,
-        H::FMT6_10_10_10_2_UINT,
-        4,
-        false,
-        false,
-    ),
-    fmt(
-        F::B10G11R11_UFLOAT_PACK32,
-        H::FMT6_11_11_10_FLOAT,
-        4,
-        false,
-        false,
-    ),
+/// Every format the hardware supports. D32_SFLOAT_S8_UINT is two planes
+/// (a 32-bit float depth plane, described here, and an 8-bit stencil
+/// plane), as Turnip lays it out: the RB has no interleaved 32+8 format.
+#[rustfmt::skip]
+pub static FORMATS: &[Format] = &[
+    f(F::R8_UNORM, H::FMT6_8_UNORM, Some(H::FMT6_8_UNORM), S::WZYX, 1, C::Unorm, T::Storage, [1, 1]),
+    f(F::R8_SNORM, H::FMT6_8_SNORM, Some(H::FMT6_8_SNORM), S::WZYX, 1, C::Snorm, T::Storage, [1, 1]),
+    f(F::R8_UINT, H::FMT6_8_UINT, Some(H::FMT6_8_UINT), S::WZYX, 1, C::Uint, T::Storage, [1, 1]),
+    f(F::R8_SINT, H::FMT6_8_SINT, Some(H::FMT6_8_SINT), S::WZYX, 1, C::Sint, T::Storage, [1, 1]),
+    f(F::R8_SRGB, H::FMT6_8_UNORM, Some(H::FMT6_8_UNORM), S::WZYX, 1, C::Srgb, T::None, [1, 1]),
+    f(F::R8G8_UNORM, H::FMT6_8_8_UNORM, Some(H::FMT6_8_8_UNORM), S::WZYX, 2, C::Unorm, T::Storage, [1, 1]),
+    f(F::R8G8_SNORM, H::FMT6_8_8_SNORM, Some(H::FMT6_8_8_SNORM), S::WZYX, 2, C::Snorm, T::Storage, [1, 1]),
+    f(F::R8G8_UINT, H::FMT6_8_8_UINT, Some(H::FMT6_8_8_UINT), S::WZYX, 2, C::Uint, T::Storage, [1, 1]),
+    f(F::R8G8_SINT, H::FMT6_8_8_SINT, Some(H::FMT6_8_8_SINT), S::WZYX, 2, C::Sint, T::Storage, [1, 1]),
+    f(F::R8G8_SRGB, H::FMT6_8_8_UNORM, Some(H::FMT6_8_8_UNORM), S::WZYX, 2, C::Srgb, T::None, [1, 1]),
+    f(F::R16_UNORM, H::FMT6_16_UNORM, Some(H::FMT6_16_UNORM), S::WZYX, 2, C::Unorm, T::Storage, [1, 1]),
+    f(F::R16_SNORM, H::FMT6_16_SNORM, Some(H::FMT6_16_SNORM), S::WZYX, 2, C::Snorm, T::Storage, [1, 1]),
+    f(F::R16_UINT, H::FMT6_16_UINT, Some(H::FMT6_16_UINT), S::WZYX, 2, C::Uint, T::Storage, [1, 1]),
+    f(F::R16_SINT, H::FMT6_16_SINT, Some(H::FMT6_16_SINT), S::WZYX, 2, C::Sint, T::Storage, [1, 1]),
+    f(F::R16_SFLOAT, H::FMT6_16_FLOAT, Some(H::FMT6_16_FLOAT), S::WZYX, 2, C::Sfloat, T::Storage, [1, 1]),
+    f(F::R5G6B5_UNORM_PACK16, H::FMT6_5_6_5_UNORM, Some(H::FMT6_5_6_5_UNORM), S::WXYZ, 2, C::Unorm, T::None, [1, 1]),
+    f(F::B5G6R5_UNORM_PACK16, H::FMT6_5_6_5_UNORM, Some(H::FMT6_5_6_5_UNORM), S::WZYX, 2, C::Unorm, T::None, [1, 1]),
+    f(F::R4G4B4A4_UNORM_PACK16, H::FMT6_4_4_4_4_UNORM, Some(H::FMT6_4_4_4_4_UNORM), S::XYZW, 2, C::Unorm, T::None, [1, 1]),
+    f(F::B4G4R4A4_UNORM_PACK16, H::FMT6_4_4_4_4_UNORM, Some(H::FMT6_4_4_4_4_UNORM), S::ZYXW, 2, C::Unorm, T::None, [1, 1]),
+    f(F::R5G5B5A1_UNORM_PACK16, H::FMT6_5_5_5_1_UNORM, Some(H::FMT6_5_5_5_1_UNORM), S::XYZW, 2, C::Unorm, T::None, [1, 1]),
+    f(F::B5G5R5A1_UNORM_PACK16, H::FMT6_5_5_5_1_UNORM, Some(H::FMT6_5_5_5_1_UNORM), S::ZYXW, 2, C::Unorm, T::None, [1, 1]),
+    f(F::A1R5G5B5_UNORM_PACK16, H::FMT6_5_5_5_1_UNORM, Some(H::FMT6_5_5_5_1_UNORM), S::WXYZ, 2, C::Unorm, T::None, [1, 1]),
+    f(F::R8G8B8_UNORM, H::FMT6_8_8_8_UNORM, None, S::WZYX, 3, C::Unorm, T::None, [1, 1]),
+    f(F::B8G8R8_UNORM, H::FMT6_8_8_8_UNORM, None, S::WXYZ, 3, C::Unorm, T::None, [1, 1]),
+    f(F::R8G8B8_SNORM, H::FMT6_8_8_8_SNORM, None, S::WZYX, 3, C::Snorm, T::None, [1, 1]),
+    f(F::B8G8R8_SNORM, H::FMT6_8_8_8_SNORM, None, S::WXYZ, 3, C::Snorm, T::None, [1, 1]),
+    f(F::R8G8B8_UINT, H::FMT6_8_8_8_UINT, None, S::WZYX, 3, C::Uint, T::None, [1, 1]),
+    f(F::B8G8R8_UINT, H::FMT6_8_8_8_UINT, None, S::WXYZ, 3, C::Uint, T::None, [1, 1]),
+    f(F::R8G8B8_SINT, H::FMT6_8_8_8_SINT, None, S::WZYX, 3, C::Sint, T::None, [1, 1]),
+    f(F::B8G8R8_SINT, H::FMT6_8_8_8_SINT, None, S::WXYZ, 3, C::Sint, T::None, [1, 1]),
+    f(F::R32_UINT, H::FMT6_32_UINT, Some(H::FMT6_32_UINT), S::WZYX, 4, C::Uint, T::Atomic, [1, 1]),
+    f(F::R32_SINT, H::FMT6_32_SINT, Some(H::FMT6_32_SINT), S::WZYX, 4, C::Sint, T::Atomic, [1, 1]),
+    f(F::R32_SFLOAT, H::FMT6_32_FLOAT, Some(H::FMT6_32_FLOAT), S::WZYX, 4, C::Sfloat, T::Storage, [1, 1]),
+    f(F::R16G16_UNORM, H::FMT6_16_16_UNORM, Some(H::FMT6_16_16_UNORM), S::WZYX, 4, C::Unorm, T::Storage, [1, 1]),
+    f(F::R16G16_SNORM, H::FMT6_16_16_SNORM, Some(H::FMT6_16_16_SNORM), S::WZYX, 4, C::Snorm, T::Storage, [1, 1]),
+    f(F::R16G16_UINT, H::FMT6_16_16_UINT, Some(H::FMT6_16_16_UINT), S::WZYX, 4, C::Uint, T::Storage, [1, 1]),
+    f(F::R16G16_SINT, H::FMT6_16_16_SINT, Some(H::FMT6_16_16_SINT), S::WZYX, 4, C::Sint, T::Storage, [1, 1]),
+    f(F::R16G16_SFLOAT, H::FMT6_16_16_FLOAT, Some(H::FMT6_16_16_FLOAT), S::WZYX, 4, C::Sfloat, T::Storage, [1, 1]),
+    f(F::R8G8B8A8_UNORM, H::FMT6_8_8_8_8_UNORM, Some(H::FMT6_8_8_8_8_UNORM), S::WZYX, 4, C::Unorm, T::Storage, [1, 1]),
+    f(F::R8G8B8A8_SNORM, H::FMT6_8_8_8_8_SNORM, Some(H::FMT6_8_8_8_8_SNORM), S::WZYX, 4, C::Snorm, T::Storage, [1, 1]),
+    f(F::R8G8B8A8_UINT, H::FMT6_8_8_8_8_UINT, Some(H::FMT6_8_8_8_8_UINT), S::WZYX, 4, C::Uint, T::Storage, [1, 1]),
+    f(F::R8G8B8A8_SINT, H::FMT6_8_8_8_8_SINT, Some(H::FMT6_8_8_8_8_SINT), S::WZYX, 4, C::Sint, T::Storage, [1, 1]),
+    f(F::R8G8B8A8_SRGB, H::FMT6_8_8_8_8_UNORM, Some(H::FMT6_8_8_8_8_UNORM), S::WZYX, 4, C::Srgb, T::None, [1, 1]),
+    f(F::B8G8R8A8_UNORM, H::FMT6_8_8_8_8_UNORM, Some(H::FMT6_8_8_8_8_UNORM), S::WXYZ, 4, C::Unorm, T::None, [1, 1]),
+    f(F::B8G8R8A8_SNORM, H::FMT6_8_8_8_8_SNORM, Some(H::FMT6_8_8_8_8_SNORM), S::WXYZ, 4, C::Snorm, T::None, [1, 1]),
+    f(F::B8G8R8A8_UINT, H::FMT6_8_8_8_8_UINT, Some(H::FMT6_8_8_8_8_UINT), S::WXYZ, 4, C::Uint, T::None, [1, 1]),
+    f(F::B8G8R8A8_SINT, H::FMT6_8_8_8_8_SINT, Some(H::FMT6_8_8_8_8_SINT), S::WXYZ, 4, C::Sint, T::None, [1, 1]),
+    f(F::B8G8R8A8_SRGB, H::FMT6_8_8_8_8_UNORM, Some(H::FMT6_8_8_8_8_UNORM), S::WXYZ, 4, C::Srgb, T::None, [1, 1]),
+    f(F::A8B8G8R8_UNORM_PACK32, H::FMT6_8_8_8_8_UNORM, Some(H::FMT6_8_8_8_8_UNORM), S::WZYX, 4, C::Unorm, T::Storage, [1, 1]),
+    f(F::A8B8G8R8_SNORM_PACK32, H::FMT6_8_8_8_8_SNORM, Some(H::FMT6_8_8_8_8_SNORM), S::WZYX, 4, C::Snorm, T::Storage, [1, 1]),
+    f(F::A8B8G8R8_UINT_PACK32, H::FMT6_8_8_8_8_UINT, Some(H::FMT6_8_8_8_8_UINT), S::WZYX, 4, C::Uint, T::Storage, [1, 1]),
+    f(F::A8B8G8R8_SINT_PACK32, H::FMT6_8_8_8_8_SINT, Some(H::FMT6_8_8_8_8_SINT), S::WZYX, 4, C::Sint, T::Storage, [1, 1]),
+    f(F::A8B8G8R8_SRGB_PACK32, H::FMT6_8_8_8_8_UNORM, Some(H::FMT6_8_8_8_8_UNORM), S::WZYX, 4, C::Srgb, T::None, [1, 1]),
+    f(F::A2R10G10B10_UNORM_PACK32, H::FMT6_10_10_10_2_UNORM, Some(H::FMT6_10_10_10_2_UNORM_DEST), S::WXYZ, 4, C::Unorm, T::None, [1, 1]),
+    f(F::A2R10G10B10_UINT_PACK32, H::FMT6_10_10_10_2_UINT, Some(H::FMT6_10_10_10_2_UINT), S::WXYZ, 4, C::Uint, T::None, [1, 1]),
+    f(F::A2B10G10R10_UNORM_PACK32, H::FMT6_10_10_10_2_UNORM, Some(H::FMT6_10_10_10_2_UNORM_DEST), S::WZYX, 4, C::Unorm, T::Uniform, [1, 1]),
+    f(F::A2B10G10R10_UINT_PACK32, H::FMT6_10_10_10_2_UINT, Some(H::FMT6_10_10_10_2_UINT), S::WZYX, 4, C::Uint, T::Uniform, [1, 1]),
+    f(F::B10G11R11_UFLOAT_PACK32, H::FMT6_11_11_10_FLOAT, Some(H::FMT6_11_11_10_FLOAT), S::WZYX, 4, C::Ufloat, T::Uniform, [1, 1]),
+    f(F::E5B9G9R9_UFLOAT_PACK32, H::FMT6_9_9_9_E5_FLOAT, None, S::WZYX, 4, C::Ufloat, T::None, [1, 1]),
+    f(F::R16G16B16A16_UNORM, H::FMT6_16_16_16_16_UNORM, Some(H::FMT6_16_16_16_16_UNORM), S::WZYX, 8, C::Unorm, T::Storage, [1, 1]),
+    f(F::R16G16B16A16_SNORM, H::FMT6_16_16_16_16_SNORM, Some(H::FMT6_16_16_16_16_SNORM), S::WZYX, 8, C::Snorm, T::Storage, [1, 1]),
+    f(F::R16G16B16A16_UINT, H::FMT6_16_16_16_16_UINT, Some(H::FMT6_16_16_16_16_UINT), S::WZYX, 8, C::Uint, T::Storage, [1, 1]),
+    f(F::R16G16B16A16_SINT, H::FMT6_16_16_16_16_SINT, Some(H::FMT6_16_16_16_16_SINT), S::WZYX, 8, C::Sint, T::Storage, [1, 1]),
+    f(F::R16G16B16A16_SFLOAT, H::FMT6_16_16_16_16_FLOAT, Some(H::FMT6_16_16_16_16_FLOAT), S::WZYX, 8, C::Sfloat, T::Storage, [1, 1]),
+    f(F::R32G32_UINT, H::FMT6_32_32_UINT, Some(H::FMT6_32_32_UINT), S::WZYX, 8, C::Uint, T::Storage, [1, 1]),
+    f(F::R32G32_SINT, H::FMT6_32_32_SINT, Some(H::FMT6_32_32_SINT), S::WZYX, 8, C::Sint, T::Storage, [1, 1]),
+    f(F::R32G32_SFLOAT, H::FMT6_32_32_FLOAT, Some(H::FMT6_32_32_FLOAT), S::WZYX, 8, C::Sfloat, T::Storage, [1, 1]),
+    f(F::R32G32B32_UINT, H::FMT6_32_32_32_UINT, None, S::WZYX, 12, C::Uint, T::None, [1, 1]),
+    f(F::R32G32B32_SINT, H::FMT6_32_32_32_SINT, None, S::WZYX, 12, C::Sint, T::None, [1, 1]),
+    f(F::R32G32B32_SFLOAT, H::FMT6_32_32_32_FLOAT, None, S::WZYX, 12, C::Sfloat, T::None, [1, 1]),
+    f(F::R32G32B32A32_UINT, H::FMT6_32_32_32_32_UINT, Some(H::FMT6_32_32_32_32_UINT), S::WZYX, 16, C::Uint, T::Storage, [1, 1]),
+    f(F::R32G32B32A32_SINT, H::FMT6_32_32_32_32_SINT, Some(H::FMT6_32_32_32_32_SINT), S::WZYX, 16, C::Sint, T::Storage, [1, 1]),
+    f(F::R32G32B32A32_SFLOAT, H::FMT6_32_32_32_32_FLOAT, Some(H::FMT6_32_32_32_32_FLOAT), S::WZYX, 16, C::Sfloat, T::Storage, [1, 1]),
+    f(F::D16_UNORM, H::FMT6_16_UNORM, Some(H::FMT6_16_UNORM), S::WZYX, 2, C::Depth, T::None, [1, 1]),
+    f(F::X8_D24_UNORM_PACK32, H::FMT6_Z24_UNORM_S8_UINT, Some(H::FMT6_Z24_UNORM_S8_UINT), S::WZYX, 4, C::Depth, T::None, [1, 1]),
+    f(F::D32_SFLOAT, H::FMT6_32_FLOAT, Some(H::FMT6_32_FLOAT), S::WZYX, 4, C::Depth, T::None, [1, 1]),
+    f(F::S8_UINT, H::FMT6_8_UINT, Some(H::FMT6_8_UINT), S::WZYX, 1, C::Stencil, T::None, [1, 1]),
+    f(F::D24_UNORM_S8_UINT, H::FMT6_Z24_UNORM_S8_UINT, Some(H::FMT6_Z24_UNORM_S8_UINT), S::WZYX, 4, C::DepthStencil, T::None, [1, 1]),
+    f(F::D32_SFLOAT_S8_UINT, H::FMT6_32_FLOAT, Some(H::FMT6_32_FLOAT), S::WZYX, 4, C::DepthStencil, T::None, [1, 1]),
+    f(F::BC1_RGB_UNORM_BLOCK, H::FMT6_DXT1, None, S::WZYX, 8, C::Unorm, T::None, [4, 4]),
+    f(F::BC1_RGB_SRGB_BLOCK, H::FMT6_DXT1, None, S::WZYX, 8, C::Srgb, T::None, [4, 4]),
+    f(F::BC1_RGBA_UNORM_BLOCK, H::FMT6_DXT1, None, S::WZYX, 8, C::Unorm, T::None, [4, 4]),
+    f(F::BC1_RGBA_SRGB_BLOCK, H::FMT6_DXT1, None, S::WZYX, 8, C::Srgb, T::None, [4, 4]),
+    f(F::BC2_UNORM_BLOCK, H::FMT6_DXT3, None, S::WZYX, 16, C::Unorm, T::None, [4, 4]),
+    f(F::BC2_SRGB_BLOCK, H::FMT6_DXT3, None, S::WZYX, 16, C::Srgb, T::None, [4, 4]),
+    f(F::BC3_UNORM_BLOCK, H::FMT6_DXT5, None, S::WZYX, 16, C::Unorm, T::None, [4, 4]),
+    f(F::BC3_SRGB_BLOCK, H::FMT6_DXT5, None, S::WZYX, 16, C::Srgb, T::None, [4, 4]),
+    f(F::BC4_UNORM_BLOCK, H::FMT6_RGTC1_UNORM, None, S::WZYX, 8, C::Unorm, T::None, [4, 4]),
+    f(F::BC4_SNORM_BLOCK, H::FMT6_RGTC1_SNORM, None, S::WZYX, 8, C::Snorm, T::None, [4, 4]),
+    f(F::BC5_UNORM_BLOCK, H::FMT6_RGTC2_UNORM, None, S::WZYX, 16, C::Unorm, T::None, [4, 4]),
+    f(F::BC5_SNORM_BLOCK, H::FMT6_RGTC2_SNORM, None, S::WZYX, 16, C::Snorm, T::None, [4, 4]),
+    f(F::BC6H_UFLOAT_BLOCK, H::FMT6_BPTC_UFLOAT, None, S::WZYX, 16, C::Ufloat, T::None, [4, 4]),
+    f(F::BC6H_SFLOAT_BLOCK, H::FMT6_BPTC_FLOAT, None, S::WZYX, 16, C::Sfloat, T::None, [4, 4]),
+    f(F::BC7_UNORM_BLOCK, H::FMT6_BPTC, None, S::WZYX, 16, C::Unorm, T::None, [4, 4]),
+    f(F::BC7_SRGB_BLOCK, H::FMT6_BPTC, None, S::WZYX, 16, C::Srgb, T::None, [4, 4]),
+    f(F::ETC2_R8G8B8_UNORM_BLOCK, H::FMT6_ETC2_RGB8, None, S::WZYX, 8, C::Unorm, T::None, [4, 4]),
+    f(F::ETC2_R8G8B8_SRGB_BLOCK, H::FMT6_ETC2_RGB8, None, S::WZYX, 8, C::Srgb, T::None, [4, 4]),
+    f(F::ETC2_R8G8B8A1_UNORM_BLOCK, H::FMT6_ETC2_RGB8A1, None, S::WZYX, 8, C::Unorm, T::None, [4, 4]),
+    f(F::ETC2_R8G8B8A1_SRGB_BLOCK, H::FMT6_ETC2_RGB8A1, None, S::WZYX, 8, C::Srgb, T::None, [4, 4]),
+    f(F::ETC2_R8G8B8A8_UNORM_BLOCK, H::FMT6_ETC2_RGBA8, None, S::WZYX, 16, C::Unorm, T::None, [4, 4]),
+    f(F::ETC2_R8G8B8A8_SRGB_BLOCK, H::FMT6_ETC2_RGBA8, None, S::WZYX, 16, C::Srgb, T::None, [4, 4]),
+    f(F::EAC_R11_UNORM_BLOCK, H::FMT6_ETC2_R11_UNORM, None, S::WZYX, 8, C::Unorm, T::None, [4, 4]),
+    f(F::EAC_R11_SNORM_BLOCK, H::FMT6_ETC2_R11_SNORM, None, S::WZYX, 8, C::Snorm, T::None, [4, 4]),
+    f(F::EAC_R11G11_UNORM_BLOCK, H::FMT6_ETC2_RG11_UNORM, None, S::WZYX, 16, C::Unorm, T::None, [4, 4]),
+    f(F::EAC_R11G11_SNORM_BLOCK, H::FMT6_ETC2_RG11_SNORM, None, S::WZYX, 16, C::Snorm, T::None, [4, 4]),
+    f(F::ASTC_4X4_UNORM_BLOCK, H::FMT6_ASTC_4x4, None, S::WZYX, 16, C::Unorm, T::None, [4, 4]),
+    f(F::ASTC_4X4_SRGB_BLOCK, H::FMT6_ASTC_4x4, None, S::WZYX, 16, C::Srgb, T::None, [4, 4]),
+    f(F::ASTC_5X4_UNORM_BLOCK, H::FMT6_ASTC_5x4, None, S::WZYX, 16, C::Unorm, T::None, [5, 4]),
+    f(F::ASTC_5X4_SRGB_BLOCK, H::FMT6_ASTC_5x4, None, S::WZYX, 16, C::Srgb, T::None, [5, 4]),
+    f(F::ASTC_5X5_UNORM_BLOCK, H::FMT6_ASTC_5x5, None, S::WZYX, 16, C::Unorm, T::None, [5, 5]),
+    f(F::ASTC_5X5_SRGB_BLOCK, H::FMT6_ASTC_5x5, None, S::WZYX, 16, C::Srgb, T::None, [5, 5]),
+    f(F::ASTC_6X5_UNORM_BLOCK, H::FMT6_ASTC_6x5, None, S::WZYX, 16, C::Unorm, T::None, [6, 5]),
+    f(F::ASTC_6X5_SRGB_BLOCK, H::FMT6_ASTC_6x5, None, S::WZYX, 16, C::Srgb, T::None, [6, 5]),
+    f(F::ASTC_6X6_UNORM_BLOCK, H::FMT6_ASTC_6x6, None, S::WZYX, 16, C::Unorm, T::None, [6, 6]),
+    f(F::ASTC_6X6_SRGB_BLOCK, H::FMT6_ASTC_6x6, None, S::WZYX, 16, C::Srgb, T::None, [6, 6]),
+    f(F::ASTC_8X5_UNORM_BLOCK, H::FMT6_ASTC_8x5, None, S::WZYX, 16, C::Unorm, T::None, [8, 5]),
+    f(F::ASTC_8X5_SRGB_BLOCK, H::FMT6_ASTC_8x5, None, S::WZYX, 16, C::Srgb, T::None, [8, 5]),
+    f(F::ASTC_8X6_UNORM_BLOCK, H::FMT6_ASTC_8x6, None, S::WZYX, 16, C::Unorm, T::None, [8, 6]),
+    f(F::ASTC_8X6_SRGB_BLOCK, H::FMT6_ASTC_8x6, None, S::WZYX, 16, C::Srgb, T::None, [8, 6]),
+    f(F::ASTC_8X8_UNORM_BLOCK, H::FMT6_ASTC_8x8, None, S::WZYX, 16, C::Unorm, T::None, [8, 8]),
+    f(F::ASTC_8X8_SRGB_BLOCK, H::FMT6_ASTC_8x8, None, S::WZYX, 16, C::Srgb, T::None, [8, 8]),
+    f(F::ASTC_10X5_UNORM_BLOCK, H::FMT6_ASTC_10x5, None, S::WZYX, 16, C::Unorm, T::None, [10, 5]),
+    f(F::ASTC_10X5_SRGB_BLOCK, H::FMT6_ASTC_10x5, None, S::WZYX, 16, C::Srgb, T::None, [10, 5]),
+    f(F::ASTC_10X6_UNORM_BLOCK, H::FMT6_ASTC_10x6, None, S::WZYX, 16, C::Unorm, T::None, [10, 6]),
+    f(F::ASTC_10X6_SRGB_BLOCK, H::FMT6_ASTC_10x6, None, S::WZYX, 16, C::Srgb, T::None, [10, 6]),
+    f(F::ASTC_10X8_UNORM_BLOCK, H::FMT6_ASTC_10x8, None, S::WZYX, 16, C::Unorm, T::None, [10, 8]),
+    f(F::ASTC_10X8_SRGB_BLOCK, H::FMT6_ASTC_10x8, None, S::WZYX, 16, C::Srgb, T::None, [10, 8]),
+    f(F::ASTC_10X10_UNORM_BLOCK, H::FMT6_ASTC_10x10, None, S::WZYX, 16, C::Unorm, T::None, [10, 10]),
+    f(F::ASTC_10X10_SRGB_BLOCK, H::FMT6_ASTC_10x10, None, S::WZYX, 16, C::Srgb, T::None, [10, 10]),
+    f(F::ASTC_12X10_UNORM_BLOCK, H::FMT6_ASTC_12x10, None, S::WZYX, 16, C::Unorm, T::None, [12, 10]),
+    f(F::ASTC_12X10_SRGB_BLOCK, H::FMT6_ASTC_12x10, None, S::WZYX, 16, C::Srgb, T::None, [12, 10]),
+    f(F::ASTC_12X12_UNORM_BLOCK, H::FMT6_ASTC_12x12, None, S::WZYX, 16, C::Unorm, T::None, [12, 12]),
+    f(F::ASTC_12X12_SRGB_BLOCK, H::FMT6_ASTC_12x12, None, S::WZYX, 16, C::Srgb, T::None, [12, 12]),
 ];
 
-/// The buffer format for `format`, or `None` when buffers cannot use it.
-pub fn buffer_format(format: vk::Format) -> Option<&'static BufferFormat> {
-    BUFFER_FORMATS.iter().find(|f| f.vk == format)
+/// The table entry for `format`.
+pub fn format(format: vk::Format) -> Option<&'static Format> {
+    FORMATS.iter().find(|f| f.vk == format)
 }
 
-/// `VkFormatProperties` for `format`: no image (tiling) features, since the
-/// driver has no images, and the texel buffer features the table gives.
-/// `texel_buffers` says whether texel buffer views are offered at all.
-pub fn format_properties(format: vk::Format, texel_buffers: bool) -> vk::FormatProperties {
-    let mut buffer = vk::FormatFeatureFlags::empty();
-    if let Some(f) = buffer_format(format).filter(|_| texel_buffers) {
-        buffer |= vk::FormatFeatureFlags::UNIFORM_TEXEL_BUFFER;
-        if f.storage {
-            buffer |= vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER;
-        }
-        if f.atomic {
-            buffer |= vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER_ATOMIC;
+/// The entry for `format` when buffer views may use it.
+pub fn buffer_format(format: vk::Format) -> Option<&'static Format> {
+    self::format(format).filter(|f| f.texel_buffer != TexelBuffer::None)
+}
+
+/// The image features Parsnip implements for `f` (the same for linear and
+/// optimal tiling: the 2D engine reads and writes both).
+pub fn image_features(f: &Format) -> vk::FormatFeatureFlags {
+    use vk::FormatFeatureFlags as Ff;
+    let mut out = Ff::empty();
+    if f.copyable() {
+        out |= Ff::TRANSFER_SRC | Ff::TRANSFER_DST;
+    }
+    if f.copyable() && f.color.is_some() && !f.is_depth_or_stencil() {
+        out |= Ff::BLIT_SRC | Ff::BLIT_DST;
+        if !f.is_integer() {
+            out |= Ff::SAMPLED_IMAGE_FILTER_LINEAR;
         }
     }
+    out
+}
+
+/// `VkFormatProperties` for `format`. `texel_buffers` says whether texel
+/// buffer views are offered at all.
+pub fn format_properties(format: vk::Format, texel_buffers: bool) -> vk::FormatProperties {
+    use vk::FormatFeatureFlags as Ff;
+    let Some(f) = self::format(format) else {
+        return vk::FormatProperties::default();
+    };
+    let mut buffer = Ff::empty();
+    if texel_buffers && f.texel_buffer != TexelBuffer::None {
+        buffer |= Ff::UNIFORM_TEXEL_BUFFER;
+        if f.storage() {
+            buffer |= Ff::STORAGE_TEXEL_BUFFER;
+        }
+        if f.atomic() {
+            buffer |= Ff::STORAGE_TEXEL_BUFFER_ATOMIC;
+        }
+    }
+    let image = image_features(f);
     vk::FormatProperties {
-        linear_tiling_features: vk::FormatFeatureFlags::empty(),
-        optimal_tiling_features: vk::FormatFeatureFlags::empty(),
+        linear_tiling_features: image,
+        optimal_tiling_features: image,
         buffer_features: buffer,
     }
 }
@@ -216,46 +365,87 @@ pub fn format_properties(format: vk::Format, texel_buffers: bool) -> vk::FormatP
 mod tests {
     use super::*;
 
-    #[test]
-    fn every_buffer_format_has_the_texel_size_its_hardware_format_names() {
-        // The FMT6 name spells the component widths: its sum is the size.
-        for f in BUFFER_FORMATS {
-            let name =
-                f.hw.name(parsnip_registers::Chip::A6xx)
-                    .expect("named format");
-            let bits: u32 = name
-                .trim_start_matches("FMT6_")
-                .split('_')
-                .filter_map(|part| part.parse::<u32>().ok())
-                .sum();
-            assert_eq!(bits, f.bytes * 8, "{:?} is {name}", f.vk);
-        }
+    /// The component widths a `FMT6_*` name spells, where it spells them.
+    fn named_bits(hw: A6xxFormat) -> Option<u32> {
+        let name = hw
+            .name(parsnip_registers::Chip::A6xx)
+            .expect("named format");
+        let parts: Vec<&str> = name.trim_start_matches("FMT6_").split('_').collect();
+        let widths: Vec<u32> = parts.iter().filter_map(|p| p.parse().ok()).collect();
+        (!widths.is_empty() && parts[0].parse::<u32>().is_ok()).then(|| widths.iter().sum())
     }
 
     #[test]
-    fn the_table_has_each_vulkan_format_once_and_atomics_only_on_32_bit_integers() {
-        for (i, a) in BUFFER_FORMATS.iter().enumerate() {
-            assert!(
-                BUFFER_FORMATS[i + 1..].iter().all(|b| b.vk != a.vk),
-                "{:?}",
-                a.vk
-            );
-            if a.atomic {
-                assert!(matches!(a.vk, F::R32_UINT | F::R32_SINT));
+    fn every_uncompressed_format_has_the_texel_size_its_hardware_format_names() {
+        for f in FORMATS.iter().filter(|f| !f.is_compressed()) {
+            match named_bits(f.hw) {
+                // 9_9_9_E5: three 9-bit mantissas and a shared 5-bit exponent.
+                Some(27) => assert_eq!(f.hw, H::FMT6_9_9_9_E5_FLOAT),
+                Some(bits) => assert_eq!(bits, f.bytes * 8, "{:?}", f.vk),
+                // Z24_UNORM_S8_UINT spells no widths.
+                None => assert!(matches!(f.hw, H::FMT6_Z24_UNORM_S8_UINT), "{:?}", f.vk),
             }
         }
     }
 
     #[test]
-    fn unknown_formats_have_no_features() {
-        let p = format_properties(vk::Format::D32_SFLOAT, true);
-        assert!(p.buffer_features.is_empty() && p.optimal_tiling_features.is_empty());
-        let p = format_properties(vk::Format::R32_UINT, true);
+    fn the_table_has_each_vulkan_format_once_and_atomics_only_on_32_bit_integers() {
+        for (i, a) in FORMATS.iter().enumerate() {
+            assert!(FORMATS[i + 1..].iter().all(|b| b.vk != a.vk), "{:?}", a.vk);
+            if a.atomic() {
+                assert!(matches!(a.vk, F::R32_UINT | F::R32_SINT));
+            }
+        }
+        // The 43 texel buffer formats the driver offered before images.
+        assert_eq!(
+            FORMATS.iter().filter(|f| f.texel_buffer != T::None).count(),
+            43
+        );
+        assert_eq!(FORMATS.len(), 133);
+    }
+
+    #[test]
+    fn swapped_formats_store_tiled_surfaces_unswapped() {
+        let bgra = format(F::B8G8R8A8_UNORM).unwrap();
+        assert_eq!(bgra.swap_for(A6xxTileMode::TILE6_LINEAR), S::WXYZ);
+        assert_eq!(bgra.swap_for(A6xxTileMode::TILE6_3), S::WZYX);
+        // R5G6B5_UNORM_PACK16 has red in its high bits: the hardware's
+        // 5_6_5 (red low) with red and blue swapped.
+        assert_eq!(format(F::R5G6B5_UNORM_PACK16).unwrap().swap, S::WXYZ);
+        assert_eq!(format(F::B5G6R5_UNORM_PACK16).unwrap().swap, S::WZYX);
+    }
+
+    #[test]
+    fn features_follow_what_the_2d_engine_does() {
+        use vk::FormatFeatureFlags as Ff;
+        let p = format_properties(F::R8G8B8A8_UNORM, true);
         assert!(p
-            .buffer_features
-            .contains(vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER_ATOMIC));
-        assert!(format_properties(vk::Format::R32_UINT, false)
-            .buffer_features
+            .optimal_tiling_features
+            .contains(Ff::TRANSFER_SRC | Ff::TRANSFER_DST | Ff::BLIT_SRC | Ff::BLIT_DST));
+        assert!(p.buffer_features.contains(Ff::STORAGE_TEXEL_BUFFER));
+        // Integers blit without filtering; 3-byte texels have no 2D copy;
+        // depth copies but does not blit; compressed blocks copy.
+        let p = format_properties(F::R32_UINT, true);
+        assert!(!p
+            .optimal_tiling_features
+            .contains(Ff::SAMPLED_IMAGE_FILTER_LINEAR));
+        assert!(p.buffer_features.contains(Ff::STORAGE_TEXEL_BUFFER_ATOMIC));
+        assert!(format_properties(F::R8G8B8_UNORM, true)
+            .optimal_tiling_features
             .is_empty());
+        let d = format_properties(F::D16_UNORM, true).optimal_tiling_features;
+        assert_eq!(d, Ff::TRANSFER_SRC | Ff::TRANSFER_DST);
+        let bc = format_properties(F::BC1_RGB_UNORM_BLOCK, true).optimal_tiling_features;
+        assert_eq!(bc, Ff::TRANSFER_SRC | Ff::TRANSFER_DST);
+        // Nothing is claimed for what the driver cannot use yet.
+        assert!(!p
+            .optimal_tiling_features
+            .intersects(Ff::SAMPLED_IMAGE | Ff::STORAGE_IMAGE | Ff::COLOR_ATTACHMENT));
+        assert_eq!(
+            format_properties(F::R32_UINT, false).buffer_features,
+            Ff::empty()
+        );
+        let yuv = format_properties(F::G8B8G8R8_422_UNORM, true);
+        assert!(yuv.optimal_tiling_features.is_empty() && yuv.buffer_features.is_empty());
     }
 }

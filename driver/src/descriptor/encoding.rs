@@ -22,7 +22,7 @@ use parsnip_registers::enums::{A3xxColorSwap, A6xxFormat, A6xxTexSwiz, A6xxTexTy
 use parsnip_registers::Chip;
 
 use crate::error::{internal, VkResult};
-use crate::formats::BufferFormat;
+use crate::formats::Format;
 
 /// Dwords in one descriptor slot.
 pub const DESCRIPTOR_DWORDS: usize = 16;
@@ -113,12 +113,7 @@ pub fn uniform_buffer(iova: u64, range: u64) -> VkResult<Descriptor> {
 
 /// The descriptor of a texel buffer view: `elements` texels of `format`
 /// from `iova`.
-pub fn texel_buffer(
-    chip: Chip,
-    format: &BufferFormat,
-    iova: u64,
-    elements: u64,
-) -> VkResult<Descriptor> {
+pub fn texel_buffer(chip: Chip, format: &Format, iova: u64, elements: u64) -> VkResult<Descriptor> {
     buffer_texture_descriptor(
         chip,
         &BufferTexture {
