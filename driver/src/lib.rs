@@ -4,9 +4,9 @@
 //! - Instance and devices: [`instance`], [`physical_device`] (with
 //!   [`limits`], [`features`], [`formats`], [`memory_types`],
 //!   [`extensions`]), [`gpu_info`], [`device`], [`queue`].
-//! - Memory and resources: [`device_memory`], [`buffer`], [`descriptor`],
-//!   [`pipeline_layout`], [`shader_module`], [`pipeline`], [`render_pass`],
-//!   [`framebuffer`].
+//! - Memory and resources: [`device_memory`], [`buffer`], [`image`],
+//!   [`descriptor`], [`pipeline_layout`], [`shader_module`], [`pipeline`],
+//!   [`render_pass`], [`framebuffer`].
 //! - Commands: [`cmd`] (pools, buffers, the command stream and every
 //!   command), [`sync`] (fences, semaphores, events), [`query_pool`].
 //! - Debugging: [`debug_flags`] (`PARSNIP_DEBUG`), [`rd_dump`]
@@ -37,6 +37,7 @@ pub mod features;
 pub mod formats;
 pub mod framebuffer;
 pub mod gpu_info;
+pub mod image;
 pub mod instance;
 pub mod internal_shaders;
 pub mod limits;

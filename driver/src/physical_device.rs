@@ -177,11 +177,17 @@ impl PhysicalDevice {
         formats::format_properties(format, true)
     }
 
-    /// `vkGetPhysicalDeviceImageFormatProperties`: the driver has no images,
-    /// so every combination is unsupported (the result the spec gives for
-    /// one the implementation cannot create).
-    pub fn image_format_properties(&self) -> Result<vk::ImageFormatProperties, vk::Result> {
-        Err(vk::Result::ERROR_FORMAT_NOT_SUPPORTED)
+    /// `vkGetPhysicalDeviceImageFormatProperties` (see
+    /// [`crate::image::format_properties`]).
+    pub fn image_format_properties(
+        &self,
+        format: vk::Format,
+        image_type: vk::ImageType,
+        tiling: vk::ImageTiling,
+        usage: vk::ImageUsageFlags,
+        flags: vk::ImageCreateFlags,
+    ) -> Result<vk::ImageFormatProperties, vk::Result> {
+        crate::image::format_properties(format, image_type, tiling, usage, flags)
     }
 
     /// Subgroup properties (Vulkan 1.1): the wave is the subgroup, and only
@@ -262,9 +268,20 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn images_are_not_supported() {
+    fn images_are_refused_for_what_their_format_cannot_do() {
+        let pd = null_physical("a618");
+        let query = |usage| {
+            pd.image_format_properties(
+                vk::Format::R8G8B8A8_UNORM,
+                vk::ImageType::TYPE_2D,
+                vk::ImageTiling::OPTIMAL,
+                usage,
+                vk::ImageCreateFlags::empty(),
+            )
+        };
+        assert!(query(vk::ImageUsageFlags::TRANSFER_DST).is_ok());
         assert_eq!(
-            null_physical("a618").image_format_properties().err(),
+            query(vk::ImageUsageFlags::COLOR_ATTACHMENT).err(),
             Some(vk::Result::ERROR_FORMAT_NOT_SUPPORTED)
         );
     }

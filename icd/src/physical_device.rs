@@ -264,11 +264,11 @@ pub unsafe extern "system" fn vkGetPhysicalDeviceFormatProperties2(
 
 pub unsafe extern "system" fn vkGetPhysicalDeviceImageFormatProperties(
     pd: vk::PhysicalDevice,
-    _format: vk::Format,
-    _ty: vk::ImageType,
-    _tiling: vk::ImageTiling,
-    _usage: vk::ImageUsageFlags,
-    _flags: vk::ImageCreateFlags,
+    format: vk::Format,
+    ty: vk::ImageType,
+    tiling: vk::ImageTiling,
+    usage: vk::ImageUsageFlags,
+    flags: vk::ImageCreateFlags,
     p: *mut vk::ImageFormatProperties,
 ) -> vk::Result {
     guard::success(
@@ -276,7 +276,7 @@ pub unsafe extern "system" fn vkGetPhysicalDeviceImageFormatProperties(
         vk::Result::ERROR_OUT_OF_HOST_MEMORY,
         || {
             let pd = handles::physical_device(pd)?;
-            let props = pd.image_format_properties()?;
+            let props = pd.image_format_properties(format, ty, tiling, usage, flags)?;
             // SAFETY: the output structure is valid for a write.
             unsafe { ffi::write(p, props) }
         },
@@ -285,7 +285,7 @@ pub unsafe extern "system" fn vkGetPhysicalDeviceImageFormatProperties(
 
 pub unsafe extern "system" fn vkGetPhysicalDeviceImageFormatProperties2(
     pd: vk::PhysicalDevice,
-    _info: *const vk::PhysicalDeviceImageFormatInfo2<'_>,
+    info: *const vk::PhysicalDeviceImageFormatInfo2<'_>,
     p: *mut vk::ImageFormatProperties2<'_>,
 ) -> vk::Result {
     guard::success(
@@ -293,7 +293,9 @@ pub unsafe extern "system" fn vkGetPhysicalDeviceImageFormatProperties2(
         vk::Result::ERROR_OUT_OF_HOST_MEMORY,
         || {
             let pd = handles::physical_device(pd)?;
-            let props = pd.image_format_properties()?;
+            // SAFETY: the loader passes a valid info structure.
+            let i = unsafe { info.as_ref() }.ok_or(vk::Result::ERROR_UNKNOWN)?;
+            let props = pd.image_format_properties(i.format, i.ty, i.tiling, i.usage, i.flags)?;
             // SAFETY: the output structure is valid.
             let out = unsafe { p.as_mut() }.ok_or(vk::Result::ERROR_UNKNOWN)?;
             out.image_format_properties = props;
