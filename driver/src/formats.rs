@@ -18,7 +18,7 @@
 //! What is offered ([`format_properties`]): texel buffer features from the
 //! table; for images, transfer source and destination wherever the 2D
 //! engine copies the format (every format with a block size of 1, 2, 4, 8
-//! or 16 bytes), and blit source/destination for the colour formats the 2D
+//! or 16 bytes but D24S8 and X8_D24), and blit source/destination for the colour formats the 2D
 //! engine scales and converts (those with an RB format; integer formats
 //! without linear filtering). Sampled, storage and attachment features need
 //! shaders that sample and render, which the compiler and the graphics
@@ -134,9 +134,13 @@ impl Format {
 
     /// The 2D engine copies blocks of 1, 2, 4, 8 and 16 bytes (as the
     /// integer or UNORM8 formats of that size); 3-, 6- and 12-byte texels
-    /// have no RB format.
+    /// have no RB format. D24S8 and X8_D24 are not copied yet: their
+    /// depth and stencil aspects share a texel, and copying one aspect
+    /// needs the RB's per-component write masks (Turnip's
+    /// RB_2D_UNKNOWN_8C01 values), which are not public beyond those
+    /// magic numbers.
     pub fn copyable(&self) -> bool {
-        matches!(self.bytes, 1 | 2 | 4 | 8 | 16)
+        matches!(self.bytes, 1 | 2 | 4 | 8 | 16) && self.hw != H::FMT6_Z24_UNORM_S8_UINT
     }
 }
 

@@ -171,6 +171,7 @@ unsafe fn v1_dependencies(
     dst: vk::PipelineStageFlags,
     memory: (u32, *const vk::MemoryBarrier<'_>),
     buffers: (u32, *const vk::BufferMemoryBarrier<'_>),
+    images: (u32, *const vk::ImageMemoryBarrier<'_>),
 ) -> Vec<Dependency> {
     let mut out = vec![Dependency::from_v1(
         src,
@@ -194,6 +195,18 @@ unsafe fn v1_dependencies(
             b.src_access_mask,
             dst,
             b.dst_access_mask,
+        ));
+    }
+    // SAFETY: the caller's promise. A layout transition is a memory
+    // dependency only: every unit that reads or writes images (the 2D
+    // engine, the texture unit, the RB) understands their UBWC state, so
+    // no layout needs the image decompressed or moved.
+    for i in unsafe { ffi::slice(images.1, images.0) } {
+        out.push(Dependency::from_v1(
+            src,
+            i.src_access_mask,
+            dst,
+            i.dst_access_mask,
         ));
     }
     out
@@ -228,8 +241,8 @@ unsafe fn v2_dependencies(info: &vk::DependencyInfo<'_>) -> Vec<Dependency> {
             dst_access: b.dst_access_mask,
         });
     }
-    // SAFETY: the caller's promise. Image barriers carry an execution
-    // dependency even though the driver has no images.
+    // SAFETY: the caller's promise. Image barriers are memory
+    // dependencies (see v1_dependencies).
     for i in unsafe {
         ffi::slice(
             info.p_image_memory_barriers,
@@ -256,8 +269,8 @@ pub unsafe extern "system" fn vkCmdPipelineBarrier(
     p_memory: *const vk::MemoryBarrier<'_>,
     buffer_count: u32,
     p_buffers: *const vk::BufferMemoryBarrier<'_>,
-    _image_count: u32,
-    _p_images: *const vk::ImageMemoryBarrier<'_>,
+    image_count: u32,
+    p_images: *const vk::ImageMemoryBarrier<'_>,
 ) {
     record_with(
         "vkCmdPipelineBarrier",
@@ -270,6 +283,7 @@ pub unsafe extern "system" fn vkCmdPipelineBarrier(
                     dst,
                     (memory_count, p_memory),
                     (buffer_count, p_buffers),
+                    (image_count, p_images),
                 )
             })
         },
@@ -449,8 +463,8 @@ pub unsafe extern "system" fn vkCmdWaitEvents(
     p_memory: *const vk::MemoryBarrier<'_>,
     buffer_count: u32,
     p_buffers: *const vk::BufferMemoryBarrier<'_>,
-    _image_count: u32,
-    _p_images: *const vk::ImageMemoryBarrier<'_>,
+    image_count: u32,
+    p_images: *const vk::ImageMemoryBarrier<'_>,
 ) {
     record_with(
         "vkCmdWaitEvents",
@@ -465,6 +479,7 @@ pub unsafe extern "system" fn vkCmdWaitEvents(
                     dst,
                     (memory_count, p_memory),
                     (buffer_count, p_buffers),
+                    (image_count, p_images),
                 )
             };
             Ok((events, deps))

@@ -137,9 +137,11 @@ impl CommandBuffer {
             rec.flush_pending()?;
             if rec.level == Level::Primary {
                 // What the host or the next submit reads must be in memory
-                // when the kernel's fence passes.
+                // when the kernel's fence passes: the UCHE's writes and the
+                // 2D engine's, in the CCU.
                 rec.emit_cache_ops(CacheOps {
                     flush: true,
+                    ccu_flush_color: true,
                     ..Default::default()
                 })?;
             }

@@ -17,6 +17,12 @@
 //!   CACHE_FLUSH7);
 //! - the CP reading what was just written waits for its own writes and
 //!   prefetch (CP_WAIT_FOR_ME).
+//! - the 2D engine (copies, blits, clears) writes through the CCU, the
+//!   RB's colour cache, not the UCHE: its writes are flushed from the CCU
+//!   before anything else reads them (a6xx PC_CCU_FLUSH_COLOR_TS, a7xx
+//!   CCU_CLEAN_COLOR), and the CCU is invalidated before it writes memory
+//!   that others wrote (PC_CCU_INVALIDATE_COLOR), as Turnip's barriers
+//!   around its blits show (storage_image.log).
 //!
 //! Event names and their payloads per generation are from adreno_pm4.xml
 //! and the end of Turnip's compute streams (compute.log for a660 and a740).
@@ -36,6 +42,8 @@ pub struct CacheOps {
     pub flush: bool,
     pub invalidate: bool,
     pub wait_for_me: bool,
+    pub ccu_flush_color: bool,
+    pub ccu_invalidate_color: bool,
 }
 
 impl CacheOps {
@@ -46,6 +54,8 @@ impl CacheOps {
             flush: true,
             invalidate: true,
             wait_for_me: true,
+            ccu_flush_color: true,
+            ccu_invalidate_color: true,
         }
     }
 
@@ -59,6 +69,8 @@ impl CacheOps {
             flush: self.flush || o.flush,
             invalidate: self.invalidate || o.invalidate,
             wait_for_me: self.wait_for_me || o.wait_for_me,
+            ccu_flush_color: self.ccu_flush_color || o.ccu_flush_color,
+            ccu_invalidate_color: self.ccu_invalidate_color || o.ccu_invalidate_color,
         }
     }
 
@@ -98,7 +110,20 @@ impl CacheOps {
             | A::MEMORY_WRITE;
         let cp_or_host_reads = A::INDIRECT_COMMAND_READ | A::HOST_READ | A::MEMORY_READ;
 
-        let src_is_gpu = src_stages.intersects(gpu_src);
+        // Stages whose writes may be 2D engine writes, through the CCU.
+        let transfer = S::TRANSFER
+            | S::ALL_TRANSFER
+            | S::COPY
+            | S::BLIT
+            | S::CLEAR
+            | S::RESOLVE
+            | S::ALL_COMMANDS
+            | S::ALL_GRAPHICS
+            | S::BOTTOM_OF_PIPE;
+        let transfer_writes = A::TRANSFER_WRITE | A::MEMORY_WRITE;
+        let any_write = shader_writes | host_or_cp_writes;
+
+        let src_is_gpu = src_stages.intersects(gpu_src | transfer);
         let dst_is_cp = dst_access.intersects(A::INDIRECT_COMMAND_READ | A::MEMORY_READ)
             || dst_stages.intersects(S::DRAW_INDIRECT);
         CacheOps {
@@ -109,6 +134,11 @@ impl CacheOps {
             invalidate: src_access.intersects(host_or_cp_writes | shader_writes)
                 && dst_access.intersects(shader_reads),
             wait_for_me: dst_is_cp && src_access.intersects(shader_writes | host_or_cp_writes),
+            ccu_flush_color: src_stages.intersects(transfer)
+                && src_access.intersects(transfer_writes),
+            ccu_invalidate_color: dst_stages.intersects(transfer)
+                && dst_access.intersects(transfer_writes | A::TRANSFER_READ)
+                && src_access.intersects(any_write),
         }
     }
 }
@@ -154,6 +184,12 @@ fn a7xx_event(w: &mut PacketWriter, event: VgtEventType) -> VkResult<()> {
 pub fn emit(w: &mut PacketWriter, ops: CacheOps, scratch: u64) -> VkResult<()> {
     match w.chip {
         Chip::A6xx => {
+            if ops.ccu_flush_color {
+                a6xx_event(w, VgtEventType::PC_CCU_FLUSH_COLOR_TS, Some(scratch))?;
+            }
+            if ops.ccu_invalidate_color {
+                a6xx_event(w, VgtEventType::PC_CCU_INVALIDATE_COLOR, None)?;
+            }
             if ops.flush {
                 a6xx_event(w, VgtEventType::CACHE_FLUSH_TS, Some(scratch))?;
             }
@@ -161,12 +197,20 @@ pub fn emit(w: &mut PacketWriter, ops: CacheOps, scratch: u64) -> VkResult<()> {
                 a6xx_event(w, VgtEventType::CACHE_INVALIDATE, None)?;
             }
         }
-        Chip::A7xx => match (ops.flush, ops.invalidate) {
-            (true, true) => a7xx_event(w, VgtEventType::CACHE_FLUSH7)?,
-            (true, false) => a7xx_event(w, VgtEventType::CACHE_CLEAN)?,
-            (false, true) => a7xx_event(w, VgtEventType::CACHE_INVALIDATE7)?,
-            (false, false) => {}
-        },
+        Chip::A7xx => {
+            if ops.ccu_flush_color {
+                a7xx_event(w, VgtEventType::CCU_CLEAN_COLOR)?;
+            }
+            if ops.ccu_invalidate_color {
+                a7xx_event(w, VgtEventType::PC_CCU_INVALIDATE_COLOR)?;
+            }
+            match (ops.flush, ops.invalidate) {
+                (true, true) => a7xx_event(w, VgtEventType::CACHE_FLUSH7)?,
+                (true, false) => a7xx_event(w, VgtEventType::CACHE_CLEAN)?,
+                (false, true) => a7xx_event(w, VgtEventType::CACHE_INVALIDATE7)?,
+                (false, false) => {}
+            }
+        }
     }
     if ops.wait_for_idle {
         w.packet(Opcode::CP_WAIT_FOR_IDLE, &[]);
@@ -197,9 +241,53 @@ mod tests {
                 wait_for_idle: true,
                 flush: false,
                 invalidate: true,
-                wait_for_me: false
+                wait_for_me: false,
+                ccu_flush_color: false,
+                ccu_invalidate_color: false,
             }
         );
+    }
+
+    #[test]
+    fn blits_read_by_shaders_flush_the_ccu_as_turnip_does() {
+        // storage_image.log (a660), between the buffer-to-image CP_BLITs and
+        // the dispatch: PC_CCU_FLUSH_COLOR_TS, CACHE_INVALIDATE,
+        // CP_WAIT_FOR_IDLE.
+        let ops = CacheOps::for_dependency(
+            S::TRANSFER,
+            A::TRANSFER_WRITE,
+            S::COMPUTE_SHADER,
+            A::SHADER_READ,
+        );
+        assert!(ops.ccu_flush_color && ops.invalidate && ops.wait_for_idle);
+        assert!(!ops.ccu_invalidate_color && !ops.flush);
+        let mut a6 = PacketWriter::new(Chip::A6xx);
+        emit(&mut a6, ops, 0x1_0000_4000).unwrap();
+        assert_eq!(
+            a6.dwords,
+            vec![
+                0x7046_0004,
+                0x1d,
+                0x4000,
+                0x1,
+                0,
+                0x7046_0001,
+                0x31,
+                0x7026_8000
+            ]
+        );
+        // Shader writes a blit then overwrites: the CCU drops stale lines.
+        let ops = CacheOps::for_dependency(
+            S::COMPUTE_SHADER,
+            A::SHADER_WRITE,
+            S::TRANSFER,
+            A::TRANSFER_WRITE,
+        );
+        assert!(ops.ccu_invalidate_color && ops.wait_for_idle && !ops.ccu_flush_color);
+        let mut a7 = PacketWriter::new(Chip::A7xx);
+        emit(&mut a7, ops, 0).unwrap();
+        let event = CpEventWrite7Dw0::from_raw(a7.dwords[1]);
+        assert_eq!(event.event, VgtEventType::PC_CCU_INVALIDATE_COLOR);
     }
 
     #[test]

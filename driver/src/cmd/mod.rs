@@ -5,14 +5,21 @@
 //! - [`buffer`]: the command buffer's life cycle and recorded state;
 //! - [`cache`]: flushes, invalidates and waits for barriers;
 //! - [`init_state`]: the state every command buffer starts by programming;
-//! - [`dispatch`], [`transfer`], [`barrier`], [`query`], [`event`]: the
-//!   commands.
+//! - [`blit2d`]: the 2D engine's state for one blit, [`image_surface`]:
+//!   images and buffers as the engine's surfaces;
+//! - [`dispatch`], [`transfer`], [`copy_image`], [`blit_image`],
+//!   [`clear_image`], [`barrier`], [`query`], [`event`]: the commands.
 
 pub mod barrier;
+pub mod blit2d;
+pub mod blit_image;
 pub mod buffer;
 pub mod cache;
+pub mod clear_image;
+pub mod copy_image;
 pub mod dispatch;
 pub mod event;
+pub mod image_surface;
 pub mod init_state;
 pub mod load_state;
 pub mod packets;

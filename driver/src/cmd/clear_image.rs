@@ -1,0 +1,275 @@
+//! `vkCmdClearColorImage` and `vkCmdClearDepthStencilImage`: one solid
+//! colour 2D blit (RB_2D_BLIT_CNTL.SOLID_COLOR with RB_2D_SRC_SOLID_C0..3)
+//! per level and layer of each range, as Turnip clears outside render
+//! passes.
+//!
+//! The solid colour is given in the blit's intermediate format (Turnip's
+//! `r2d_clear_value`): UNORM8 takes 8-bit values per component (sRGB
+//! encoded for sRGB formats, SNORM scaled by 127), FLOAT16 half floats,
+//! and FLOAT32 and the integer formats the 32-bit values as they are.
+//! Depth goes through FLOAT32 as the float depth, stencil through INT8.
+
+use std::sync::Arc;
+
+use ash::vk;
+use parsnip_registers::enums::{A6xx2dIfmt, A6xxRotation};
+
+use super::blit2d::{Blit, Source};
+use super::buffer::Recording;
+use super::copy_image::urect;
+use super::image_surface::{self, image_surface, render_format, BlitFormat};
+use crate::error::VkResult;
+use crate::formats::{self, Class};
+use crate::image::Image;
+
+/// IEEE half float of `f`, rounding to nearest even.
+pub fn half(f: f32) -> u16 {
+    let bits = f.to_bits();
+    let sign = ((bits >> 16) & 0x8000) as u16;
+    let exp = ((bits >> 23) & 0xff) as i32;
+    let mant = bits & 0x7f_ffff;
+    if exp == 0xff {
+        return sign | 0x7c00 | if mant != 0 { 0x200 } else { 0 };
+    }
+    let e = exp - 127 + 15;
+    if e >= 0x1f {
+        return sign | 0x7c00;
+    }
+    if e <= 0 {
+        if e < -10 {
+            return sign;
+        }
+        let m = mant | 0x80_0000;
+        let shift = (14 - e) as u32;
+        let mut h = m >> shift;
+        let rest = m & ((1 << shift) - 1);
+        let halfway = 1 << (shift - 1);
+        if rest > halfway || (rest == halfway && h & 1 == 1) {
+            h += 1;
+        }
+        return sign | h as u16;
+    }
+    let mut h = ((e as u32) << 10) | (mant >> 13);
+    let rest = mant & 0x1fff;
+    if rest > 0x1000 || (rest == 0x1000 && h & 1 == 1) {
+        h += 1;
+    }
+    sign | h as u16
+}
+
+/// The sRGB encoding of a linear value in [0, 1].
+pub fn linear_to_srgb(v: f32) -> f32 {
+    let v = v.clamp(0.0, 1.0);
+    if v <= 0.003_130_8 {
+        v * 12.92
+    } else {
+        1.055 * v.powf(1.0 / 2.4) - 0.055
+    }
+}
+
+/// The solid colour for `value` in `fmt` of a `class` format.
+pub fn pack_color(value: &vk::ClearColorValue, fmt: &BlitFormat, class: Class) -> [u32; 4] {
+    // SAFETY: reading a union's bytes as the type the format gives them.
+    let (floats, uints) = unsafe { (value.float32, value.uint32) };
+    let mut out = [0u32; 4];
+    for i in 0..4 {
+        out[i] = match fmt.ifmt {
+            A6xx2dIfmt::R2D_UNORM8 | A6xx2dIfmt::R2D_UNORM8_SRGB => {
+                let v = if class == Class::Srgb && i < 3 {
+                    linear_to_srgb(floats[i])
+                } else {
+                    floats[i]
+                };
+                if class == Class::Snorm {
+                    (v.clamp(-1.0, 1.0) * 127.0).round_ties_even() as i32 as u32
+                } else {
+                    (v.clamp(0.0, 1.0) * 255.0).round_ties_even() as u32
+                }
+            }
+            A6xx2dIfmt::R2D_FLOAT16 => u32::from(half(floats[i])),
+            _ => uints[i],
+        };
+    }
+    out
+}
+
+/// The aspects and levels/layers a range names.
+fn counts(image: &Image, r: &vk::ImageSubresourceRange) -> (u32, u32) {
+    let levels = if r.level_count == vk::REMAINING_MIP_LEVELS {
+        image.desc.levels.saturating_sub(r.base_mip_level)
+    } else {
+        r.level_count
+    };
+    let layers = if r.layer_count == vk::REMAINING_ARRAY_LAYERS {
+        image.desc.layers.saturating_sub(r.base_array_layer)
+    } else {
+        r.layer_count
+    };
+    (levels, layers)
+}
+
+impl Recording {
+    fn clear_blits(
+        &self,
+        image: &Image,
+        ranges: &[vk::ImageSubresourceRange],
+        command: &str,
+        colour: impl Fn(vk::ImageAspectFlags, &BlitFormat) -> [u32; 4],
+    ) -> VkResult<Vec<Blit>> {
+        image_surface::bound(image, command)?;
+        let mut blits = Vec::new();
+        for r in ranges {
+            let (levels, layers) = counts(image, r);
+            if r.base_mip_level + levels > image.desc.levels
+                || r.base_array_layer + layers > image.desc.layers
+                || !image.format.aspects().contains(r.aspect_mask)
+            {
+                eprintln!("parsnip: {command}: range {r:?} is outside the image");
+                return Err(vk::Result::ERROR_UNKNOWN);
+            }
+            for aspect in [
+                vk::ImageAspectFlags::COLOR,
+                vk::ImageAspectFlags::DEPTH,
+                vk::ImageAspectFlags::STENCIL,
+            ] {
+                if !r.aspect_mask.contains(aspect) {
+                    continue;
+                }
+                let f = image.plane(aspect).format;
+                let f = if aspect == vk::ImageAspectFlags::STENCIL {
+                    formats::format(vk::Format::S8_UINT).expect("S8 in the table")
+                } else {
+                    f
+                };
+                // D24S8 has no 2D format (its aspects share a texel).
+                let Some(fmt) = render_format(f) else {
+                    eprintln!(
+                        "parsnip: {command}: {:?} cannot be cleared",
+                        image.desc.format
+                    );
+                    return Err(vk::Result::ERROR_UNKNOWN);
+                };
+                let c = colour(aspect, &fmt);
+                for level in r.base_mip_level..r.base_mip_level + levels {
+                    let depth = (image.desc.extent.depth >> level).max(1);
+                    let slices = if image.desc.image_type == vk::ImageType::TYPE_3D {
+                        0..depth
+                    } else {
+                        r.base_array_layer..r.base_array_layer + layers
+                    };
+                    for layer in slices {
+                        let d = image_surface(image, aspect, level, layer, &fmt, None);
+                        blits.push(Blit {
+                            src: Source::Solid(c),
+                            dst_rect: urect(0, 0, d.width, d.height),
+                            dst: d,
+                            ifmt: fmt.ifmt,
+                            kind: fmt.kind,
+                            rotate: A6xxRotation::ROTATE_0,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(blits)
+    }
+
+    /// `vkCmdClearColorImage`.
+    pub fn clear_color_image(
+        &mut self,
+        image: &Arc<Image>,
+        value: &vk::ClearColorValue,
+        ranges: &[vk::ImageSubresourceRange],
+    ) -> VkResult<()> {
+        if image.format.is_depth_or_stencil() || image.format.is_compressed() {
+            eprintln!(
+                "parsnip: vkCmdClearColorImage: {:?} is not a colour format",
+                image.desc.format
+            );
+            return Err(vk::Result::ERROR_UNKNOWN);
+        }
+        let class = image.format.class;
+        let blits = self.clear_blits(image, ranges, "vkCmdClearColorImage", |_, fmt| {
+            pack_color(value, fmt, class)
+        })?;
+        self.keep(image.clone());
+        self.run_blits(&blits)
+    }
+
+    /// `vkCmdClearDepthStencilImage`.
+    pub fn clear_depth_stencil_image(
+        &mut self,
+        image: &Arc<Image>,
+        value: &vk::ClearDepthStencilValue,
+        ranges: &[vk::ImageSubresourceRange],
+    ) -> VkResult<()> {
+        if !image.format.is_depth_or_stencil() {
+            eprintln!(
+                "parsnip: vkCmdClearDepthStencilImage: {:?} is not a depth/stencil format",
+                image.desc.format
+            );
+            return Err(vk::Result::ERROR_UNKNOWN);
+        }
+        let blits =
+            self.clear_blits(image, ranges, "vkCmdClearDepthStencilImage", |aspect, _| {
+                if aspect == vk::ImageAspectFlags::STENCIL {
+                    [value.stencil, 0, 0, 0]
+                } else {
+                    [value.depth.to_bits(), 0, 0, 0]
+                }
+            })?;
+        self.keep(image.clone());
+        self.run_blits(&blits)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cmd::image_surface::copy_format;
+    use crate::formats::format;
+
+    #[test]
+    fn half_floats_round_to_nearest_even() {
+        assert_eq!(half(1.0), 0x3c00);
+        assert_eq!(half(-2.0), 0xc000);
+        assert_eq!(half(0.5), 0x3800);
+        assert_eq!(half(65504.0), 0x7bff);
+        assert_eq!(half(1e6), 0x7c00);
+        assert_eq!(half(f32::NAN) & 0x7e00, 0x7e00);
+        // The smallest subnormal half, 2^-24.
+        assert_eq!(half(5.960_464_5e-8), 1);
+        // 1 + 2^-11 is halfway between 1 and the next half: to even.
+        assert_eq!(half(1.000_488_3), 0x3c00);
+    }
+
+    #[test]
+    fn colours_are_packed_for_the_intermediate_format() {
+        let v = vk::ClearColorValue {
+            float32: [0.1, 0.2, 0.3, 1.0],
+        };
+        // The triangle workload clears RGBA8 to (0.1, 0.2, 0.3, 1.0);
+        // lavapipe's result (triangle_lvp.ppm) holds 26, 51, 76 there:
+        // 0.3 * 255 is 76.5 in f32, rounded to even.
+        let rgba = render_format(format(vk::Format::R8G8B8A8_UNORM).unwrap()).unwrap();
+        assert_eq!(pack_color(&v, &rgba, Class::Unorm), [26, 51, 76, 255]);
+        // sRGB: 0.1 encodes to 0.349 → 89.
+        let srgb = render_format(format(vk::Format::R8G8B8A8_SRGB).unwrap()).unwrap();
+        assert_eq!(pack_color(&v, &srgb, Class::Srgb)[0], 89);
+        let h = render_format(format(vk::Format::R16G16B16A16_SFLOAT).unwrap()).unwrap();
+        assert_eq!(pack_color(&v, &h, Class::Sfloat)[3], 0x3c00);
+        let u = vk::ClearColorValue {
+            uint32: [7, 0xffff_ffff, 3, 1],
+        };
+        let r32 = copy_format(format(vk::Format::R32G32B32A32_UINT).unwrap()).unwrap();
+        assert_eq!(pack_color(&u, &r32, Class::Uint), [7, 0xffff_ffff, 3, 1]);
+        let s = vk::ClearColorValue {
+            float32: [-1.0, 0.5, 0.0, 1.0],
+        };
+        let snorm = render_format(format(vk::Format::R8G8B8A8_SNORM).unwrap()).unwrap();
+        assert_eq!(
+            pack_color(&s, &snorm, Class::Snorm),
+            [(-127i32) as u32, 64, 0, 127]
+        );
+    }
+}
