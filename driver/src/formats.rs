@@ -10,10 +10,10 @@
 //! (`fd6_format_table.c`); packed Vulkan formats name components from the
 //! high bits and the hardware from the low, hence their swaps.
 //!
-//! Tiled (`TILE6_3`) surfaces are stored without the swap (Turnip's
-//! `fd6_texture_swap`/`fd6_color_swap` return `WZYX` for any tiled,
-//! non-mutable surface): [`Format::swap_for`] gives the swap a surface of
-//! a tile mode uses.
+//! Tiled planes are stored without the swap, their linear narrow levels
+//! too (Turnip's `fd6_texture_swap`/`fd6_color_swap` return `WZYX` for any
+//! non-mutable surface of a tiled layout): [`Format::swap_for`] gives the
+//! swap a plane's surfaces use.
 //!
 //! What is offered ([`format_properties`]): texel buffer features from the
 //! table; for images, transfer source and destination wherever the 2D
@@ -25,7 +25,7 @@
 //! work do not provide yet, so they are not offered.
 
 use ash::vk;
-use parsnip_registers::enums::{A3xxColorSwap, A6xxFormat, A6xxTileMode};
+use parsnip_registers::enums::{A3xxColorSwap, A6xxFormat};
 
 /// How a format's components are interpreted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,14 +112,19 @@ impl Format {
         matches!(self.class, Class::Uint | Class::Sint)
     }
 
-    /// The swap a surface in `tile_mode` uses: tiled surfaces are stored
+    /// The swap the surfaces of a plane use: a tiled plane is stored
     /// unswapped.
-    pub fn swap_for(&self, tile_mode: A6xxTileMode) -> A3xxColorSwap {
-        if tile_mode == A6xxTileMode::TILE6_LINEAR {
-            self.swap
-        } else {
+    pub fn swap_for(&self, tiled_plane: bool) -> A3xxColorSwap {
+        if tiled_plane {
             A3xxColorSwap::WZYX
+        } else {
+            self.swap
         }
+    }
+
+    /// Whether the linear layout swaps components.
+    pub fn has_swap(&self) -> bool {
+        self.swap != A3xxColorSwap::WZYX
     }
 
     /// The aspects an image of this format has.
@@ -411,8 +416,8 @@ mod tests {
     #[test]
     fn swapped_formats_store_tiled_surfaces_unswapped() {
         let bgra = format(F::B8G8R8A8_UNORM).unwrap();
-        assert_eq!(bgra.swap_for(A6xxTileMode::TILE6_LINEAR), S::WXYZ);
-        assert_eq!(bgra.swap_for(A6xxTileMode::TILE6_3), S::WZYX);
+        assert_eq!(bgra.swap_for(false), S::WXYZ);
+        assert_eq!(bgra.swap_for(true), S::WZYX);
         // R5G6B5_UNORM_PACK16 has red in its high bits: the hardware's
         // 5_6_5 (red low) with red and blue swapped.
         assert_eq!(format(F::R5G6B5_UNORM_PACK16).unwrap().swap, S::WXYZ);

@@ -12,6 +12,7 @@
 use std::sync::Arc;
 
 use ash::vk;
+use parsnip_compiler::ir::eval::f32_to_f16;
 use parsnip_registers::enums::{A6xx2dIfmt, A6xxRotation};
 
 use super::blit2d::{Blit, Source};
@@ -21,41 +22,6 @@ use super::image_surface::{self, image_surface, render_format, BlitFormat};
 use crate::error::VkResult;
 use crate::formats::{self, Class};
 use crate::image::Image;
-
-/// IEEE half float of `f`, rounding to nearest even.
-pub fn half(f: f32) -> u16 {
-    let bits = f.to_bits();
-    let sign = ((bits >> 16) & 0x8000) as u16;
-    let exp = ((bits >> 23) & 0xff) as i32;
-    let mant = bits & 0x7f_ffff;
-    if exp == 0xff {
-        return sign | 0x7c00 | if mant != 0 { 0x200 } else { 0 };
-    }
-    let e = exp - 127 + 15;
-    if e >= 0x1f {
-        return sign | 0x7c00;
-    }
-    if e <= 0 {
-        if e < -10 {
-            return sign;
-        }
-        let m = mant | 0x80_0000;
-        let shift = (14 - e) as u32;
-        let mut h = m >> shift;
-        let rest = m & ((1 << shift) - 1);
-        let halfway = 1 << (shift - 1);
-        if rest > halfway || (rest == halfway && h & 1 == 1) {
-            h += 1;
-        }
-        return sign | h as u16;
-    }
-    let mut h = ((e as u32) << 10) | (mant >> 13);
-    let rest = mant & 0x1fff;
-    if rest > 0x1000 || (rest == 0x1000 && h & 1 == 1) {
-        h += 1;
-    }
-    sign | h as u16
-}
 
 /// The sRGB encoding of a linear value in [0, 1].
 pub fn linear_to_srgb(v: f32) -> f32 {
@@ -86,26 +52,11 @@ pub fn pack_color(value: &vk::ClearColorValue, fmt: &BlitFormat, class: Class) -
                     (v.clamp(0.0, 1.0) * 255.0).round_ties_even() as u32
                 }
             }
-            A6xx2dIfmt::R2D_FLOAT16 => u32::from(half(floats[i])),
+            A6xx2dIfmt::R2D_FLOAT16 => u32::from(f32_to_f16(floats[i])),
             _ => uints[i],
         };
     }
     out
-}
-
-/// The aspects and levels/layers a range names.
-fn counts(image: &Image, r: &vk::ImageSubresourceRange) -> (u32, u32) {
-    let levels = if r.level_count == vk::REMAINING_MIP_LEVELS {
-        image.desc.levels.saturating_sub(r.base_mip_level)
-    } else {
-        r.level_count
-    };
-    let layers = if r.layer_count == vk::REMAINING_ARRAY_LAYERS {
-        image.desc.layers.saturating_sub(r.base_array_layer)
-    } else {
-        r.layer_count
-    };
-    (levels, layers)
 }
 
 impl Recording {
@@ -119,7 +70,7 @@ impl Recording {
         image_surface::bound(image, command)?;
         let mut blits = Vec::new();
         for r in ranges {
-            let (levels, layers) = counts(image, r);
+            let (levels, layers) = image.range_counts(r);
             if r.base_mip_level + levels > image.desc.levels
                 || r.base_array_layer + layers > image.desc.layers
                 || !image.format.aspects().contains(r.aspect_mask)
@@ -228,20 +179,6 @@ mod tests {
     use super::*;
     use crate::cmd::image_surface::copy_format;
     use crate::formats::format;
-
-    #[test]
-    fn half_floats_round_to_nearest_even() {
-        assert_eq!(half(1.0), 0x3c00);
-        assert_eq!(half(-2.0), 0xc000);
-        assert_eq!(half(0.5), 0x3800);
-        assert_eq!(half(65504.0), 0x7bff);
-        assert_eq!(half(1e6), 0x7c00);
-        assert_eq!(half(f32::NAN) & 0x7e00, 0x7e00);
-        // The smallest subnormal half, 2^-24.
-        assert_eq!(half(5.960_464_5e-8), 1);
-        // 1 + 2^-11 is halfway between 1 and the next half: to even.
-        assert_eq!(half(1.000_488_3), 0x3c00);
-    }
 
     #[test]
     fn colours_are_packed_for_the_intermediate_format() {

@@ -12,7 +12,7 @@
 //! (exact for both), stencil as 8_UINT.
 
 use ash::vk;
-use parsnip_registers::enums::{A3xxColorSwap, A6xx2dIfmt, A6xxFormat, A6xxTileMode};
+use parsnip_registers::enums::{A3xxColorSwap, A6xx2dIfmt, A6xxFormat};
 use parsnip_registers::Chip;
 
 use super::blit2d::{DstKind, Surface};
@@ -176,11 +176,13 @@ pub fn image_surface(
     let l = &plane.layout;
     let lv = &l.levels[level as usize];
     let base = plane.offset + l.offset(level, layer);
-    let swap = match (lv.tile_mode, raw_swap) {
-        (A6xxTileMode::TILE6_LINEAR, Some(_)) => A3xxColorSwap::WZYX,
-        (_, Some(linear_swap)) => linear_swap,
-        (A6xxTileMode::TILE6_LINEAR, None) => format.swap,
-        (_, None) => A3xxColorSwap::WZYX,
+    // A tiled plane stores all its levels unswapped, its linear narrow
+    // levels too (Turnip's swaps follow the layout's tile mode).
+    let swap = match (l.tiled, raw_swap) {
+        (false, Some(_)) => A3xxColorSwap::WZYX,
+        (true, Some(linear_swap)) => linear_swap,
+        (false, None) => format.swap,
+        (true, None) => A3xxColorSwap::WZYX,
     };
     Surface {
         iova: image.iova(base),

@@ -141,6 +141,12 @@ pub struct Layout {
     /// Slices of 3D levels past this one keep its size (TEX_CONST's
     /// MIN_LAYERSZ); 0 while they still shrink.
     pub min_3d_layer_size: u64,
+    /// Whether the plane is tiled (its narrow levels may still be linear);
+    /// a tiled plane stores every level unswapped.
+    pub tiled: bool,
+    /// Whether every level is tiled, narrow ones included (TEX_CONST's
+    /// TILE_ALL).
+    pub tile_all: bool,
 }
 
 /// Why a plane cannot be laid out.
@@ -391,6 +397,8 @@ pub fn layout(
         base_align,
         pitch_align_log2,
         min_3d_layer_size: min_3d,
+        tiled,
+        tile_all: tiled && tile_all,
     })
 }
 

@@ -9,6 +9,8 @@
 //! stencil 4 KiB aligned after it); D24S8 is one.
 
 pub mod layout;
+pub mod sampler;
+pub mod view;
 
 use std::sync::{Arc, OnceLock};
 
@@ -395,6 +397,22 @@ impl Image {
         self.binding
             .get()
             .map_or(0, |b| b.memory.iova() + b.offset + offset)
+    }
+
+    /// The levels and layers a subresource range names, with
+    /// `VK_REMAINING_*` resolved (not checked against the image).
+    pub fn range_counts(&self, r: &vk::ImageSubresourceRange) -> (u32, u32) {
+        let levels = if r.level_count == vk::REMAINING_MIP_LEVELS {
+            self.desc.levels.saturating_sub(r.base_mip_level)
+        } else {
+            r.level_count
+        };
+        let layers = if r.layer_count == vk::REMAINING_ARRAY_LAYERS {
+            self.desc.layers.saturating_sub(r.base_array_layer)
+        } else {
+            r.layer_count
+        };
+        (levels, layers)
     }
 
     /// The plane holding `aspect`.
