@@ -54,6 +54,10 @@ pub static DEVICE_EXTENSIONS: &[Extension] = &[
         name: ash::khr::pipeline_executable_properties::NAME,
         spec_version: ash::khr::pipeline_executable_properties::SPEC_VERSION,
     },
+    Extension {
+        name: ash::khr::copy_commands2::NAME,
+        spec_version: ash::khr::copy_commands2::SPEC_VERSION,
+    },
 ];
 
 /// Whether `name` is in `list`; an unknown name is the caller's

@@ -37,7 +37,7 @@ fn record(
 
 /// Like `record`, for commands whose arguments must first be resolved
 /// (handles, arrays): a resolution error becomes the command's error.
-fn record_with<A>(
+pub(crate) fn record_with<A>(
     entry: &str,
     command_buffer: vk::CommandBuffer,
     args: impl FnOnce() -> Result<A, vk::Result>,

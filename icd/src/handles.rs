@@ -173,6 +173,9 @@ handles! {
     MEMORIES: vk::DeviceMemory => d::device_memory::DeviceMemory, memory, new_memory, drop_memory;
     BUFFERS: vk::Buffer => d::buffer::Buffer, buffer, new_buffer, drop_buffer;
     BUFFER_VIEWS: vk::BufferView => d::buffer::BufferView, buffer_view, new_buffer_view, drop_buffer_view;
+    IMAGES: vk::Image => d::image::Image, image, new_image, drop_image;
+    IMAGE_VIEWS: vk::ImageView => d::image::view::ImageView, image_view, new_image_view, drop_image_view;
+    SAMPLERS: vk::Sampler => d::image::sampler::Sampler, sampler, new_sampler, drop_sampler;
     SET_LAYOUTS: vk::DescriptorSetLayout => d::descriptor::set_layout::DescriptorSetLayout, set_layout, new_set_layout, drop_set_layout;
     DESCRIPTOR_POOLS: vk::DescriptorPool => DescriptorPoolObject, descriptor_pool, new_descriptor_pool, drop_descriptor_pool;
     DESCRIPTOR_SETS: vk::DescriptorSet => d::descriptor::set::DescriptorSet, descriptor_set, new_descriptor_set, drop_descriptor_set;

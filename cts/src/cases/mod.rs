@@ -9,6 +9,7 @@ pub mod buffer_layouts;
 pub mod control_flow;
 pub mod copies_and_fills;
 pub mod dispatch;
+pub mod images;
 pub mod indirect_dispatch;
 pub mod memory;
 mod one_dispatch;
@@ -37,6 +38,7 @@ pub fn all() -> Vec<Case> {
         buffer_layouts::CASES,
         indirect_dispatch::CASES,
         copies_and_fills::CASES,
+        images::CASES,
         memory::CASES,
         timeline_semaphores::CASES,
         synchronization::CASES,

@@ -55,6 +55,20 @@ impl Harness {
         })
     }
 
+    /// Memory for an object with `requirements`, in `placement`.
+    pub(super) fn allocate(
+        &self,
+        requirements: &vk::MemoryRequirements,
+        placement: Placement,
+    ) -> Result<vk::DeviceMemory, Stop> {
+        let memory_type_index = self.memory_type(requirements.memory_type_bits, placement)?;
+        let alloc = vk::MemoryAllocateInfo::default()
+            .allocation_size(requirements.size)
+            .memory_type_index(memory_type_index);
+        // SAFETY: a valid allocation of a type the object allows.
+        unsafe { self.device.allocate_memory(&alloc, None) }.or_stop("vkAllocateMemory")
+    }
+
     /// A buffer of `size` bytes for `usage` (transfers always allowed).
     /// Host buffers are mapped and filled with [`POISON`].
     pub fn buffer(
@@ -71,16 +85,7 @@ impl Harness {
         let handle = unsafe { self.device.create_buffer(&info, None) }.or_stop("vkCreateBuffer")?;
         // SAFETY: `handle` was just created from this device.
         let requirements = unsafe { self.device.get_buffer_memory_requirements(handle) };
-        let allocated = self
-            .memory_type(requirements.memory_type_bits, placement)
-            .and_then(|memory_type_index| {
-                let alloc = vk::MemoryAllocateInfo::default()
-                    .allocation_size(requirements.size)
-                    .memory_type_index(memory_type_index);
-                // SAFETY: a valid allocation of a type this buffer allows.
-                unsafe { self.device.allocate_memory(&alloc, None) }.or_stop("vkAllocateMemory")
-            });
-        let memory = match allocated {
+        let memory = match self.allocate(&requirements, placement) {
             Ok(m) => m,
             Err(e) => {
                 // SAFETY: the buffer is unused.
@@ -215,13 +220,12 @@ impl Harness {
         let type_bits = requirements
             .iter()
             .fold(u32::MAX, |bits, r| bits & r.memory_type_bits);
-        let memory_type = self.memory_type(type_bits, Placement::Host)?;
-        let alloc = vk::MemoryAllocateInfo::default()
-            .allocation_size(usages.len() as u64 * stride)
-            .memory_type_index(memory_type);
-        // SAFETY: a valid allocation of a type every buffer allows.
-        let memory =
-            unsafe { self.device.allocate_memory(&alloc, None) }.or_stop("vkAllocateMemory")?;
+        let all = vk::MemoryRequirements {
+            size: usages.len() as u64 * stride,
+            alignment,
+            memory_type_bits: type_bits,
+        };
+        let memory = self.allocate(&all, Placement::Host)?;
         self.own(memory);
         let mut buffers = Vec::new();
         for (k, handle) in handles.iter().enumerate() {

@@ -9,12 +9,14 @@
 //! reports any object the driver or the case leaked as an error.
 
 mod commands;
+mod images;
 mod memory;
 mod pipelines;
 mod promoted;
 mod setup;
 
 pub use commands::{Dependency, Recorder, Submission};
+pub use images::{Image, ImageShape};
 pub use memory::{Buffer, Placement, POISON, POISON_WORD};
 pub use pipelines::{Bind, ComputePipeline, PipelineDesc, Slot};
 pub use promoted::{Synchronization2, TimelineSemaphores};
@@ -57,6 +59,7 @@ owned_handles!(
     Buffer(vk::Buffer),
     Memory(vk::DeviceMemory),
     BufferView(vk::BufferView),
+    Image(vk::Image),
     ShaderModule(vk::ShaderModule),
     DescriptorSetLayout(vk::DescriptorSetLayout),
     DescriptorPool(vk::DescriptorPool),
@@ -246,6 +249,7 @@ unsafe fn destroy(device: &ash::Device, owned: Owned) {
             Owned::Buffer(h) => device.destroy_buffer(h, None),
             Owned::Memory(h) => device.free_memory(h, None),
             Owned::BufferView(h) => device.destroy_buffer_view(h, None),
+            Owned::Image(h) => device.destroy_image(h, None),
             Owned::ShaderModule(h) => device.destroy_shader_module(h, None),
             Owned::DescriptorSetLayout(h) => device.destroy_descriptor_set_layout(h, None),
             Owned::DescriptorPool(h) => device.destroy_descriptor_pool(h, None),

@@ -1,0 +1,571 @@
+//! Image entry points: `vkCreateImage` and its memory, subresource layout
+//! and sparse queries, and the image transfer commands (`vkCmdCopy*Image*`,
+//! `vkCmdBlitImage`, `vkCmdResolveImage`, `vkCmdClear*Image`, and the
+//! `VK_KHR_copy_commands2` forms, turned into the same calls, with that
+//! extension's `vkCmdCopyBuffer2`).
+
+use ash::vk;
+use parsnip_driver::cmd::transfer::CopyRegion;
+use parsnip_driver::image::view::{ImageView, ViewDesc};
+use parsnip_driver::image::{Image, ImageDesc};
+use parsnip_driver::{formats, VkResult};
+
+use crate::commands::record_with;
+use crate::ffi;
+use crate::guard;
+use crate::handles;
+
+/// Whether a mutable image's views may use a format with a component
+/// swap (no format list: any compatible format, some of which swap).
+fn view_formats_swap(list: Option<&vk::ImageFormatListCreateInfo<'_>>) -> bool {
+    let Some(list) = list.filter(|l| l.view_format_count > 0) else {
+        return true;
+    };
+    // SAFETY: pViewFormats holds viewFormatCount formats.
+    unsafe { ffi::slice(list.p_view_formats, list.view_format_count) }
+        .iter()
+        .any(|f| formats::format(*f).is_none_or(|f| f.has_swap()))
+}
+
+pub unsafe extern "system" fn vkCreateImage(
+    device: vk::Device,
+    p_info: *const vk::ImageCreateInfo<'_>,
+    _p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_image: *mut vk::Image,
+) -> vk::Result {
+    guard::success(
+        "vkCreateImage",
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY,
+        || {
+            let device = handles::device(device)?;
+            // SAFETY: the application's structure.
+            let info = unsafe { ffi::input(p_info) }?;
+            // SAFETY: as above; its chain is valid.
+            let list =
+                unsafe { ffi::find_in_chain::<vk::ImageFormatListCreateInfo<'_>>(info.p_next) };
+            let unsupported = vk::ImageCreateFlags::SPARSE_BINDING
+                | vk::ImageCreateFlags::SPARSE_RESIDENCY
+                | vk::ImageCreateFlags::SPARSE_ALIASED
+                | vk::ImageCreateFlags::PROTECTED
+                | vk::ImageCreateFlags::ALIAS
+                | vk::ImageCreateFlags::SPLIT_INSTANCE_BIND_REGIONS
+                | vk::ImageCreateFlags::DISJOINT;
+            if info.flags.intersects(unsupported) {
+                eprintln!(
+                    "parsnip: vkCreateImage: flags {:?} are not supported",
+                    info.flags & unsupported
+                );
+                return Err(vk::Result::ERROR_OUT_OF_DEVICE_MEMORY);
+            }
+            let desc = ImageDesc {
+                image_type: info.image_type,
+                format: info.format,
+                extent: info.extent,
+                levels: info.mip_levels,
+                layers: info.array_layers,
+                samples: info.samples.as_raw(),
+                tiling: info.tiling,
+                usage: info.usage,
+                flags: info.flags,
+                view_formats_swap: view_formats_swap(list),
+            };
+            // An image the hardware cannot address is never created; the
+            // application was told so by vkGetPhysicalDeviceImageFormatProperties,
+            // and vkCreateImage's own codes have only memory exhaustion for it.
+            let image = Image::new(desc, &device.device.gpu.entry.ubwc)
+                .map_err(|_| vk::Result::ERROR_OUT_OF_DEVICE_MEMORY)?;
+            // SAFETY: pImage is valid for a write.
+            unsafe { ffi::write(p_image, handles::new_image(image)) }
+        },
+    )
+}
+
+pub unsafe extern "system" fn vkDestroyImage(
+    _device: vk::Device,
+    image: vk::Image,
+    _p: *const vk::AllocationCallbacks<'_>,
+) {
+    guard::void("vkDestroyImage", || {
+        handles::drop_image(image);
+        Ok(())
+    })
+}
+
+fn requirements(device: vk::Device, image: vk::Image) -> VkResult<vk::MemoryRequirements> {
+    let device = handles::device(device)?;
+    let image = handles::image(image)?;
+    Ok(image.memory_requirements(device.device.physical.memory.all_types_mask()))
+}
+
+pub unsafe extern "system" fn vkGetImageMemoryRequirements(
+    device: vk::Device,
+    image: vk::Image,
+    p: *mut vk::MemoryRequirements,
+) {
+    guard::void("vkGetImageMemoryRequirements", || {
+        let r = requirements(device, image)?;
+        // SAFETY: the output structure is valid for a write.
+        unsafe { ffi::write(p, r) }
+    })
+}
+
+pub unsafe extern "system" fn vkGetImageMemoryRequirements2(
+    device: vk::Device,
+    p_info: *const vk::ImageMemoryRequirementsInfo2<'_>,
+    p: *mut vk::MemoryRequirements2<'_>,
+) {
+    guard::void("vkGetImageMemoryRequirements2", || {
+        // SAFETY: the application's structures.
+        let info = unsafe { ffi::input(p_info) }?;
+        let r = requirements(device, info.image)?;
+        // SAFETY: as above.
+        let out = unsafe { p.as_mut() }.ok_or(vk::Result::ERROR_UNKNOWN)?;
+        out.memory_requirements = r;
+        // SAFETY: the output chain is valid. Images need no dedicated
+        // allocation: they are addressed like any range of a BO.
+        unsafe {
+            ffi::walk_out_chain(out.p_next, |ty, ptr| {
+                if ty == vk::StructureType::MEMORY_DEDICATED_REQUIREMENTS {
+                    ffi::fill_out::<vk::MemoryDedicatedRequirements<'_>>(ptr, |s| {
+                        s.prefers_dedicated_allocation = vk::FALSE;
+                        s.requires_dedicated_allocation = vk::FALSE;
+                    });
+                }
+            });
+        }
+        Ok(())
+    })
+}
+
+pub unsafe extern "system" fn vkGetImageSparseMemoryRequirements(
+    _device: vk::Device,
+    _image: vk::Image,
+    p_count: *mut u32,
+    _p: *mut vk::SparseImageMemoryRequirements,
+) {
+    guard::void("vkGetImageSparseMemoryRequirements", || {
+        // SAFETY: pSparseMemoryRequirementCount is valid for a write; no
+        // image is sparse.
+        unsafe { ffi::write(p_count, 0) }
+    })
+}
+
+pub unsafe extern "system" fn vkGetImageSparseMemoryRequirements2(
+    _device: vk::Device,
+    _info: *const vk::ImageSparseMemoryRequirementsInfo2<'_>,
+    p_count: *mut u32,
+    _p: *mut vk::SparseImageMemoryRequirements2<'_>,
+) {
+    guard::void("vkGetImageSparseMemoryRequirements2", || {
+        // SAFETY: as above.
+        unsafe { ffi::write(p_count, 0) }
+    })
+}
+
+pub unsafe extern "system" fn vkBindImageMemory(
+    _device: vk::Device,
+    image: vk::Image,
+    memory: vk::DeviceMemory,
+    offset: vk::DeviceSize,
+) -> vk::Result {
+    guard::success(
+        "vkBindImageMemory",
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY,
+        || handles::image(image)?.bind(handles::memory(memory)?, offset),
+    )
+}
+
+pub unsafe extern "system" fn vkBindImageMemory2(
+    _device: vk::Device,
+    count: u32,
+    p_infos: *const vk::BindImageMemoryInfo<'_>,
+) -> vk::Result {
+    guard::success(
+        "vkBindImageMemory2",
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY,
+        || {
+            // SAFETY: pBindInfos holds bindInfoCount structures.
+            for info in unsafe { ffi::slice(p_infos, count) } {
+                handles::image(info.image)?
+                    .bind(handles::memory(info.memory)?, info.memory_offset)?;
+            }
+            Ok(())
+        },
+    )
+}
+
+pub unsafe extern "system" fn vkGetImageSubresourceLayout(
+    _device: vk::Device,
+    image: vk::Image,
+    p_sub: *const vk::ImageSubresource,
+    p: *mut vk::SubresourceLayout,
+) {
+    guard::void("vkGetImageSubresourceLayout", || {
+        let image = handles::image(image)?;
+        // SAFETY: the application's structure.
+        let sub = unsafe { ffi::input(p_sub) }?;
+        // SAFETY: the output structure is valid for a write.
+        unsafe { ffi::write(p, image.subresource_layout(*sub)) }
+    })
+}
+
+pub unsafe extern "system" fn vkCreateImageView(
+    device: vk::Device,
+    p_info: *const vk::ImageViewCreateInfo<'_>,
+    _p_allocator: *const vk::AllocationCallbacks<'_>,
+    p_view: *mut vk::ImageView,
+) -> vk::Result {
+    guard::success(
+        "vkCreateImageView",
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY,
+        || {
+            let device = handles::device(device)?;
+            // SAFETY: the application's structure.
+            let info = unsafe { ffi::input(p_info) }?;
+            // SAFETY: as above; VkImageViewMinLodCreateInfoEXT is not offered,
+            // so the chain has nothing the view depends on.
+            let image = handles::image(info.image)?;
+            let desc = ViewDesc {
+                view_type: info.view_type,
+                format: info.format,
+                components: info.components,
+                range: info.subresource_range,
+                min_lod: 0.0,
+            };
+            let view = ImageView::new(device.device.gpu.chip(), image, desc)?;
+            // SAFETY: pView is valid for a write.
+            unsafe { ffi::write(p_view, handles::new_image_view(view)) }
+        },
+    )
+}
+
+pub unsafe extern "system" fn vkDestroyImageView(
+    _device: vk::Device,
+    view: vk::ImageView,
+    _p: *const vk::AllocationCallbacks<'_>,
+) {
+    guard::void("vkDestroyImageView", || {
+        handles::drop_image_view(view);
+        Ok(())
+    })
+}
+
+pub unsafe extern "system" fn vkCmdCopyBufferToImage(
+    command_buffer: vk::CommandBuffer,
+    src: vk::Buffer,
+    dst: vk::Image,
+    _layout: vk::ImageLayout,
+    count: u32,
+    p_regions: *const vk::BufferImageCopy,
+) {
+    record_with(
+        "vkCmdCopyBufferToImage",
+        command_buffer,
+        || {
+            // SAFETY: pRegions holds regionCount structures.
+            let regions = unsafe { ffi::slice(p_regions, count) }.to_vec();
+            Ok((handles::buffer(src)?, handles::image(dst)?, regions))
+        },
+        |rec, (src, dst, regions)| rec.copy_buffer_to_image(&src, &dst, &regions),
+    );
+}
+
+pub unsafe extern "system" fn vkCmdCopyImageToBuffer(
+    command_buffer: vk::CommandBuffer,
+    src: vk::Image,
+    _layout: vk::ImageLayout,
+    dst: vk::Buffer,
+    count: u32,
+    p_regions: *const vk::BufferImageCopy,
+) {
+    record_with(
+        "vkCmdCopyImageToBuffer",
+        command_buffer,
+        || {
+            // SAFETY: pRegions holds regionCount structures.
+            let regions = unsafe { ffi::slice(p_regions, count) }.to_vec();
+            Ok((handles::image(src)?, handles::buffer(dst)?, regions))
+        },
+        |rec, (src, dst, regions)| rec.copy_image_to_buffer(&src, &dst, &regions),
+    );
+}
+
+pub unsafe extern "system" fn vkCmdCopyImage(
+    command_buffer: vk::CommandBuffer,
+    src: vk::Image,
+    _src_layout: vk::ImageLayout,
+    dst: vk::Image,
+    _dst_layout: vk::ImageLayout,
+    count: u32,
+    p_regions: *const vk::ImageCopy,
+) {
+    record_with(
+        "vkCmdCopyImage",
+        command_buffer,
+        || {
+            // SAFETY: pRegions holds regionCount structures.
+            let regions = unsafe { ffi::slice(p_regions, count) }.to_vec();
+            Ok((handles::image(src)?, handles::image(dst)?, regions))
+        },
+        |rec, (src, dst, regions)| rec.copy_image(&src, &dst, &regions),
+    );
+}
+
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "system" fn vkCmdBlitImage(
+    command_buffer: vk::CommandBuffer,
+    src: vk::Image,
+    _src_layout: vk::ImageLayout,
+    dst: vk::Image,
+    _dst_layout: vk::ImageLayout,
+    count: u32,
+    p_regions: *const vk::ImageBlit,
+    filter: vk::Filter,
+) {
+    record_with(
+        "vkCmdBlitImage",
+        command_buffer,
+        || {
+            // SAFETY: pRegions holds regionCount structures.
+            let regions = unsafe { ffi::slice(p_regions, count) }.to_vec();
+            Ok((handles::image(src)?, handles::image(dst)?, regions))
+        },
+        |rec, (src, dst, regions)| rec.blit_image(&src, &dst, &regions, filter),
+    );
+}
+
+pub unsafe extern "system" fn vkCmdResolveImage(
+    command_buffer: vk::CommandBuffer,
+    src: vk::Image,
+    _src_layout: vk::ImageLayout,
+    dst: vk::Image,
+    _dst_layout: vk::ImageLayout,
+    _count: u32,
+    _p_regions: *const vk::ImageResolve,
+) {
+    record_with(
+        "vkCmdResolveImage",
+        command_buffer,
+        || Ok((handles::image(src)?, handles::image(dst)?)),
+        |rec, (src, dst)| rec.resolve_image(&src, &dst),
+    );
+}
+
+pub unsafe extern "system" fn vkCmdClearColorImage(
+    command_buffer: vk::CommandBuffer,
+    image: vk::Image,
+    _layout: vk::ImageLayout,
+    p_color: *const vk::ClearColorValue,
+    count: u32,
+    p_ranges: *const vk::ImageSubresourceRange,
+) {
+    record_with(
+        "vkCmdClearColorImage",
+        command_buffer,
+        || {
+            // SAFETY: the application's value and pRanges' rangeCount
+            // structures.
+            let color = *unsafe { ffi::input(p_color) }?;
+            // SAFETY: as above.
+            let ranges = unsafe { ffi::slice(p_ranges, count) }.to_vec();
+            Ok((handles::image(image)?, color, ranges))
+        },
+        |rec, (image, color, ranges)| rec.clear_color_image(&image, &color, &ranges),
+    );
+}
+
+pub unsafe extern "system" fn vkCmdClearDepthStencilImage(
+    command_buffer: vk::CommandBuffer,
+    image: vk::Image,
+    _layout: vk::ImageLayout,
+    p_value: *const vk::ClearDepthStencilValue,
+    count: u32,
+    p_ranges: *const vk::ImageSubresourceRange,
+) {
+    record_with(
+        "vkCmdClearDepthStencilImage",
+        command_buffer,
+        || {
+            // SAFETY: the application's value and ranges.
+            let value = *unsafe { ffi::input(p_value) }?;
+            // SAFETY: as above.
+            let ranges = unsafe { ffi::slice(p_ranges, count) }.to_vec();
+            Ok((handles::image(image)?, value, ranges))
+        },
+        |rec, (image, value, ranges)| rec.clear_depth_stencil_image(&image, &value, &ranges),
+    );
+}
+
+/// `VkBufferImageCopy2` regions as the 1.0 structures (their fields are
+/// the same).
+///
+/// # Safety
+/// `p` holds `count` valid structures.
+unsafe fn regions_v1(p: *const vk::BufferImageCopy2<'_>, count: u32) -> Vec<vk::BufferImageCopy> {
+    // SAFETY: the caller's promise.
+    unsafe { ffi::slice(p, count) }
+        .iter()
+        .map(|r| vk::BufferImageCopy {
+            buffer_offset: r.buffer_offset,
+            buffer_row_length: r.buffer_row_length,
+            buffer_image_height: r.buffer_image_height,
+            image_subresource: r.image_subresource,
+            image_offset: r.image_offset,
+            image_extent: r.image_extent,
+        })
+        .collect()
+}
+
+pub unsafe extern "system" fn vkCmdCopyBufferToImage2(
+    command_buffer: vk::CommandBuffer,
+    p_info: *const vk::CopyBufferToImageInfo2<'_>,
+) {
+    record_with(
+        "vkCmdCopyBufferToImage2",
+        command_buffer,
+        || {
+            // SAFETY: the application's structure and its region array.
+            let info = unsafe { ffi::input(p_info) }?;
+            // SAFETY: as above.
+            let regions = unsafe { regions_v1(info.p_regions, info.region_count) };
+            Ok((
+                handles::buffer(info.src_buffer)?,
+                handles::image(info.dst_image)?,
+                regions,
+            ))
+        },
+        |rec, (src, dst, regions)| rec.copy_buffer_to_image(&src, &dst, &regions),
+    );
+}
+
+pub unsafe extern "system" fn vkCmdCopyImageToBuffer2(
+    command_buffer: vk::CommandBuffer,
+    p_info: *const vk::CopyImageToBufferInfo2<'_>,
+) {
+    record_with(
+        "vkCmdCopyImageToBuffer2",
+        command_buffer,
+        || {
+            // SAFETY: the application's structure and its region array.
+            let info = unsafe { ffi::input(p_info) }?;
+            // SAFETY: as above.
+            let regions = unsafe { regions_v1(info.p_regions, info.region_count) };
+            Ok((
+                handles::image(info.src_image)?,
+                handles::buffer(info.dst_buffer)?,
+                regions,
+            ))
+        },
+        |rec, (src, dst, regions)| rec.copy_image_to_buffer(&src, &dst, &regions),
+    );
+}
+
+pub unsafe extern "system" fn vkCmdCopyImage2(
+    command_buffer: vk::CommandBuffer,
+    p_info: *const vk::CopyImageInfo2<'_>,
+) {
+    record_with(
+        "vkCmdCopyImage2",
+        command_buffer,
+        || {
+            // SAFETY: the application's structure and its region array.
+            let info = unsafe { ffi::input(p_info) }?;
+            // SAFETY: as above.
+            let regions = unsafe { ffi::slice(info.p_regions, info.region_count) }
+                .iter()
+                .map(|r| vk::ImageCopy {
+                    src_subresource: r.src_subresource,
+                    src_offset: r.src_offset,
+                    dst_subresource: r.dst_subresource,
+                    dst_offset: r.dst_offset,
+                    extent: r.extent,
+                })
+                .collect::<Vec<_>>();
+            Ok((
+                handles::image(info.src_image)?,
+                handles::image(info.dst_image)?,
+                regions,
+            ))
+        },
+        |rec, (src, dst, regions)| rec.copy_image(&src, &dst, &regions),
+    );
+}
+
+pub unsafe extern "system" fn vkCmdBlitImage2(
+    command_buffer: vk::CommandBuffer,
+    p_info: *const vk::BlitImageInfo2<'_>,
+) {
+    record_with(
+        "vkCmdBlitImage2",
+        command_buffer,
+        || {
+            // SAFETY: the application's structure and its region array.
+            let info = unsafe { ffi::input(p_info) }?;
+            // SAFETY: as above.
+            let regions = unsafe { ffi::slice(info.p_regions, info.region_count) }
+                .iter()
+                .map(|r| vk::ImageBlit {
+                    src_subresource: r.src_subresource,
+                    src_offsets: r.src_offsets,
+                    dst_subresource: r.dst_subresource,
+                    dst_offsets: r.dst_offsets,
+                })
+                .collect::<Vec<_>>();
+            Ok((
+                handles::image(info.src_image)?,
+                handles::image(info.dst_image)?,
+                regions,
+                info.filter,
+            ))
+        },
+        |rec, (src, dst, regions, filter)| rec.blit_image(&src, &dst, &regions, filter),
+    );
+}
+
+pub unsafe extern "system" fn vkCmdResolveImage2(
+    command_buffer: vk::CommandBuffer,
+    p_info: *const vk::ResolveImageInfo2<'_>,
+) {
+    record_with(
+        "vkCmdResolveImage2",
+        command_buffer,
+        || {
+            // SAFETY: the application's structure.
+            let info = unsafe { ffi::input(p_info) }?;
+            Ok((
+                handles::image(info.src_image)?,
+                handles::image(info.dst_image)?,
+            ))
+        },
+        |rec, (src, dst)| rec.resolve_image(&src, &dst),
+    );
+}
+
+pub unsafe extern "system" fn vkCmdCopyBuffer2(
+    command_buffer: vk::CommandBuffer,
+    p_info: *const vk::CopyBufferInfo2<'_>,
+) {
+    record_with(
+        "vkCmdCopyBuffer2",
+        command_buffer,
+        || {
+            // SAFETY: the application's structure and its region array.
+            let info = unsafe { ffi::input(p_info) }?;
+            // SAFETY: as above.
+            let regions = unsafe { ffi::slice(info.p_regions, info.region_count) }
+                .iter()
+                .map(|r| CopyRegion {
+                    src_offset: r.src_offset,
+                    dst_offset: r.dst_offset,
+                    size: r.size,
+                })
+                .collect::<Vec<_>>();
+            Ok((
+                handles::buffer(info.src_buffer)?,
+                handles::buffer(info.dst_buffer)?,
+                regions,
+            ))
+        },
+        |rec, (src, dst, regions)| rec.copy_buffer(&src, &dst, &regions),
+    );
+}
