@@ -1,10 +1,11 @@
-//! The 2D engine state Parsnip's buffer-to-image copies program, checked
-//! blit by blit against Turnip's for the same copies: the `mip_lod`
+//! The 2D engine state Parsnip's image copies and clears program, checked
+//! blit by blit against Turnip's for the same operations: the `mip_lod`
 //! workload's upload of an 8x8 RGBA8 texture with 4 levels from a staging
-//! buffer (one region per level at offsets 0, 256, 320, 336), and the
-//! `storage_image` workload's 16x16 R32_UINT and RGBA8 uploads, on a660
-//! (row-by-row blits for 32-byte rows) and a740 (whole regions, the start
-//! texel in TPL1_2D_SRC_CNTL).
+//! buffer (one region per level at offsets 0, 256, 320, 336), the
+//! `storage_image` workload's 16x16 R32_UINT and RGBA8 uploads and
+//! readbacks (UBWC on a740), and the triangle's solid clear of its 64x64
+//! UBWC attachment and its readback, on a660 (row-by-row blits for 32-byte
+//! rows) and a740 (whole regions, the start texel in TPL1_2D_SRC_CNTL).
 //!
 //! Each CP_BLIT in the traces' decodes lists the registers it runs with;
 //! the same registers are read from the stream Parsnip records, with
@@ -45,6 +46,13 @@ const REGISTERS: &[&str] = &[
     "GRAS_2D_SRC_BR_Y",
 ];
 const ADDRESSES: &[&str] = &["RB_2D_DST", "SP_PS_2D_SRC"];
+/// The solid colour of clears.
+const SOLID: &[&str] = &[
+    "RB_2D_SRC_SOLID_C0",
+    "RB_2D_SRC_SOLID_C1",
+    "RB_2D_SRC_SOLID_C2",
+    "RB_2D_SRC_SOLID_C3",
+];
 
 type Snapshot = HashMap<String, u64>;
 
@@ -87,6 +95,7 @@ fn stream_blits(chip: Chip, dwords: &[u32]) -> Vec<Snapshot> {
     let names: Vec<(&str, u32)> = REGISTERS
         .iter()
         .chain(ADDRESSES)
+        .chain(SOLID)
         .map(|n| (*n, table.offset_of(n).unwrap_or_else(|| panic!("{n}"))))
         .collect();
     let mut regs: HashMap<u32, u32> = HashMap::new();
@@ -136,6 +145,8 @@ struct Upload {
     buffer_size: u64,
     /// Image to buffer rather than buffer to image.
     download: bool,
+    /// A clear to this colour instead of a copy.
+    clear: Option<[f32; 4]>,
 }
 
 fn recorded_upload(device: &Arc<Device>, u: &Upload) -> (Vec<u32>, u64, u64) {
@@ -159,7 +170,8 @@ fn recorded_upload(device: &Arc<Device>, u: &Upload) -> (Vec<u32>, u64, u64) {
     let image_memory = DeviceMemory::allocate(device, image.size.max(4096), 0).unwrap();
     image.bind(image_memory.clone(), 0).unwrap();
     let buffer = Buffer::new(u.buffer_size, vk::BufferUsageFlags::TRANSFER_SRC).unwrap();
-    let buffer_memory = DeviceMemory::allocate(device, 4096, 0).unwrap();
+    let buffer_memory =
+        DeviceMemory::allocate(device, u.buffer_size.next_multiple_of(4096), 0).unwrap();
     buffer.bind(buffer_memory.clone(), 0).unwrap();
     let regions: Vec<vk::BufferImageCopy> = u
         .regions
@@ -186,7 +198,17 @@ fn recorded_upload(device: &Arc<Device>, u: &Upload) -> (Vec<u32>, u64, u64) {
     let pool = CommandPool::new(device, 0, vk::CommandPoolCreateFlags::empty()).unwrap();
     let cmd = pool.allocate(Level::Primary);
     cmd.begin().unwrap();
-    if u.download {
+    if let Some(c) = u.clear {
+        let value = vk::ClearColorValue { float32: c };
+        let range = vk::ImageSubresourceRange {
+            aspect_mask: vk::ImageAspectFlags::COLOR,
+            base_mip_level: 0,
+            level_count: 1,
+            base_array_layer: 0,
+            layer_count: 1,
+        };
+        cmd.record(|r| r.clear_color_image(&image, &value, &[range]));
+    } else if u.download {
         cmd.record(|r| r.copy_image_to_buffer(&image, &buffer, &regions));
     } else {
         cmd.record(|r| r.copy_buffer_to_image(&buffer, &image, &regions));
@@ -225,7 +247,14 @@ fn compare(
     assert!(!ours.is_empty(), "{gpu}: no CP_BLIT recorded");
     let theirs = &theirs[first_trace_blit..first_trace_blit + ours.len()];
     for (i, (o, t)) in ours.iter().zip(theirs).enumerate() {
-        for name in REGISTERS {
+        let source_registers: &[&str] = if upload.clear.is_some() { SOLID } else { &[] };
+        for name in REGISTERS.iter().chain(source_registers) {
+            if upload.clear.is_some()
+                && (name.starts_with("SP_PS_2D_SRC") || name.starts_with("GRAS_2D_SRC"))
+            {
+                // A solid fill reads no source surface.
+                continue;
+            }
             assert_eq!(
                 o[*name], t[*name],
                 "{gpu} {log} blit {i}: {name} is {:#x}, Turnip's {:#x}",
@@ -243,11 +272,13 @@ fn compare(
             rel(t, "RB_2D_DST", dst.1),
             "{gpu} {log} blit {i}: RB_2D_DST"
         );
-        assert_eq!(
-            rel(o, "SP_PS_2D_SRC", src.0),
-            rel(t, "SP_PS_2D_SRC", src.1),
-            "{gpu} {log} blit {i}: SP_PS_2D_SRC"
-        );
+        if upload.clear.is_none() {
+            assert_eq!(
+                rel(o, "SP_PS_2D_SRC", src.0),
+                rel(t, "SP_PS_2D_SRC", src.1),
+                "{gpu} {log} blit {i}: SP_PS_2D_SRC"
+            );
+        }
     }
     println!("{gpu} {log}: {} blits match Turnip's", ours.len());
     ours.len()
@@ -262,6 +293,7 @@ fn mip_lod() -> Upload {
         regions: vec![(0, 8), (256, 4), (320, 2), (336, 1)],
         buffer_size: 384,
         download: false,
+        clear: None,
     }
 }
 
@@ -276,6 +308,7 @@ fn storage_copy(format: vk::Format, buffer_offset: u64, download: bool) -> Uploa
         regions: vec![(buffer_offset, 16)],
         buffer_size: 2048,
         download,
+        clear: None,
     }
 }
 
@@ -344,6 +377,37 @@ fn storage_image_readbacks_match_turnip() {
         let n = compare(gpu, log, &r32, (images[0], 0x1_0002_8000), 2);
         let rgba8 = storage_copy(vk::Format::R8G8B8A8_UNORM, 1024, true);
         let m = compare(gpu, log, &rgba8, (images[1], 0x1_0002_8000), 3);
+        assert!(n + m == 0 || (n, m) == (1, 1));
+    }
+}
+
+fn attachment(download: bool, clear: Option<[f32; 4]>) -> Upload {
+    Upload {
+        format: vk::Format::R8G8B8A8_UNORM,
+        extent: 64,
+        levels: 1,
+        usage: vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC,
+        regions: vec![(0, 64)],
+        buffer_size: 16384,
+        download,
+        clear,
+    }
+}
+
+#[test]
+fn the_triangle_attachment_clear_and_readback_match_turnip() {
+    // triangle_sysmem.log: the render pass clears the 64x64 RGBA8
+    // attachment (UBWC, BO 0x100026000) to (0.1, 0.2, 0.3, 1.0) with a
+    // solid 2D blit, then vkCmdCopyImageToBuffer copies it into the
+    // buffer at 0x10002b000.
+    for (gpu, log) in [
+        ("a660", "turnip/a660/triangle_sysmem.log"),
+        ("a740", "turnip/a740/triangle_sysmem.log"),
+    ] {
+        let bases = (0x1_0002_6000, 0x1_0002_b000);
+        let clear = attachment(false, Some([0.1, 0.2, 0.3, 1.0]));
+        let n = compare(gpu, log, &clear, bases, 0);
+        let m = compare(gpu, log, &attachment(true, None), bases, 1);
         assert!(n + m == 0 || (n, m) == (1, 1));
     }
 }
