@@ -58,6 +58,14 @@ pub static DEVICE_EXTENSIONS: &[Extension] = &[
         name: ash::khr::copy_commands2::NAME,
         spec_version: ash::khr::copy_commands2::SPEC_VERSION,
     },
+    Extension {
+        name: ash::khr::image_format_list::NAME,
+        spec_version: ash::khr::image_format_list::SPEC_VERSION,
+    },
+    Extension {
+        name: ash::ext::image_drm_format_modifier::NAME,
+        spec_version: ash::ext::image_drm_format_modifier::SPEC_VERSION,
+    },
 ];
 
 /// Whether `name` is in `list`; an unknown name is the caller's

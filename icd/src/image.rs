@@ -6,6 +6,7 @@
 
 use ash::vk;
 use parsnip_driver::cmd::transfer::CopyRegion;
+use parsnip_driver::image::modifier::{self, Modifier};
 use parsnip_driver::image::view::{ImageView, ViewDesc};
 use parsnip_driver::image::{Image, ImageDesc};
 use parsnip_driver::{formats, VkResult};
@@ -69,14 +70,187 @@ pub unsafe extern "system" fn vkCreateImage(
                 flags: info.flags,
                 view_formats_swap: view_formats_swap(list),
             };
+            let gpu = &device.device.gpu.entry.ubwc;
+            let (modifier, explicit) = if info.tiling == vk::ImageTiling::DRM_FORMAT_MODIFIER_EXT {
+                // SAFETY: the chain is valid.
+                unsafe { modifier_of(info, &desc, gpu) }?
+            } else {
+                (None, None)
+            };
             // An image the hardware cannot address is never created; the
             // application was told so by vkGetPhysicalDeviceImageFormatProperties,
-            // and vkCreateImage's own codes have only memory exhaustion for it.
-            let image = Image::new(desc, &device.device.gpu.entry.ubwc)
-                .map_err(|_| vk::Result::ERROR_OUT_OF_DEVICE_MEMORY)?;
+            // and vkCreateImage's own codes have only memory exhaustion (and,
+            // for an imported layout, the modifier's plane layout error).
+            let image = Image::with_modifier(desc, gpu, modifier, explicit).map_err(|e| {
+                if e == vk::Result::ERROR_INVALID_DRM_FORMAT_MODIFIER_PLANE_LAYOUT_EXT {
+                    e
+                } else {
+                    vk::Result::ERROR_OUT_OF_DEVICE_MEMORY
+                }
+            })?;
             // SAFETY: pImage is valid for a write.
             unsafe { ffi::write(p_image, handles::new_image(image)) }
         },
+    )
+}
+
+/// A modifier, and an imported plane 0's (offset, row pitch).
+type ModifierChoice = (Option<Modifier>, Option<(u64, u32)>);
+
+/// The modifier (and, for an explicit one, plane 0's offset and pitch) a
+/// `VK_IMAGE_TILING_DRM_FORMAT_MODIFIER_EXT` image is created with.
+///
+/// # Safety
+/// `info`'s chain is valid.
+unsafe fn modifier_of(
+    info: &vk::ImageCreateInfo<'_>,
+    desc: &ImageDesc,
+    gpu: &parsnip_driver::image::UbwcFacts,
+) -> Result<ModifierChoice, vk::Result> {
+    let layout_error = vk::Result::ERROR_INVALID_DRM_FORMAT_MODIFIER_PLANE_LAYOUT_EXT;
+    // SAFETY: the caller's promise.
+    let list = unsafe {
+        ffi::find_in_chain::<vk::ImageDrmFormatModifierListCreateInfoEXT<'_>>(info.p_next)
+    };
+    if let Some(list) = list {
+        // SAFETY: pDrmFormatModifiers holds drmFormatModifierCount values.
+        let offered =
+            unsafe { ffi::slice(list.p_drm_format_modifiers, list.drm_format_modifier_count) };
+        let Some(m) = modifier::choose(desc, offered, gpu) else {
+            eprintln!("parsnip: vkCreateImage: none of the modifiers {offered:x?} fits");
+            return Err(vk::Result::ERROR_OUT_OF_DEVICE_MEMORY);
+        };
+        return Ok((Some(m), None));
+    }
+    // SAFETY: the caller's promise.
+    let explicit = unsafe {
+        ffi::find_in_chain::<vk::ImageDrmFormatModifierExplicitCreateInfoEXT<'_>>(info.p_next)
+    };
+    let Some(explicit) = explicit else {
+        eprintln!("parsnip: vkCreateImage: a DRM format modifier image names no modifier");
+        return Err(vk::Result::ERROR_OUT_OF_DEVICE_MEMORY);
+    };
+    let Some(m) = Modifier::from_drm(explicit.drm_format_modifier) else {
+        eprintln!(
+            "parsnip: vkCreateImage: modifier {:#x} is not one of Parsnip's",
+            explicit.drm_format_modifier
+        );
+        return Err(layout_error);
+    };
+    // SAFETY: pPlaneLayouts holds drmFormatModifierPlaneCount layouts.
+    let planes = unsafe {
+        ffi::slice(
+            explicit.p_plane_layouts,
+            explicit.drm_format_modifier_plane_count,
+        )
+    };
+    let [plane] = planes else {
+        eprintln!(
+            "parsnip: vkCreateImage: {} plane layouts for one plane",
+            planes.len()
+        );
+        return Err(layout_error);
+    };
+    let Ok(pitch) = u32::try_from(plane.row_pitch) else {
+        return Err(layout_error);
+    };
+    Ok((Some(m), Some((plane.offset, pitch))))
+}
+
+pub unsafe extern "system" fn vkGetImageDrmFormatModifierPropertiesEXT(
+    _device: vk::Device,
+    image: vk::Image,
+    p: *mut vk::ImageDrmFormatModifierPropertiesEXT<'_>,
+) -> vk::Result {
+    guard::success(
+        "vkGetImageDrmFormatModifierPropertiesEXT",
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY,
+        || {
+            let image = handles::image(image)?;
+            let Some(m) = image.modifier else {
+                eprintln!("parsnip: vkGetImageDrmFormatModifierPropertiesEXT: no modifier");
+                return Err(vk::Result::ERROR_UNKNOWN);
+            };
+            // SAFETY: the output structure is valid.
+            let out = unsafe { p.as_mut() }.ok_or(vk::Result::ERROR_UNKNOWN)?;
+            out.drm_format_modifier = m.drm();
+            Ok(())
+        },
+    )
+}
+
+/// Fills a `VkDrmFormatModifierPropertiesListEXT` in a format properties
+/// chain with the modifiers `format` offers.
+///
+/// # Safety
+/// `p_next` is a valid output chain.
+pub unsafe fn drm_modifier_properties(
+    pd: &parsnip_driver::physical_device::PhysicalDevice,
+    format: vk::Format,
+    p_next: *mut std::ffi::c_void,
+) {
+    let offered: Vec<vk::DrmFormatModifierPropertiesEXT> =
+        modifier::modifiers(format, &pd.gpu.entry.ubwc)
+            .into_iter()
+            .map(|(m, features)| vk::DrmFormatModifierPropertiesEXT {
+                drm_format_modifier: m.drm(),
+                drm_format_modifier_plane_count: 1,
+                drm_format_modifier_tiling_features: features,
+            })
+            .collect();
+    // SAFETY: the caller's promise.
+    unsafe {
+        ffi::walk_out_chain(p_next, |ty, ptr| {
+            if ty == vk::StructureType::DRM_FORMAT_MODIFIER_PROPERTIES_LIST_EXT {
+                ffi::fill_out::<vk::DrmFormatModifierPropertiesListEXT<'_>>(ptr, |list| {
+                    let _ = ffi::fill(
+                        &mut list.drm_format_modifier_count,
+                        list.p_drm_format_modifier_properties,
+                        &offered,
+                    );
+                });
+            }
+        });
+    }
+}
+
+/// `vkGetPhysicalDeviceImageFormatProperties2`: a DRM format modifier's
+/// image is checked against its modifier.
+///
+/// # Safety
+/// `info`'s chain is valid.
+pub unsafe fn image_format_properties2(
+    pd: &parsnip_driver::physical_device::PhysicalDevice,
+    info: &vk::PhysicalDeviceImageFormatInfo2<'_>,
+) -> Result<vk::ImageFormatProperties, vk::Result> {
+    if info.tiling != vk::ImageTiling::DRM_FORMAT_MODIFIER_EXT {
+        return pd.image_format_properties(
+            info.format,
+            info.ty,
+            info.tiling,
+            info.usage,
+            info.flags,
+        );
+    }
+    // SAFETY: the caller's promise.
+    let Some(m) = (unsafe {
+        ffi::find_in_chain::<vk::PhysicalDeviceImageDrmFormatModifierInfoEXT<'_>>(info.p_next)
+    }) else {
+        eprintln!(
+            "parsnip: vkGetPhysicalDeviceImageFormatProperties2: a modifier tiling without \
+             VkPhysicalDeviceImageDrmFormatModifierInfoEXT"
+        );
+        return Err(vk::Result::ERROR_FORMAT_NOT_SUPPORTED);
+    };
+    if info.ty != vk::ImageType::TYPE_2D {
+        return Err(vk::Result::ERROR_FORMAT_NOT_SUPPORTED);
+    }
+    parsnip_driver::image::modifier_format_properties(
+        info.format,
+        info.usage,
+        info.flags,
+        m.drm_format_modifier,
+        &pd.gpu.entry.ubwc,
     )
 }
 

@@ -258,6 +258,8 @@ pub unsafe extern "system" fn vkGetPhysicalDeviceFormatProperties2(
         // SAFETY: the output structure is valid.
         let out = unsafe { p.as_mut() }.ok_or(vk::Result::ERROR_UNKNOWN)?;
         out.format_properties = pd.format_properties(format);
+        // SAFETY: the output chain is valid.
+        unsafe { crate::image::drm_modifier_properties(&pd, format, out.p_next) };
         Ok(())
     })
 }

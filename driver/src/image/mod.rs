@@ -9,13 +9,14 @@
 //! stencil 4 KiB aligned after it); D24S8 is one.
 
 pub mod layout;
+pub mod modifier;
 pub mod sampler;
 pub mod view;
 
 use std::sync::{Arc, OnceLock};
 
 use ash::vk;
-use parsnip_registers::gpu::UbwcFacts;
+pub use parsnip_registers::gpu::UbwcFacts;
 
 use crate::device_memory::DeviceMemory;
 use crate::error::VkResult;
@@ -64,6 +65,8 @@ pub struct ImageBinding {
 
 pub struct Image {
     pub desc: ImageDesc,
+    /// The DRM format modifier of an image created with one.
+    pub modifier: Option<modifier::Modifier>,
     pub format: &'static Format,
     pub planes: Vec<Plane>,
     /// Bytes the image takes.
@@ -128,9 +131,39 @@ impl Image {
     /// `vkCreateImage`: refuses what `vkGetPhysicalDeviceImageFormatProperties`
     /// refuses, then lays the image out.
     pub fn new(desc: ImageDesc, gpu: &UbwcFacts) -> VkResult<Arc<Image>> {
-        let (format, planes, size, align) = Self::lay_out(&desc, gpu, None)?;
+        Self::with_modifier(desc, gpu, None, None)
+    }
+
+    /// `vkCreateImage` with a DRM format modifier, and for an imported
+    /// image plane 0's (offset, row pitch); a layout the pitch does not
+    /// fit is `VK_ERROR_INVALID_DRM_FORMAT_MODIFIER_PLANE_LAYOUT_EXT`.
+    pub fn with_modifier(
+        desc: ImageDesc,
+        gpu: &UbwcFacts,
+        modifier: Option<modifier::Modifier>,
+        explicit: Option<(u64, u32)>,
+    ) -> VkResult<Arc<Image>> {
+        if modifier.is_some()
+            && (desc.image_type != vk::ImageType::TYPE_2D
+                || desc.levels != 1
+                || desc.layers != 1
+                || desc.extent.depth != 1)
+        {
+            return Err(unsupported(
+                "a DRM format modifier's image is 2D with one level and layer".into(),
+            ));
+        }
+        let (format, planes, size, align) =
+            Self::lay_out(&desc, gpu, modifier, explicit).map_err(|e| {
+                if explicit.is_some() {
+                    vk::Result::ERROR_INVALID_DRM_FORMAT_MODIFIER_PLANE_LAYOUT_EXT
+                } else {
+                    e
+                }
+            })?;
         Ok(Arc::new(Image {
             desc,
+            modifier,
             format,
             planes,
             size,
@@ -139,26 +172,33 @@ impl Image {
         }))
     }
 
-    /// The planes, size and alignment of an image; `explicit` is an
-    /// imported plane 0 (offset, row pitch).
+    /// The planes, size and alignment of an image; `modifier` fixes its
+    /// layout, `explicit` is an imported plane 0 (offset, row pitch).
     pub fn lay_out(
         desc: &ImageDesc,
         gpu: &UbwcFacts,
+        modifier: Option<modifier::Modifier>,
         explicit: Option<(u64, u32)>,
     ) -> VkResult<(&'static Format, Vec<Plane>, u64, u64)> {
+        use modifier::Modifier;
         let Some(format) = formats::format(desc.format) else {
             return Err(unsupported(format!("format {:?}", desc.format)));
         };
         check_limits(desc).map_err(unsupported)?;
-        let linear = desc.tiling == vk::ImageTiling::LINEAR
-            || desc.image_type == vk::ImageType::TYPE_1D
-            || !format.bytes.is_power_of_two()
-            || explicit.is_some()
-            // Tiled surfaces are stored unswapped: views that swap would
-            // see the components moved.
-            || (desc.flags.contains(vk::ImageCreateFlags::MUTABLE_FORMAT)
-                && !format.is_depth_or_stencil()
-                && desc.view_formats_swap);
+        let linear = match modifier {
+            Some(m) => m == Modifier::Linear,
+            None => {
+                desc.tiling == vk::ImageTiling::LINEAR
+                    || desc.image_type == vk::ImageType::TYPE_1D
+                    || !format.bytes.is_power_of_two()
+                    || explicit.is_some()
+                    // Tiled surfaces are stored unswapped: views that swap
+                    // would see the components moved.
+                    || (desc.flags.contains(vk::ImageCreateFlags::MUTABLE_FORMAT)
+                        && !format.is_depth_or_stencil()
+                        && desc.view_formats_swap)
+            }
+        };
         if linear && format.is_depth_or_stencil() {
             return Err(unsupported(format!(
                 "{:?} cannot be linear: the RB has no linear depth/stencil",
@@ -169,6 +209,17 @@ impl Image {
         // Mutable images lose UBWC: compression differs between formats.
         if desc.flags.contains(vk::ImageCreateFlags::MUTABLE_FORMAT) {
             ubwc = false;
+        }
+        match modifier {
+            Some(Modifier::Compressed) if !ubwc => {
+                return Err(unsupported(format!(
+                    "{:?} {:?} cannot be compressed",
+                    desc.format, desc.usage
+                )))
+            }
+            Some(Modifier::Compressed) => {}
+            Some(_) => ubwc = false,
+            None => {}
         }
         let is_3d = desc.image_type == vk::ImageType::TYPE_3D;
         let mut planes = Vec::new();
@@ -225,6 +276,21 @@ impl Image {
                 layout: l,
                 offset,
             });
+        }
+        // A modifier names the layout: one the shape cannot have (too
+        // narrow to tile or compress) is refused rather than misreported.
+        let l0 = &planes[0].layout;
+        let tiled0 = l0.levels[0].tile_mode != parsnip_registers::enums::A6xxTileMode::TILE6_LINEAR;
+        let matches = match modifier {
+            Some(Modifier::Compressed) => l0.ubwc,
+            Some(Modifier::Tiled) => tiled0 && !l0.ubwc,
+            _ => true,
+        };
+        if !matches {
+            return Err(unsupported(format!(
+                "{:?} {:?} cannot have {modifier:?}",
+                desc.format, desc.extent
+            )));
         }
         Ok((format, planes, size, align))
     }
@@ -330,6 +396,12 @@ pub fn format_properties(
     }
     match tiling {
         vk::ImageTiling::OPTIMAL => {}
+        vk::ImageTiling::DRM_FORMAT_MODIFIER_EXT => {
+            // Checked against the modifier by modifier_format_properties.
+            if image_type != vk::ImageType::TYPE_2D {
+                return refuse("modifier images other than 2D");
+            }
+        }
         vk::ImageTiling::LINEAR => {
             if f.is_depth_or_stencil() {
                 return refuse("depth/stencil cannot be linear");
@@ -351,9 +423,52 @@ pub fn format_properties(
         // Linear images are required only for 2D, one level, one layer.
         return refuse("linear images other than 2D");
     }
-    if tiling == vk::ImageTiling::LINEAR {
+    if tiling != vk::ImageTiling::OPTIMAL {
         props.max_mip_levels = 1;
         props.max_array_layers = 1;
+    }
+    Ok(props)
+}
+
+/// `vkGetPhysicalDeviceImageFormatProperties2` for
+/// `VK_IMAGE_TILING_DRM_FORMAT_MODIFIER_EXT`: the modifier must be one the
+/// format offers, and compressed only where the usage allows UBWC.
+pub fn modifier_format_properties(
+    format: vk::Format,
+    usage: vk::ImageUsageFlags,
+    flags: vk::ImageCreateFlags,
+    drm_modifier: u64,
+    gpu: &UbwcFacts,
+) -> VkResult<vk::ImageFormatProperties> {
+    let props = format_properties(
+        format,
+        vk::ImageType::TYPE_2D,
+        vk::ImageTiling::DRM_FORMAT_MODIFIER_EXT,
+        usage,
+        flags,
+    )?;
+    let offered = modifier::modifiers(format, gpu);
+    let Some(m) =
+        modifier::Modifier::from_drm(drm_modifier).filter(|m| offered.iter().any(|(o, _)| o == m))
+    else {
+        eprintln!(
+            "parsnip: vkGetPhysicalDeviceImageFormatProperties2: {format:?} has no modifier {drm_modifier:#x}"
+        );
+        return Err(vk::Result::ERROR_FORMAT_NOT_SUPPORTED);
+    };
+    let f = formats::format(format).expect("offered formats are in the table");
+    let desc = ImageDesc {
+        flags,
+        ..modifier::shape(f, usage)
+    };
+    if m == modifier::Modifier::Compressed
+        && (!ubwc_possible(f, &desc, gpu) || flags.contains(vk::ImageCreateFlags::MUTABLE_FORMAT))
+    {
+        eprintln!(
+            "parsnip: vkGetPhysicalDeviceImageFormatProperties2: {format:?} {usage:?} {flags:?} \
+             cannot be compressed"
+        );
+        return Err(vk::Result::ERROR_FORMAT_NOT_SUPPORTED);
     }
     Ok(props)
 }
@@ -417,7 +532,8 @@ impl Image {
 
     /// The plane holding `aspect`.
     pub fn plane(&self, aspect: vk::ImageAspectFlags) -> &Plane {
-        if aspect == vk::ImageAspectFlags::STENCIL && self.planes.len() == 2 {
+        let second = vk::ImageAspectFlags::STENCIL | vk::ImageAspectFlags::MEMORY_PLANE_1_EXT;
+        if second.contains(aspect) && !aspect.is_empty() && self.planes.len() == 2 {
             &self.planes[1]
         } else {
             &self.planes[0]
@@ -437,6 +553,17 @@ impl Image {
         } else {
             (lv.size, lv.size)
         };
+        if self.modifier == Some(modifier::Modifier::Compressed) {
+            // A UBWC plane is shared from its start, flag buffer first (an
+            // import lays the texels out after it again).
+            return vk::SubresourceLayout {
+                offset: 0,
+                size: self.size,
+                row_pitch: u64::from(lv.pitch),
+                array_pitch,
+                depth_pitch,
+            };
+        }
         vk::SubresourceLayout {
             offset: plane.offset + l.offset(level, sub.array_layer),
             size: lv.size * u64::from(lv.depth),
@@ -572,5 +699,59 @@ mod tests {
         )
         .unwrap();
         assert_eq!((lin.max_mip_levels, lin.max_array_layers), (1, 1));
+    }
+
+    #[test]
+    fn drm_modifiers_fix_the_layout_and_imports_their_pitch() {
+        use modifier::Modifier;
+        let a660 = &gpu::by_name("a660").unwrap().ubwc;
+        let a740 = &gpu::by_name("a740").unwrap().ubwc;
+        let mut d = desc(
+            vk::Format::R8G8B8A8_UNORM,
+            64,
+            64,
+            vk::ImageUsageFlags::TRANSFER_SRC,
+        );
+        d.tiling = vk::ImageTiling::DRM_FORMAT_MODIFIER_EXT;
+        let i = Image::with_modifier(d, a660, Some(Modifier::Compressed), None).unwrap();
+        assert!(i.planes[0].layout.ubwc);
+        // Shared from the start, the flags first; the texels 4096 in.
+        let sub = vk::ImageSubresource {
+            aspect_mask: vk::ImageAspectFlags::MEMORY_PLANE_0_EXT,
+            mip_level: 0,
+            array_layer: 0,
+        };
+        let l = i.subresource_layout(sub);
+        assert_eq!((l.offset, l.row_pitch, l.size), (0, 256, 20480));
+        let t = Image::with_modifier(d, a660, Some(Modifier::Tiled), None).unwrap();
+        assert!(!t.planes[0].layout.ubwc);
+        // An imported linear image keeps its pitch (64-byte multiple) and
+        // offset; a pitch off the alignment or too short is the plane
+        // layout error.
+        let lin = Image::with_modifier(d, a660, Some(Modifier::Linear), Some((4096, 320))).unwrap();
+        let l = lin.subresource_layout(sub);
+        assert_eq!((l.offset, l.row_pitch), (4096, 320));
+        for pitch in [100, 192] {
+            assert_eq!(
+                Image::with_modifier(d, a660, Some(Modifier::Linear), Some((0, pitch))).err(),
+                Some(vk::Result::ERROR_INVALID_DRM_FORMAT_MODIFIER_PLANE_LAYOUT_EXT)
+            );
+        }
+        // Too narrow to compress, or an array: refused.
+        let mut narrow = d;
+        narrow.extent.width = 8;
+        assert!(Image::with_modifier(narrow, a660, Some(Modifier::Compressed), None).is_err());
+        let mut array = d;
+        array.layers = 2;
+        assert!(Image::with_modifier(array, a660, Some(Modifier::Linear), None).is_err());
+        // Storage images compress on a740 only.
+        let storage = vk::ImageUsageFlags::TRANSFER_DST;
+        let f = vk::Format::R32_UINT;
+        let none = vk::ImageCreateFlags::empty();
+        assert!(
+            modifier_format_properties(f, storage, none, modifier::QCOM_COMPRESSED, a660).is_ok()
+        );
+        assert!(modifier_format_properties(f, storage, none, 0x0500_0000_0000_0002, a660).is_err());
+        assert!(modifier_format_properties(f, storage, none, modifier::LINEAR, a740).is_ok());
     }
 }
