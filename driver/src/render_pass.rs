@@ -105,6 +105,14 @@ impl RenderPass {
     pub fn is_multiview(&self) -> bool {
         self.desc.subpasses.iter().any(|s| s.view_mask != 0)
     }
+
+    /// The views a multiview pass renders: one past the highest view any
+    /// subpass names (each is a layer of every attachment); 0 without
+    /// multiview.
+    pub fn views(&self) -> u32 {
+        let all = self.desc.subpasses.iter().fold(0, |m, s| m | s.view_mask);
+        u32::BITS - all.leading_zeros()
+    }
 }
 
 fn problem(desc: &RenderPassDesc) -> Option<String> {
@@ -213,8 +221,11 @@ mod tests {
         let pass = RenderPass::new(one_subpass(0, vk::ATTACHMENT_UNUSED)).unwrap();
         assert_eq!(pass.desc.subpasses[0].colors[0].attachment, None);
         assert!(!pass.is_multiview());
+        assert_eq!(pass.views(), 0);
         let pass = RenderPass::new(one_subpass(0b1011, 0)).unwrap();
         assert!(pass.is_multiview());
+        // Views 0, 1 and 3: four layers of each attachment.
+        assert_eq!(pass.views(), 4);
         assert_eq!(pass.desc.subpasses[0].colors[0].attachment, Some(0));
     }
 

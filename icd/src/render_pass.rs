@@ -166,18 +166,13 @@ pub unsafe extern "system" fn vkCreateFramebuffer(
             // SAFETY: the application's structure.
             let info = unsafe { ffi::input(p_info) }?;
             let pass = RENDER_PASSES.get(vk::Handle::as_raw(info.render_pass))?;
-            if info.attachment_count != 0 {
-                // No VkImageView can exist before the image work: the
-                // attachments cannot be resolved to views.
-                eprintln!(
-                    "parsnip: vkCreateFramebuffer: {} attachments, but Parsnip has no image \
-                     views yet",
-                    info.attachment_count
-                );
-                return Err(vk::Result::ERROR_INITIALIZATION_FAILED);
-            }
+            // SAFETY: pAttachments holds attachmentCount handles.
+            let attachments = unsafe { ffi::slice(info.p_attachments, info.attachment_count) }
+                .iter()
+                .map(|v| handles::image_view(*v))
+                .collect::<Result<Vec<_>, _>>()?;
             let framebuffer =
-                Framebuffer::new(pass, Vec::new(), info.width, info.height, info.layers)?;
+                Framebuffer::new(pass, attachments, info.width, info.height, info.layers)?;
             let handle = vk::Handle::from_raw(FRAMEBUFFERS.insert(framebuffer));
             // SAFETY: pFramebuffer is valid for a write.
             unsafe { ffi::write(p_framebuffer, handle) }

@@ -1,10 +1,10 @@
 //! What the specification requires of every Vulkan 1.1 device, through the
 //! real loader on the null back end: the features it must report and
 //! accept, the results it must give for what it refuses, the objects that
-//! are plain data (render passes, framebuffers, descriptor set layouts of
-//! every type and stage, query pools), and the graphics-only commands that
-//! must exist and fail cleanly until the graphics work lands. One test,
-//! since the loader reads the environment once per process.
+//! are plain data (render passes, framebuffers on image views, descriptor
+//! set layouts of every type and stage, query pools), and the graphics-only
+//! commands that must exist and fail cleanly until the graphics work lands.
+//! One test, since the loader reads the environment once per process.
 
 mod common;
 
@@ -253,6 +253,70 @@ fn a_vulkan_1_1_device_follows_the_specs_rules() {
             .unwrap();
         assert_ne!(framebuffer, vk::Framebuffer::null());
 
+        // A framebuffer of the multiview pass on an image view: views 1 and
+        // 2 are layers 1 and 2, so a view of three layers will do and one
+        // of two will not (the graphics work would render past it).
+        let image = device
+            .create_image(
+                &vk::ImageCreateInfo::default()
+                    .image_type(vk::ImageType::TYPE_2D)
+                    .format(vk::Format::R8G8B8A8_UNORM)
+                    .extent(vk::Extent3D {
+                        width: 64,
+                        height: 64,
+                        depth: 1,
+                    })
+                    .mip_levels(1)
+                    .array_layers(3)
+                    .samples(vk::SampleCountFlags::TYPE_1)
+                    .usage(vk::ImageUsageFlags::TRANSFER_DST),
+                None,
+            )
+            .unwrap();
+        let requirements = device.get_image_memory_requirements(image);
+        let memory = device
+            .allocate_memory(
+                &vk::MemoryAllocateInfo::default()
+                    .allocation_size(requirements.size)
+                    .memory_type_index(requirements.memory_type_bits.trailing_zeros()),
+                None,
+            )
+            .unwrap();
+        device.bind_image_memory(image, memory, 0).unwrap();
+        let view_of = |layers| {
+            device
+                .create_image_view(
+                    &vk::ImageViewCreateInfo::default()
+                        .image(image)
+                        .view_type(vk::ImageViewType::TYPE_2D_ARRAY)
+                        .format(vk::Format::R8G8B8A8_UNORM)
+                        .subresource_range(vk::ImageSubresourceRange {
+                            aspect_mask: vk::ImageAspectFlags::COLOR,
+                            base_mip_level: 0,
+                            level_count: 1,
+                            base_array_layer: 0,
+                            layer_count: layers,
+                        }),
+                    None,
+                )
+                .unwrap()
+        };
+        let (three, two) = (view_of(3), view_of(2));
+        let on_view = |view: &vk::ImageView| {
+            device.create_framebuffer(
+                &vk::FramebufferCreateInfo::default()
+                    .render_pass(pass)
+                    .attachments(std::slice::from_ref(view))
+                    .width(64)
+                    .height(64)
+                    .layers(1),
+                None,
+            )
+        };
+        let multiview_framebuffer = on_view(&three).unwrap();
+        assert_ne!(multiview_framebuffer, vk::Framebuffer::null());
+        assert!(on_view(&two).is_err(), "views past the attachment's layers");
+
         // Graphics pipelines: an allowed error and null handles.
         let layout = device
             .create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default(), None)
@@ -322,6 +386,11 @@ fn a_vulkan_1_1_device_follows_the_specs_rules() {
         device.destroy_command_pool(pool, None);
         device.destroy_pipeline_layout(layout, None);
         device.destroy_framebuffer(framebuffer, None);
+        device.destroy_framebuffer(multiview_framebuffer, None);
+        device.destroy_image_view(three, None);
+        device.destroy_image_view(two, None);
+        device.destroy_image(image, None);
+        device.free_memory(memory, None);
         device.destroy_render_pass(empty_pass, None);
         device.destroy_render_pass(pass, None);
         device.destroy_query_pool(occlusion, None);
