@@ -253,22 +253,36 @@ pub unsafe extern "system" fn vkGetBufferMemoryRequirements2(
         // SAFETY: the application's structures.
         let info = unsafe { ffi::input(p_info) }?;
         let buffer = handles::buffer(info.buffer)?;
-        // SAFETY: as above.
-        let out = unsafe { p.as_mut() }.ok_or(vk::Result::ERROR_UNKNOWN)?;
-        out.memory_requirements = buffer.memory_requirements(&device.device);
-        // SAFETY: the output chain is valid.
-        unsafe {
-            ffi::walk_out_chain(out.p_next, |ty, ptr| {
-                if ty == vk::StructureType::MEMORY_DEDICATED_REQUIREMENTS {
-                    ffi::fill_out::<vk::MemoryDedicatedRequirements<'_>>(ptr, |s| {
-                        s.prefers_dedicated_allocation = vk::FALSE;
-                        s.requires_dedicated_allocation = vk::FALSE;
-                    });
-                }
-            });
-        }
-        Ok(())
+        // SAFETY: the application's output structure.
+        unsafe { write_requirements2(p, buffer.memory_requirements(&device.device)) }
     })
+}
+
+/// `vkGet{Buffer,Image}MemoryRequirements2`'s output: `requirements`, and
+/// in the chain that no buffer or image needs or prefers a dedicated
+/// allocation (each is addressed as any range of a BO is).
+///
+/// # Safety
+/// `p` is null or a valid output structure with a valid chain.
+pub(crate) unsafe fn write_requirements2(
+    p: *mut vk::MemoryRequirements2<'_>,
+    requirements: vk::MemoryRequirements,
+) -> Result<(), vk::Result> {
+    // SAFETY: the caller's promise.
+    let out = unsafe { p.as_mut() }.ok_or(vk::Result::ERROR_UNKNOWN)?;
+    out.memory_requirements = requirements;
+    // SAFETY: the caller's promise: the output chain is valid.
+    unsafe {
+        ffi::walk_out_chain(out.p_next, |ty, ptr| {
+            if ty == vk::StructureType::MEMORY_DEDICATED_REQUIREMENTS {
+                ffi::fill_out::<vk::MemoryDedicatedRequirements<'_>>(ptr, |s| {
+                    s.prefers_dedicated_allocation = vk::FALSE;
+                    s.requires_dedicated_allocation = vk::FALSE;
+                });
+            }
+        });
+    }
+    Ok(())
 }
 
 pub unsafe extern "system" fn vkBindBufferMemory(

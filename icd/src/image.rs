@@ -292,22 +292,8 @@ pub unsafe extern "system" fn vkGetImageMemoryRequirements2(
         // SAFETY: the application's structures.
         let info = unsafe { ffi::input(p_info) }?;
         let r = requirements(device, info.image)?;
-        // SAFETY: as above.
-        let out = unsafe { p.as_mut() }.ok_or(vk::Result::ERROR_UNKNOWN)?;
-        out.memory_requirements = r;
-        // SAFETY: the output chain is valid. Images need no dedicated
-        // allocation: they are addressed like any range of a BO.
-        unsafe {
-            ffi::walk_out_chain(out.p_next, |ty, ptr| {
-                if ty == vk::StructureType::MEMORY_DEDICATED_REQUIREMENTS {
-                    ffi::fill_out::<vk::MemoryDedicatedRequirements<'_>>(ptr, |s| {
-                        s.prefers_dedicated_allocation = vk::FALSE;
-                        s.requires_dedicated_allocation = vk::FALSE;
-                    });
-                }
-            });
-        }
-        Ok(())
+        // SAFETY: the application's output structure.
+        unsafe { crate::device::write_requirements2(p, r) }
     })
 }
 

@@ -145,6 +145,37 @@ fn a_vulkan_1_1_device_follows_the_specs_rules() {
             device.create_buffer(&huge, None).err(),
             Some(vk::Result::ERROR_OUT_OF_DEVICE_MEMORY)
         );
+        // A buffer needs no dedicated allocation either.
+        let small = device
+            .create_buffer(
+                &vk::BufferCreateInfo::default()
+                    .size(100)
+                    .usage(vk::BufferUsageFlags::STORAGE_BUFFER),
+                None,
+            )
+            .unwrap();
+        let mut dedicated = vk::MemoryDedicatedRequirements::default()
+            .prefers_dedicated_allocation(true)
+            .requires_dedicated_allocation(true);
+        let mut requirements2 = vk::MemoryRequirements2::default().push_next(&mut dedicated);
+        device.get_buffer_memory_requirements2(
+            &vk::BufferMemoryRequirementsInfo2::default().buffer(small),
+            &mut requirements2,
+        );
+        let r = device.get_buffer_memory_requirements(small);
+        let r2 = requirements2.memory_requirements;
+        assert_eq!(
+            (r2.size, r2.alignment, r2.memory_type_bits),
+            (r.size, r.alignment, r.memory_type_bits)
+        );
+        assert_eq!(
+            (
+                dedicated.prefers_dedicated_allocation,
+                dedicated.requires_dedicated_allocation
+            ),
+            (vk::FALSE, vk::FALSE)
+        );
+        device.destroy_buffer(small, None);
 
         // Descriptor set layouts of every core type, for every stage.
         let types = [
@@ -274,6 +305,33 @@ fn a_vulkan_1_1_device_follows_the_specs_rules() {
             )
             .unwrap();
         let requirements = device.get_image_memory_requirements(image);
+        // The 2 query gives the same, and no dedicated allocation (the
+        // fields start true so that leaving them is seen).
+        let mut dedicated = vk::MemoryDedicatedRequirements::default()
+            .prefers_dedicated_allocation(true)
+            .requires_dedicated_allocation(true);
+        let mut requirements2 = vk::MemoryRequirements2::default().push_next(&mut dedicated);
+        device.get_image_memory_requirements2(
+            &vk::ImageMemoryRequirementsInfo2::default().image(image),
+            &mut requirements2,
+        );
+        let r2 = requirements2.memory_requirements;
+        assert_eq!(
+            (r2.size, r2.alignment, r2.memory_type_bits),
+            (
+                requirements.size,
+                requirements.alignment,
+                requirements.memory_type_bits
+            )
+        );
+        assert!(requirements.size >= 64 * 64 * 4 * 3);
+        assert_eq!(
+            (
+                dedicated.prefers_dedicated_allocation,
+                dedicated.requires_dedicated_allocation
+            ),
+            (vk::FALSE, vk::FALSE)
+        );
         let memory = device
             .allocate_memory(
                 &vk::MemoryAllocateInfo::default()
