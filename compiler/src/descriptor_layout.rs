@@ -19,6 +19,29 @@ pub enum DescriptorKind {
     /// A buffer view read and written by the shader processor's typed image access
     /// (`imageBuffer`: typed `ldib`/`stib`/`atomic.b`, `resinfo.b`).
     StorageTexelBuffer,
+    /// An image view read through the texture unit (`texture2D`: `isam`, `sam`,
+    /// `getsize`), with a sampler from elsewhere where it is sampled.
+    SampledImage,
+    /// An image view read and written by typed image access (`image2D`).
+    StorageImage,
+    /// A sampler alone (`sampler`), combined in the shader with a sampled image.
+    Sampler,
+    /// A texture descriptor followed by its sampler's (`sampler2D`): two descriptors
+    /// per element, as Turnip lays them out.
+    CombinedImageSampler,
+    /// A render pass attachment a fragment shader reads (`subpassInput`): a texture
+    /// descriptor.
+    InputAttachment,
+}
+
+impl DescriptorKind {
+    /// 16-dword descriptors one array element of this kind takes in its set.
+    pub fn descriptors_per_element(self) -> u32 {
+        match self {
+            DescriptorKind::CombinedImageSampler => 2,
+            _ => 1,
+        }
+    }
 }
 
 /// One binding of one set.
@@ -27,10 +50,18 @@ pub struct BindingLayout {
     pub set: u32,
     pub binding: u32,
     pub kind: DescriptorKind,
-    /// Index of element 0 within the set, in 16-dword descriptors.
+    /// Index of element 0 within the set, in 16-dword descriptors; element `i` starts
+    /// [`DescriptorKind::descriptors_per_element`] descriptors further on per element.
     pub first_descriptor: u32,
     /// Number of array elements.
     pub count: u32,
+}
+
+impl BindingLayout {
+    /// The first descriptor of array element `i`.
+    pub fn descriptor(&self, i: u32) -> u32 {
+        self.first_descriptor + i * self.kind.descriptors_per_element()
+    }
 }
 
 /// The layouts of all sets a pipeline uses.
@@ -50,13 +81,15 @@ impl DescriptorLayout {
             .find(|b| b.set == set && b.binding == binding)
     }
 
-    /// The binding and array element a bindless descriptor index refers to.
+    /// The binding and array element a bindless descriptor index refers to (the
+    /// element's first descriptor or, for a combined image sampler, its sampler).
     pub fn element_at(&self, set: u32, descriptor: u32) -> Option<(&BindingLayout, u32)> {
         self.bindings.iter().find_map(|b| {
+            let per = b.kind.descriptors_per_element();
             (b.set == set
                 && descriptor >= b.first_descriptor
-                && descriptor - b.first_descriptor < b.count)
-                .then(|| (b, descriptor - b.first_descriptor))
+                && (descriptor - b.first_descriptor) / per < b.count)
+                .then(|| (b, (descriptor - b.first_descriptor) / per))
         })
     }
 
@@ -71,7 +104,7 @@ impl DescriptorLayout {
             .map(|(set, binding, kind, count)| {
                 let n = next.entry(set).or_insert(0u32);
                 let first_descriptor = *n;
-                *n += count;
+                *n = n.saturating_add(count.saturating_mul(kind.descriptors_per_element()));
                 BindingLayout {
                     set,
                     binding,
@@ -113,7 +146,7 @@ impl DescriptorLayout {
                 .iter()
                 .any(|d| d.set == b.set && d.binding == b.binding && d.count.is_none());
             if runtime {
-                b.count = u32::MAX - b.first_descriptor;
+                b.count = (u32::MAX - b.first_descriptor) / b.kind.descriptors_per_element();
             }
         }
         Ok(layout)

@@ -80,8 +80,14 @@ impl PipelineLayout {
                     | vk::DescriptorType::STORAGE_BUFFER_DYNAMIC => DescriptorKind::StorageBuffer,
                     vk::DescriptorType::UNIFORM_TEXEL_BUFFER => DescriptorKind::UniformTexelBuffer,
                     vk::DescriptorType::STORAGE_TEXEL_BUFFER => DescriptorKind::StorageTexelBuffer,
-                    // Kinds the compiler does not know: a shader using them
-                    // fails to compile, naming the binding.
+                    vk::DescriptorType::SAMPLED_IMAGE => DescriptorKind::SampledImage,
+                    vk::DescriptorType::STORAGE_IMAGE => DescriptorKind::StorageImage,
+                    vk::DescriptorType::SAMPLER => DescriptorKind::Sampler,
+                    vk::DescriptorType::COMBINED_IMAGE_SAMPLER => {
+                        DescriptorKind::CombinedImageSampler
+                    }
+                    vk::DescriptorType::INPUT_ATTACHMENT => DescriptorKind::InputAttachment,
+                    // Kinds of extensions a layout cannot hold.
                     _ => continue,
                 };
                 bindings.push(BindingLayout {
@@ -161,6 +167,46 @@ mod tests {
         assert!(c.find(0, 0).is_none());
         assert_eq!(layout.push_constant_size(), 32);
         assert_eq!(layout.dynamic_counts(), vec![0, 0]);
+    }
+
+    #[test]
+    fn combined_image_samplers_take_two_descriptors_the_compiler_steps_over() {
+        let b = |binding, ty, count| BindingDesc {
+            binding,
+            ty,
+            count,
+            stages: vk::ShaderStageFlags::COMPUTE,
+        };
+        let set = DescriptorSetLayout::new(&[
+            b(0, vk::DescriptorType::COMBINED_IMAGE_SAMPLER, 3),
+            b(1, vk::DescriptorType::SAMPLER, 1),
+            b(2, vk::DescriptorType::SAMPLED_IMAGE, 2),
+            b(3, vk::DescriptorType::STORAGE_IMAGE, 1),
+        ])
+        .unwrap();
+        let layout = PipelineLayout::new(vec![Some(set)], vec![]).unwrap();
+        let c = layout.compiler_layout();
+        let placed: Vec<(DescriptorKind, u32, u32)> = c
+            .bindings
+            .iter()
+            .map(|b| (b.kind, b.first_descriptor, b.count))
+            .collect();
+        // Three combined elements are six descriptors (texture, sampler).
+        assert_eq!(
+            placed,
+            vec![
+                (DescriptorKind::CombinedImageSampler, 0, 3),
+                (DescriptorKind::Sampler, 6, 1),
+                (DescriptorKind::SampledImage, 7, 2),
+                (DescriptorKind::StorageImage, 9, 1),
+            ]
+        );
+        assert_eq!(c.find(0, 0).unwrap().descriptor(2), 4);
+        // Descriptor 5 is element 2's sampler.
+        assert_eq!(
+            c.element_at(0, 5).map(|(b, e)| (b.binding, e)),
+            Some((0, 2))
+        );
     }
 
     #[test]

@@ -14,7 +14,9 @@ use parsnip_driver::descriptor::update_template::{DescriptorUpdateTemplate, Temp
 use crate::ffi;
 use crate::guard;
 use crate::handles;
+use crate::image::image_write;
 use crate::objects::DescriptorPoolObject;
+use crate::sampler::immutable_samplers;
 
 /// The bindings of a layout create info.
 ///
@@ -45,8 +47,11 @@ pub unsafe extern "system" fn vkCreateDescriptorSetLayout(
         || {
             // SAFETY: the application's structure.
             let info = unsafe { ffi::input(p_info) }?;
-            // SAFETY: as above.
-            let layout = DescriptorSetLayout::new(&unsafe { bindings(info) })?;
+            // SAFETY: pBindings holds bindingCount structures.
+            let list = unsafe { ffi::slice(info.p_bindings, info.binding_count) };
+            // SAFETY: the application's structures, as above.
+            let (bindings, samplers) = unsafe { (bindings(info), immutable_samplers(list)?) };
+            let layout = DescriptorSetLayout::with_immutable_samplers(&bindings, &samplers)?;
             // SAFETY: pSetLayout is valid for a write.
             unsafe { ffi::write(p_layout, handles::new_set_layout(layout)) }
         },
@@ -225,6 +230,18 @@ fn is_texel(ty: vk::DescriptorType) -> bool {
     )
 }
 
+/// Whether a write of `ty` reads `VkDescriptorImageInfo`s.
+fn is_image(ty: vk::DescriptorType) -> bool {
+    matches!(
+        ty,
+        vk::DescriptorType::SAMPLER
+            | vk::DescriptorType::COMBINED_IMAGE_SAMPLER
+            | vk::DescriptorType::SAMPLED_IMAGE
+            | vk::DescriptorType::STORAGE_IMAGE
+            | vk::DescriptorType::INPUT_ATTACHMENT
+    )
+}
+
 pub unsafe extern "system" fn vkUpdateDescriptorSets(
     _device: vk::Device,
     write_count: u32,
@@ -236,7 +253,13 @@ pub unsafe extern "system" fn vkUpdateDescriptorSets(
         // SAFETY: pDescriptorWrites holds descriptorWriteCount structures.
         for w in unsafe { ffi::slice(p_writes, write_count) } {
             let set = handles::descriptor_set(w.dst_set)?;
-            let writes: Vec<DescriptorWrite> = if is_texel(w.descriptor_type) {
+            let writes: Vec<DescriptorWrite> = if is_image(w.descriptor_type) {
+                // SAFETY: pImageInfo holds descriptorCount structures.
+                unsafe { ffi::slice(w.p_image_info, w.descriptor_count) }
+                    .iter()
+                    .map(|i| image_write(&set, w.dst_binding, w.descriptor_type, i))
+                    .collect::<Result<_, _>>()?
+            } else if is_texel(w.descriptor_type) {
                 // SAFETY: pTexelBufferView holds descriptorCount handles.
                 unsafe { ffi::slice(w.p_texel_buffer_view, w.descriptor_count) }
                     .iter()
@@ -343,7 +366,11 @@ pub unsafe extern "system" fn vkUpdateDescriptorSetWithTemplate(
                 // SAFETY: the template says where each element's info is in
                 // pData, which the application laid out accordingly.
                 let at = unsafe { p_data.cast::<u8>().add(e.offset + i * e.stride) };
-                if is_texel(e.ty) {
+                if is_image(e.ty) {
+                    // SAFETY: as above: a VkDescriptorImageInfo there.
+                    let info = unsafe { at.cast::<vk::DescriptorImageInfo>().read_unaligned() };
+                    writes.push(image_write(&set, e.binding, e.ty, &info)?);
+                } else if is_texel(e.ty) {
                     // SAFETY: as above: a VkBufferView there.
                     let view = unsafe { at.cast::<vk::BufferView>().read_unaligned() };
                     writes.push(DescriptorWrite::TexelBuffer(handles::buffer_view(view)?));

@@ -6,6 +6,7 @@
 
 use ash::vk;
 use parsnip_driver::cmd::transfer::CopyRegion;
+use parsnip_driver::descriptor::set::{DescriptorSet, DescriptorWrite};
 use parsnip_driver::image::modifier::{self, Modifier};
 use parsnip_driver::image::view::{ImageView, ViewDesc};
 use parsnip_driver::image::{Image, ImageDesc};
@@ -397,6 +398,38 @@ pub unsafe extern "system" fn vkCreateImageView(
             unsafe { ffi::write(p_view, handles::new_image_view(view)) }
         },
     )
+}
+
+/// A `VkDescriptorImageInfo` as a driver write to `binding` of `set`: the
+/// handles the descriptor type uses resolved, the others left unread (a
+/// sampler that the binding's immutable samplers replace, a view a sampler
+/// binding has no use for), since the application may leave them invalid.
+/// A write continuing into later bindings finds them alike: the spec asks
+/// consecutive bindings of one update to have the same immutable samplers.
+pub(crate) fn image_write(
+    set: &DescriptorSet,
+    binding: u32,
+    ty: vk::DescriptorType,
+    info: &vk::DescriptorImageInfo,
+) -> Result<DescriptorWrite, vk::Result> {
+    use vk::DescriptorType as T;
+    let immutable = set
+        .layout
+        .binding(binding)
+        .is_some_and(|b| !b.immutable_samplers.is_empty());
+    let view = match ty {
+        T::SAMPLED_IMAGE | T::STORAGE_IMAGE | T::INPUT_ATTACHMENT | T::COMBINED_IMAGE_SAMPLER => {
+            Some(handles::image_view(info.image_view)?)
+        }
+        _ => None,
+    };
+    let sampler = match ty {
+        T::SAMPLER | T::COMBINED_IMAGE_SAMPLER if !immutable => {
+            Some(handles::sampler(info.sampler)?)
+        }
+        _ => None,
+    };
+    Ok(DescriptorWrite::Image { view, sampler })
 }
 
 pub unsafe extern "system" fn vkDestroyImageView(

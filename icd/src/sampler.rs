@@ -1,7 +1,9 @@
-//! `vkCreateSampler` and `vkDestroySampler`.
+//! `vkCreateSampler` and `vkDestroySampler`, and the immutable samplers
+//! of a descriptor set layout.
 
 use ash::vk;
 use parsnip_driver::descriptor::encoding::SamplerArgs;
+use parsnip_driver::descriptor::set_layout::ImmutableSamplers;
 use parsnip_driver::image::sampler::Sampler;
 
 use crate::ffi;
@@ -62,4 +64,37 @@ pub unsafe extern "system" fn vkDestroySampler(
         handles::drop_sampler(sampler);
         Ok(())
     })
+}
+
+/// The immutable samplers of a layout's bindings, as their descriptors: the
+/// `pImmutableSamplers` of its sampler and combined image sampler bindings
+/// (other types ignore the member, which may then be anything).
+///
+/// # Safety
+/// Each binding's `pImmutableSamplers` is null or holds `descriptorCount`
+/// handles.
+pub(crate) unsafe fn immutable_samplers(
+    bindings: &[vk::DescriptorSetLayoutBinding<'_>],
+) -> Result<Vec<ImmutableSamplers>, vk::Result> {
+    let mut out = Vec::new();
+    for b in bindings {
+        let takes_samplers = matches!(
+            b.descriptor_type,
+            vk::DescriptorType::SAMPLER | vk::DescriptorType::COMBINED_IMAGE_SAMPLER
+        );
+        if !takes_samplers || b.p_immutable_samplers.is_null() {
+            continue;
+        }
+        // SAFETY: the caller's promise.
+        let handles = unsafe { ffi::slice(b.p_immutable_samplers, b.descriptor_count) };
+        let descriptors = handles
+            .iter()
+            .map(|h| handles::sampler(*h).map(|s| s.descriptor))
+            .collect::<Result<_, _>>()?;
+        out.push(ImmutableSamplers {
+            binding: b.binding,
+            descriptors,
+        });
+    }
+    Ok(out)
 }

@@ -133,6 +133,7 @@ impl SimGpu {
                     let format = b.format.ok_or("a texel buffer without a format")?;
                     texel_descriptor(chip, bo.iova(), format, b.data.len() as u64)?
                 }
+                other => return Err(format!("the harness makes no {other:?} descriptors")),
             };
             sets[set][at..at + DESCRIPTOR_DWORDS].copy_from_slice(&descriptor);
         }

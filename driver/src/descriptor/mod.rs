@@ -2,6 +2,7 @@
 //! update templates.
 
 pub mod encoding;
+pub mod image_write;
 pub mod pool;
 pub mod set;
 pub mod set_layout;

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use ash::vk;
 use parking_lot::Mutex;
 
+use super::set_layout::slots_per_descriptor;
 use crate::device::Device;
 use crate::device_bo::{BoKind, DeviceBo};
 use crate::error::VkResult;
@@ -77,14 +78,18 @@ pub struct DescriptorPool {
 }
 
 impl DescriptorPool {
-    /// A pool for `max_sets` sets holding the descriptors `sizes` counts.
+    /// A pool for `max_sets` sets holding the descriptors `sizes` counts
+    /// (each in the slots its type takes in a set).
     pub fn new(
         device: &Arc<Device>,
         max_sets: u32,
         sizes: &[(vk::DescriptorType, u32)],
     ) -> VkResult<Arc<DescriptorPool>> {
-        let descriptors: u64 = sizes.iter().map(|(_, n)| u64::from(*n)).sum();
-        let size = descriptors * DESCRIPTOR_SIZE;
+        let slots: u64 = sizes
+            .iter()
+            .map(|&(ty, n)| u64::from(n) * u64::from(slots_per_descriptor(ty)))
+            .sum();
+        let size = slots * DESCRIPTOR_SIZE;
         let bo = if size > 0 {
             Some(device.allocate_bo(size, BoKind::Descriptors)?)
         } else {

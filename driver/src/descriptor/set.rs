@@ -8,10 +8,13 @@ use ash::vk;
 use parking_lot::Mutex;
 
 use super::encoding::{self, Descriptor, DESCRIPTOR_DWORDS};
+use super::image_write::image_slots;
 use super::pool::DescriptorPool;
-use super::set_layout::{DescriptorSetLayout, SetBinding};
+use super::set_layout::{slots_per_descriptor, DescriptorSetLayout, SetBinding};
 use crate::buffer::{Buffer, BufferView};
 use crate::error::VkResult;
+use crate::image::sampler::Sampler;
+use crate::image::view::ImageView;
 use crate::limits::{DESCRIPTOR_SIZE, MIN_BUFFER_OFFSET_ALIGNMENT};
 
 /// A dynamic buffer as written: the offset a bind adds goes on top.
@@ -31,6 +34,12 @@ pub enum DescriptorWrite {
         range: u64,
     },
     TexelBuffer(Arc<BufferView>),
+    /// A `VkDescriptorImageInfo`'s view and sampler, as the binding's type
+    /// uses them (see `image_write`).
+    Image {
+        view: Option<Arc<ImageView>>,
+        sampler: Option<Arc<Sampler>>,
+    },
 }
 
 pub struct DescriptorSet {
@@ -58,6 +67,13 @@ impl DescriptorSet {
         // A fresh set reads as zeros (a null descriptor), not as whatever a
         // freed set left.
         set.write_slots(0, &vec![0u32; layout.slots as usize * DESCRIPTOR_DWORDS])?;
+        for b in &layout.bindings {
+            for (e, sampler) in b.immutable_samplers.iter().enumerate() {
+                if let Some(slot) = b.sampler_slot(e as u32) {
+                    set.write_slots(slot, sampler)?;
+                }
+            }
+        }
         Ok(Arc::new(set))
     }
 
@@ -112,7 +128,7 @@ impl DescriptorSet {
         let chip = self.pool.device.gpu.chip();
         let (mut binding, mut element) = (binding, element);
         for w in writes {
-            let b = self.binding(binding, element)?.clone();
+            let b = self.binding(binding, element)?;
             if b.ty != ty {
                 eprintln!(
                     "parsnip: vkUpdateDescriptorSets: binding {binding} is {:?}, written as {ty:?}",
@@ -120,8 +136,14 @@ impl DescriptorSet {
                 );
                 return Err(vk::Result::ERROR_UNKNOWN);
             }
-            let descriptor = self.encode(chip, &b, element, w)?;
-            self.write_slots(b.first_slot + element, &descriptor)?;
+            if let DescriptorWrite::Image { view, sampler } = w {
+                for (slot, d) in image_slots(b, element, view.as_deref(), sampler.as_deref())? {
+                    self.write_slots(slot, &d)?;
+                }
+            } else {
+                let descriptor = self.encode(chip, b, element, w)?;
+                self.write_slots(b.slot(element), &descriptor)?;
+            }
             match self.layout.next_element(binding, element) {
                 Some(next) => (binding, element) = next,
                 None => break,
@@ -206,10 +228,17 @@ impl DescriptorSet {
     ) -> VkResult<()> {
         let (mut d, mut s) = ((binding, element), (src_binding, src_element));
         for _ in 0..count {
-            let db = self.binding(d.0, d.1)?.clone();
-            let sb = src.binding(s.0, s.1)?.clone();
-            let slot = src.read_slots(sb.first_slot + s.1, 1)?;
-            self.write_slots(db.first_slot + d.1, &slot)?;
+            let db = self.binding(d.0, d.1)?;
+            let sb = src.binding(s.0, s.1)?;
+            if db.ty != sb.ty {
+                eprintln!(
+                    "parsnip: vkUpdateDescriptorSets: a copy from a {:?} binding to a {:?} one",
+                    sb.ty, db.ty
+                );
+                return Err(vk::Result::ERROR_UNKNOWN);
+            }
+            let slots = src.read_slots(sb.slot(s.1), slots_per_descriptor(sb.ty))?;
+            self.write_slots(db.slot(d.1), &slots)?;
             if let (Some(df), Some(sf)) = (db.first_dynamic, sb.first_dynamic) {
                 let value = src
                     .dynamic
@@ -247,7 +276,7 @@ impl DescriptorSet {
                     continue;
                 };
                 let d = dynamic_descriptor(chip, buffer, u64::from(offset))?;
-                let at = (b.first_slot + e) as usize * DESCRIPTOR_DWORDS;
+                let at = b.slot(e) as usize * DESCRIPTOR_DWORDS;
                 dwords[at..at + DESCRIPTOR_DWORDS].copy_from_slice(&d);
             }
         }

@@ -2,15 +2,24 @@
 //! memory.
 //!
 //! Bindings are laid out in binding order, one 64-byte slot per array
-//! element, whatever the descriptor type (the hardware reads every kind from
-//! a 16-dword slot at SP_BINDLESS_BASE[set] + 64 * index). Dynamic buffers
-//! have slots too: a command buffer binding the set copies its descriptors
-//! and rewrites those slots with the dynamic offsets applied.
+//! element (the hardware reads every kind from a 16-dword slot at
+//! SP_BINDLESS_BASE[set] + 64 * index), except combined image samplers,
+//! which take two: the texture, then its sampler, the layout Turnip uses
+//! (the mip_lod traces' set holds the texture at +0 and its sampler at
+//! +0x40), so that a shader names the sampler as the slot after the
+//! texture's. Dynamic buffers have slots too: a command buffer binding the
+//! set copies its descriptors and rewrites those slots with the dynamic
+//! offsets applied.
+//!
+//! Immutable samplers are part of the layout: a set is allocated with them
+//! in their slots, and writes to a combined image sampler binding that has
+//! them write only the texture.
 
 use std::sync::Arc;
 
 use ash::vk;
 
+use super::encoding::Descriptor;
 use crate::error::VkResult;
 use crate::limits::{
     MAX_DESCRIPTORS_PER_SET, MAX_DYNAMIC_STORAGE_BUFFERS, MAX_DYNAMIC_UNIFORM_BUFFERS,
@@ -28,11 +37,39 @@ pub struct SetBinding {
     /// For dynamic buffers: the index of element 0 among the layout's
     /// dynamic descriptors, which is the order of dynamic offsets.
     pub first_dynamic: Option<u32>,
+    /// The sampler descriptors of a sampler or combined image sampler
+    /// binding with immutable samplers, one per element; empty otherwise.
+    pub immutable_samplers: Vec<Descriptor>,
 }
 
 impl SetBinding {
     pub fn is_dynamic(&self) -> bool {
         self.first_dynamic.is_some()
+    }
+
+    /// The first slot of array element `element`.
+    pub fn slot(&self, element: u32) -> u32 {
+        self.first_slot + element * slots_per_descriptor(self.ty)
+    }
+
+    /// The slot of element `element`'s sampler, for the types that have
+    /// one.
+    pub fn sampler_slot(&self, element: u32) -> Option<u32> {
+        match self.ty {
+            vk::DescriptorType::SAMPLER => Some(self.slot(element)),
+            vk::DescriptorType::COMBINED_IMAGE_SAMPLER => Some(self.slot(element) + 1),
+            _ => None,
+        }
+    }
+}
+
+/// Slots one descriptor of `ty` takes: two for a combined image sampler
+/// (texture, then sampler), one for every other type.
+pub fn slots_per_descriptor(ty: vk::DescriptorType) -> u32 {
+    if ty == vk::DescriptorType::COMBINED_IMAGE_SAMPLER {
+        2
+    } else {
+        1
     }
 }
 
@@ -53,6 +90,14 @@ pub struct BindingDesc {
     pub stages: vk::ShaderStageFlags,
 }
 
+/// The immutable samplers of one binding (`pImmutableSamplers`), as
+/// their descriptors.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImmutableSamplers {
+    pub binding: u32,
+    pub descriptors: Vec<Descriptor>,
+}
+
 #[derive(Debug, PartialEq, Eq)]
 pub struct DescriptorSetLayout {
     /// Sorted by binding number.
@@ -64,10 +109,10 @@ pub struct DescriptorSetLayout {
 }
 
 /// Whether a layout may hold descriptors of this type: every type of core
-/// Vulkan 1.1, each in one slot, since a layout is only where descriptors
-/// sit (`api.descriptor_pool.*` and `api.maintenance3_check.descriptor_set`
-/// ask for all of them, with every stage). Extension types (inline uniform
-/// blocks, acceleration structures) belong to extensions not offered.
+/// Vulkan 1.1 (`api.descriptor_pool.*` and
+/// `api.maintenance3_check.descriptor_set` ask for all of them, with every
+/// stage). Extension types (inline uniform blocks, acceleration
+/// structures) belong to extensions not offered.
 pub fn layout_type(ty: vk::DescriptorType) -> bool {
     matches!(
         ty,
@@ -76,15 +121,7 @@ pub fn layout_type(ty: vk::DescriptorType) -> bool {
             | vk::DescriptorType::SAMPLED_IMAGE
             | vk::DescriptorType::STORAGE_IMAGE
             | vk::DescriptorType::INPUT_ATTACHMENT
-    ) || supported_type(ty)
-}
-
-/// Whether the driver can write a descriptor of this type: buffers and
-/// texel buffers (image descriptors come with image support).
-pub fn supported_type(ty: vk::DescriptorType) -> bool {
-    matches!(
-        ty,
-        vk::DescriptorType::UNIFORM_BUFFER
+            | vk::DescriptorType::UNIFORM_BUFFER
             | vk::DescriptorType::STORAGE_BUFFER
             | vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC
             | vk::DescriptorType::STORAGE_BUFFER_DYNAMIC
@@ -98,7 +135,16 @@ impl DescriptorSetLayout {
     /// descriptors or too many dynamic buffers make creation fail (what
     /// `vkGetDescriptorSetLayoutSupport` would have said).
     pub fn new(bindings: &[BindingDesc]) -> VkResult<Arc<DescriptorSetLayout>> {
-        let (layout, problem) = DescriptorSetLayout::plan(bindings);
+        DescriptorSetLayout::with_immutable_samplers(bindings, &[])
+    }
+
+    /// [`DescriptorSetLayout::new`] with the immutable samplers of some
+    /// bindings.
+    pub fn with_immutable_samplers(
+        bindings: &[BindingDesc],
+        samplers: &[ImmutableSamplers],
+    ) -> VkResult<Arc<DescriptorSetLayout>> {
+        let (layout, problem) = DescriptorSetLayout::plan(bindings, samplers);
         match problem {
             None => Ok(Arc::new(layout)),
             Some(why) => {
@@ -110,10 +156,13 @@ impl DescriptorSetLayout {
 
     /// `vkGetDescriptorSetLayoutSupport`.
     pub fn supported(bindings: &[BindingDesc]) -> bool {
-        DescriptorSetLayout::plan(bindings).1.is_none()
+        DescriptorSetLayout::plan(bindings, &[]).1.is_none()
     }
 
-    fn plan(bindings: &[BindingDesc]) -> (DescriptorSetLayout, Option<String>) {
+    fn plan(
+        bindings: &[BindingDesc],
+        samplers: &[ImmutableSamplers],
+    ) -> (DescriptorSetLayout, Option<String>) {
         let mut sorted = bindings.to_vec();
         sorted.sort_by_key(|b| b.binding);
         let mut problem = None;
@@ -145,6 +194,25 @@ impl DescriptorSetLayout {
                 }
                 first
             });
+            let immutable_samplers = samplers
+                .iter()
+                .find(|s| s.binding == b.binding)
+                .map_or_else(Vec::new, |s| s.descriptors.clone());
+            let has_samplers = matches!(
+                b.ty,
+                vk::DescriptorType::SAMPLER | vk::DescriptorType::COMBINED_IMAGE_SAMPLER
+            );
+            if !immutable_samplers.is_empty()
+                && (!has_samplers || immutable_samplers.len() != b.count as usize)
+            {
+                problem.get_or_insert(format!(
+                    "binding {}: {} immutable samplers for {} {:?} descriptors",
+                    b.binding,
+                    immutable_samplers.len(),
+                    b.count,
+                    b.ty
+                ));
+            }
             out.push(SetBinding {
                 binding: b.binding,
                 ty: b.ty,
@@ -152,12 +220,14 @@ impl DescriptorSetLayout {
                 stages: b.stages,
                 first_slot: slots as u32,
                 first_dynamic,
+                immutable_samplers,
             });
-            slots += u64::from(b.count);
+            slots += u64::from(b.count) * u64::from(slots_per_descriptor(b.ty));
         }
         if slots > u64::from(MAX_DESCRIPTORS_PER_SET) {
             problem.get_or_insert(format!(
-                "{slots} descriptors are more than the {MAX_DESCRIPTORS_PER_SET} a set may hold"
+                "{slots} descriptor slots are more than the {MAX_DESCRIPTORS_PER_SET} a set may \
+                 hold"
             ));
         }
         if dyn_ubo > MAX_DYNAMIC_UNIFORM_BUFFERS || dyn_ssbo > MAX_DYNAMIC_STORAGE_BUFFERS {
@@ -237,6 +307,45 @@ mod tests {
     }
 
     #[test]
+    fn combined_image_samplers_take_a_texture_and_a_sampler_slot() {
+        let sampler = [7u32; 16];
+        let layout = DescriptorSetLayout::with_immutable_samplers(
+            &[
+                b(0, vk::DescriptorType::COMBINED_IMAGE_SAMPLER, 2),
+                b(1, vk::DescriptorType::SAMPLED_IMAGE, 1),
+                b(2, vk::DescriptorType::SAMPLER, 1),
+            ],
+            &[ImmutableSamplers {
+                binding: 2,
+                descriptors: vec![sampler],
+            }],
+        )
+        .unwrap();
+        let combined = layout.binding(0).unwrap();
+        assert_eq!((combined.slot(1), combined.sampler_slot(1)), (2, Some(3)));
+        let sampled = layout.binding(1).unwrap();
+        assert_eq!((sampled.first_slot, sampled.sampler_slot(0)), (4, None));
+        let samplers = layout.binding(2).unwrap();
+        assert_eq!(samplers.sampler_slot(0), Some(5));
+        assert_eq!(samplers.immutable_samplers, vec![sampler]);
+        assert_eq!(layout.slots, 6);
+        // Immutable samplers of a binding without samplers, or too few.
+        let wrong = |ty, n| {
+            DescriptorSetLayout::with_immutable_samplers(
+                &[b(0, ty, 2)],
+                &[ImmutableSamplers {
+                    binding: 0,
+                    descriptors: vec![sampler; n],
+                }],
+            )
+            .is_err()
+        };
+        assert!(wrong(vk::DescriptorType::SAMPLED_IMAGE, 2));
+        assert!(wrong(vk::DescriptorType::SAMPLER, 1));
+        assert!(!wrong(vk::DescriptorType::COMBINED_IMAGE_SAMPLER, 2));
+    }
+
+    #[test]
     fn every_core_type_with_every_stage_is_a_layout() {
         // api.maintenance3_check.descriptor_set's kind of layout: each core
         // type, VK_SHADER_STAGE_ALL (input attachments: fragment).
@@ -269,7 +378,8 @@ mod tests {
             .collect();
         assert!(DescriptorSetLayout::supported(&bindings));
         let layout = DescriptorSetLayout::new(&bindings).unwrap();
-        assert_eq!(layout.slots, 9 * 1000 + 2 * 8);
+        // Combined image samplers take two slots each.
+        assert_eq!(layout.slots, 10 * 1000 + 2 * 8);
         let inline = [b(0, vk::DescriptorType::INLINE_UNIFORM_BLOCK, 16)];
         assert!(!DescriptorSetLayout::supported(&inline));
     }

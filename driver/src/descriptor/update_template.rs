@@ -1,13 +1,15 @@
 //! `VkDescriptorUpdateTemplate`: where in the application's data each
 //! descriptor of an update comes from. The ICD reads that data (raw memory
-//! the application laid out) entry by entry and turns it into ordinary
-//! descriptor writes.
+//! the application laid out: a `VkDescriptorImageInfo`,
+//! `VkDescriptorBufferInfo` or `VkBufferView` per element, as the type
+//! says) entry by entry and turns it into ordinary descriptor writes, so
+//! a template takes every type a set does.
 
 use std::sync::Arc;
 
 use ash::vk;
 
-use super::set_layout::{supported_type, DescriptorSetLayout};
+use super::set_layout::{layout_type, DescriptorSetLayout};
 use crate::error::VkResult;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,9 +34,10 @@ impl DescriptorUpdateTemplate {
         layout: Arc<DescriptorSetLayout>,
         entries: Vec<TemplateEntry>,
     ) -> VkResult<Arc<Self>> {
-        if let Some(e) = entries.iter().find(|e| !supported_type(e.ty)) {
+        if let Some(e) = entries.iter().find(|e| !layout_type(e.ty)) {
             eprintln!(
-                "parsnip: vkCreateDescriptorUpdateTemplate: descriptor type {:?} is not supported",
+                "parsnip: vkCreateDescriptorUpdateTemplate: descriptor type {:?} belongs to an \
+                 extension Parsnip does not offer",
                 e.ty
             );
             return Err(vk::Result::ERROR_INITIALIZATION_FAILED);
