@@ -3,8 +3,12 @@
 //! ```text
 //! parsnip-compile SHADER.spv [--stage compute] [--entry NAME] [--gpu a660|a740|...]
 //!                 [--ir] [--disasm] [--stats]
-//!                 [--binding SET:BINDING:ssbo|ubo|utexel|stexel[:COUNT]]...
+//!                 [--binding SET:BINDING:KIND[:COUNT]]...
 //! ```
+//!
+//! KIND is `ssbo`, `ubo`, `utexel`, `stexel` (texel buffers), `sampled`, `storage`
+//! (images), `sampler`, `combined` (an image and its sampler) or `input` (an input
+//! attachment).
 //!
 //! The descriptor layout is the one a pipeline layout made for the shader gives: each
 //! binding the entry point declares, with its kind and array size, packed per set in
@@ -19,7 +23,8 @@ use crate::target;
 use crate::{compile_to_ir, CompileOptions};
 
 pub const USAGE: &str = "usage: parsnip-compile SHADER.spv [--stage compute] [--entry NAME] \
-[--gpu a660|a740|...] [--ir] [--disasm] [--stats] [--binding SET:BINDING:ssbo|ubo|utexel|stexel[:COUNT]]...";
+[--gpu a660|a740|...] [--ir] [--disasm] [--stats] [--binding SET:BINDING:KIND[:COUNT]]... \
+(KIND: ssbo, ubo, utexel, stexel, sampled, storage, sampler, combined, input)";
 
 #[derive(Debug, Default, PartialEq)]
 pub struct Args {
@@ -65,15 +70,18 @@ pub fn parse(args: &[String]) -> Result<Args, String> {
                         .map_err(|_| format!("bad number {s} in --binding {v}"))
                 };
                 if parts.len() < 3 || parts.len() > 4 {
-                    return Err(format!(
-                        "--binding {v}: expected SET:BINDING:ssbo|ubo|utexel|stexel[:COUNT]"
-                    ));
+                    return Err(format!("--binding {v}: expected SET:BINDING:KIND[:COUNT]"));
                 }
                 let kind = match parts[2] {
                     "ssbo" => DescriptorKind::StorageBuffer,
                     "ubo" => DescriptorKind::UniformBuffer,
                     "utexel" => DescriptorKind::UniformTexelBuffer,
                     "stexel" => DescriptorKind::StorageTexelBuffer,
+                    "sampled" => DescriptorKind::SampledImage,
+                    "storage" => DescriptorKind::StorageImage,
+                    "sampler" => DescriptorKind::Sampler,
+                    "combined" => DescriptorKind::CombinedImageSampler,
+                    "input" => DescriptorKind::InputAttachment,
                     k => return Err(format!("--binding {v}: unknown kind {k}")),
                 };
                 let count = if parts.len() == 4 { num(parts[3])? } else { 1 };

@@ -149,12 +149,13 @@ impl Ctx<'_> {
                 count,
                 reg,
                 coord,
+                dims,
                 base,
                 index,
             } => Op::Mem(Mem::Ibo(Ibo {
                 op: *op,
                 typed: *typed,
-                d: 1,
+                d: *dims,
                 ty: *ty,
                 type_size: *count,
                 desc: Self::desc(*base, index),
@@ -209,10 +210,15 @@ impl Ctx<'_> {
                 src2: self.src8(index)?,
                 desc: Self::desc(*base, index),
             })),
-            MOp::Resinfo { dst, base, index } => Op::Mem(Mem::ResinfoB(ResinfoB {
+            MOp::Resinfo {
+                dst,
+                dims,
+                base,
+                index,
+            } => Op::Mem(Mem::ResinfoB(ResinfoB {
                 op: Opcode::ResinfoB,
                 typed: false,
-                d: 1,
+                d: *dims,
                 ty: Type::U32,
                 type_size: 1,
                 desc: Self::desc(*base, index),
@@ -224,7 +230,10 @@ impl Ctx<'_> {
                 ty,
                 wrmask,
                 dst,
-                coord,
+                coords,
+                src2,
+                is_3d,
+                array,
                 base,
                 index,
             } => {
@@ -232,14 +241,17 @@ impl Ctx<'_> {
                 t.ty = *ty;
                 t.wrmask = *wrmask;
                 t.dst = self.num(*dst)?;
-                t.src1 = coord.map(|c| self.num(c)).transpose()?;
+                t.src1 = coords.map(|(c, _)| self.num(c)).transpose()?;
+                t.src2 = src2.map(|c| self.num(c)).transpose()?;
+                t.is_3d = *is_3d;
+                t.array = *array;
                 t.desc = match index {
-                    MSrc8::Imm(tex) => TexDesc::BindlessImm {
+                    TexSlot::Imm { tex, samp } => TexDesc::BindlessImm {
                         base: *base,
-                        samp: 0,
+                        samp: *samp,
                         tex: *tex,
                     },
-                    MSrc8::Reg(c) => TexDesc::Indexed {
+                    TexSlot::Reg(c) => TexDesc::Indexed {
                         mode: DescMode::BindlessNonuniform,
                         reg: self.num(*c)?,
                         base: *base,

@@ -85,13 +85,14 @@ fn atomic_type(op: ir::AtomicOp) -> Type {
 }
 
 /// An `atomic.b.*` on a storage buffer (untyped: `coord` is the element index) or a
-/// storage texel buffer (typed: the texel index).
+/// storage texel buffer or image (typed: the first of `dims` texel coordinates).
 struct IboAtomic {
     op: ir::AtomicOp,
     typed: bool,
     base: u8,
     index: MSrc8,
     coord: Comp,
+    dims: u8,
     data: Src,
     compare: Option<Src>,
 }
@@ -786,6 +787,7 @@ impl Sel<'_> {
                     count: 1,
                     reg: dst,
                     coord,
+                    dims: 1,
                     base,
                     index,
                 });
@@ -921,6 +923,7 @@ impl Sel<'_> {
                     count: 1,
                     reg: value,
                     coord,
+                    dims: 1,
                     base,
                     index,
                 });
@@ -962,6 +965,7 @@ impl Sel<'_> {
                     base,
                     index,
                     coord,
+                    dims: 1,
                     data: a.data,
                     compare: a.compare,
                 };
@@ -1018,6 +1022,7 @@ impl Sel<'_> {
             count: 1,
             reg: Comp(group, 0),
             coord: a.coord,
+            dims: a.dims,
             base: a.base,
             index: a.index,
         });
@@ -1091,6 +1096,7 @@ impl Sel<'_> {
                 let group = self.m.new_vreg(3, false);
                 self.emit(MOp::Resinfo {
                     dst: Comp(group, 0),
+                    dims: 1,
                     base,
                     index,
                 });
@@ -1119,7 +1125,9 @@ impl Sel<'_> {
                 };
                 self.sel_texel_atomic(d, a)?
             }
-            Op::TexelSize(t) => self.sel_texel_size(need()?, t)?,
+            Op::TexelSize(_) => {
+                return Err(err("a size query is selected with the others of its block"))
+            }
         }
         Ok(())
     }
@@ -1171,6 +1179,8 @@ pub fn select(shader: &ir::Shader) -> Result<MShader> {
         for (i, instr) in block.instrs.iter().enumerate() {
             if let Op::TexelLoad(_) = instr.op {
                 s.sel_texel_load(&block.instrs, i)?;
+            } else if let Op::TexelSize(_) = instr.op {
+                s.sel_texel_size(&block.instrs, i)?;
             } else {
                 s.sel_instr(instr)?;
             }

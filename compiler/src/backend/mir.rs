@@ -48,6 +48,15 @@ pub enum MSrc8 {
     Imm(u8),
 }
 
+/// Which texture and sampler of a bindless set a texture instruction names.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TexSlot {
+    /// Both below 16: held in the instruction.
+    Imm { tex: u8, samp: u8 },
+    /// The first of two registers holding the texture's index and the sampler's.
+    Reg(Comp),
+}
+
 /// Source modifiers of an ALU source.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Mods {
@@ -82,10 +91,11 @@ pub enum MOp {
         src: Comp,
         half: bool,
     },
-    /// `ldib.b`/`stib.b`/`atomic.b.*` on a bindless storage buffer or storage texel
-    /// buffer: `reg` is the first of `count` destinations (load) or values (store), or
-    /// the group (destination, data [, comparator]) of an atomic; `coord` the element
-    /// index (untyped) or texel index (`typed`: converted through the view's format).
+    /// `ldib.b`/`stib.b`/`atomic.b.*` on a bindless storage buffer, storage texel buffer
+    /// or storage image: `reg` is the first of `count` destinations (load) or values
+    /// (store), or the group (destination, data [, comparator]) of an atomic; `coord` the
+    /// first of `dims` consecutive coordinates: the element index (untyped), or the
+    /// texel's coordinates (`typed`: converted through the view's format).
     Ibo {
         op: Opcode,
         ty: Type,
@@ -93,23 +103,27 @@ pub enum MOp {
         count: u8,
         reg: Comp,
         coord: Comp,
+        dims: u8,
         base: u8,
         index: MSrc8,
     },
-    /// `isam` (texel fetch) and `getbuf` (texels in a buffer view) on a bindless texture:
-    /// the components `wrmask` enables are written to consecutive registers from `dst`;
-    /// `coord` is the first of isam's two coordinates (x, then y = 0: freedreno's ir3
-    /// fetches from a buffer as from a 2D texture of height 1). `index` is the texture's
-    /// descriptor: an immediate, or the first of two registers holding the texture and
-    /// the sampler (0).
+    /// A texture instruction (`isam`, `isaml`, `saml`, `getsize`, `getinfo`, `getbuf`) on
+    /// a bindless texture and sampler of set `base`: the components `wrmask` enables are
+    /// written to consecutive registers from `dst`; `coords` is the first of the given
+    /// number of consecutive registers of the first source (coordinates, then the layer
+    /// of an array), `src2` the second source (a level of detail); `is_3d` and `array`
+    /// are the `.3d` and `.a` flags.
     Tex {
         op: Opcode,
         ty: Type,
         wrmask: u8,
         dst: Comp,
-        coord: Option<Comp>,
+        coords: Option<(Comp, u8)>,
+        src2: Option<Comp>,
+        is_3d: bool,
+        array: bool,
         base: u8,
-        index: MSrc8,
+        index: TexSlot,
     },
     /// `ldl`/`stl` (shared) and `ldp`/`stp` (private): `reg` is the destination or
     /// value; the address is `addr` + `offset` bytes.
@@ -138,7 +152,12 @@ pub enum MOp {
         index: MSrc8,
     },
     /// `resinfo.b` of a storage buffer into a group of three.
-    Resinfo { dst: Comp, base: u8, index: MSrc8 },
+    Resinfo {
+        dst: Comp,
+        dims: u8,
+        base: u8,
+        index: MSrc8,
+    },
     /// `bar` (execution and memory) or `fence` (memory only).
     Barrier {
         op: Opcode,
@@ -176,9 +195,12 @@ impl MOp {
                 coord,
                 index,
                 count,
+                dims,
                 ..
             } => {
-                u.push(*coord);
+                for k in 0..*dims {
+                    u.push(Comp(coord.0, coord.1 + k));
+                }
                 src8(index, &mut u);
                 if *op == Opcode::StibB {
                     for k in 0..*count {
@@ -210,12 +232,21 @@ impl MOp {
                 src8(index, &mut u);
             }
             MOp::Resinfo { index, .. } => src8(index, &mut u),
-            MOp::Tex { coord, index, .. } => {
-                if let Some(c) = coord {
-                    u.push(*c);
-                    u.push(Comp(c.0, c.1 + 1));
+            MOp::Tex {
+                coords,
+                src2,
+                index,
+                ..
+            } => {
+                if let Some((c, n)) = coords {
+                    for k in 0..*n {
+                        u.push(Comp(c.0, c.1 + k));
+                    }
                 }
-                if let MSrc8::Reg(c) = index {
+                if let Some(c) = src2 {
+                    u.push(*c);
+                }
+                if let TexSlot::Reg(c) = index {
                     u.push(*c);
                     u.push(Comp(c.0, c.1 + 1));
                 }
@@ -318,13 +349,22 @@ impl MOp {
                 src8(index, &mut f);
             }
             MOp::Tex {
-                dst, coord, index, ..
+                dst,
+                coords,
+                src2,
+                index,
+                ..
             } => {
                 f(dst);
-                if let Some(c) = coord {
+                if let Some((c, _)) = coords {
                     f(c);
                 }
-                src8(index, &mut f);
+                if let Some(c) = src2 {
+                    f(c);
+                }
+                if let TexSlot::Reg(c) = index {
+                    f(c);
+                }
             }
             MOp::Barrier { .. } => {}
         }
@@ -349,7 +389,7 @@ impl MOp {
                 | MOp::LocalAtomic { .. }
                 | MOp::Barrier { .. }
                 | MOp::Tex {
-                    op: Opcode::Isam,
+                    op: Opcode::Isam | Opcode::Isaml | Opcode::Saml,
                     ..
                 }
         )

@@ -66,9 +66,13 @@ pub struct CompiledShader {
     /// Private memory per invocation (local arrays and spills), bytes.
     pub private_bytes: u32,
     pub uses_barrier: bool,
-    /// The shader reads bindless textures (`isam`, `getbuf`): SP_CS_CONFIG.BINDLESS_TEX
-    /// (a6xx.xml) must say so, as Turnip sets it from ir3's `bindless_tex`.
+    /// The shader reads bindless textures (`isam`, `saml`, `getsize`, ...):
+    /// SP_CS_CONFIG.BINDLESS_TEX (a6xx.xml) must say so, as Turnip sets it from ir3's
+    /// `bindless_tex`.
     pub bindless_textures: bool,
+    /// The shader samples through bindless samplers (`saml`): SP_CS_CONFIG.BINDLESS_SAMP,
+    /// from ir3's `bindless_samp`, which only instructions naming a sampler set.
+    pub bindless_samplers: bool,
     /// Where the hardware must put the built-ins; `None` when the shader does not read
     /// them (the driver then programs "unused", r63.x).
     pub local_id_reg: Option<u8>,
@@ -168,6 +172,17 @@ pub fn compile(shader: &ir::Shader, model: &dyn ShaderModel) -> Result<CompiledS
         .blocks
         .iter()
         .any(|b| b.instrs.iter().any(|op| matches!(op, mir::MOp::Tex { .. })));
+    let bindless_samplers = m.blocks.iter().any(|b| {
+        b.instrs.iter().any(|op| {
+            matches!(
+                op,
+                mir::MOp::Tex {
+                    op: parsnip_isa::Opcode::Saml,
+                    ..
+                }
+            )
+        })
+    });
     let reads = |r: u8| m.fixed_inputs.iter().any(|f| (r..r + 3).contains(f));
     let disassembly = instrs.iter().map(|i| format!("{i}\n")).collect();
     Ok(CompiledShader {
@@ -183,6 +198,7 @@ pub fn compile(shader: &ir::Shader, model: &dyn ShaderModel) -> Result<CompiledS
         private_bytes: shader.scratch_bytes.next_multiple_of(4) + alloc.spill_bytes,
         uses_barrier,
         bindless_textures,
+        bindless_samplers,
         local_id_reg: reads(isel::INPUT_REGS.local_id).then_some(isel::INPUT_REGS.local_id),
         workgroup_id_reg: reads(isel::INPUT_REGS.workgroup_id)
             .then_some(isel::INPUT_REGS.workgroup_id),

@@ -317,37 +317,43 @@ impl Machine<'_> {
                 (Some(b.data.len() as u64), None)
             }
             Op::TexelLoad(l) => {
-                let (fmt, at) = self.texel(&l.buffer, inv, l.coord)?;
-                let data = &self.buffer(&l.buffer.resource, inv)?.data;
+                if l.filtered {
+                    return Err(format!("{op}: filtered sampling is not interpreted"));
+                }
+                let (fmt, at) = self.texel(&l.view, inv, &l.coords)?;
+                let data = &self.buffer(&l.view.resource, inv)?.data;
                 let v = fmt.read(&data[at..at + fmt.bytes()]);
                 (Some(u64::from(v[l.component as usize & 3])), None)
             }
             Op::TexelStore(s) => {
-                let (fmt, at) = self.texel(&s.buffer, inv, s.coord)?;
+                let (fmt, at) = self.texel(&s.view, inv, &s.coords)?;
                 let mut values = [0u32; 4];
                 for (v, x) in values.iter_mut().zip(&s.values) {
                     *v = src(inv, *x) as u32;
                 }
-                let bytes = fmt.write(values, s.buffer.ty);
-                let data = &mut self.buffer(&s.buffer.resource, inv)?.data;
+                let bytes = fmt.write(values, s.view.ty);
+                let data = &mut self.buffer(&s.view.resource, inv)?.data;
                 data[at..at + bytes.len()].copy_from_slice(&bytes);
                 (None, None)
             }
             Op::TexelAtomic(a) => {
-                let (fmt, at) = self.texel(&a.buffer, inv, a.coord)?;
+                let (fmt, at) = self.texel(&a.view, inv, &a.coords)?;
                 if !fmt.is_integer() || fmt.bytes() != 4 {
                     return Err(format!("{op}: the view's format is not a 32-bit integer"));
                 }
                 let compare = a.compare.map(|c| src(inv, c));
                 let data = src(inv, a.data);
-                let b = self.buffer(&a.buffer.resource, inv)?;
+                let b = self.buffer(&a.view.resource, inv)?;
                 let old = read(&b.data, at as u64, BitSize::B32, "texel buffer")?;
                 let new = atomic_result(a.op, BitSize::B32, old, data, compare)?;
                 write(&mut b.data, at as u64, BitSize::B32, new, "texel buffer")?;
                 (Some(old), None)
             }
             Op::TexelSize(t) => {
-                let b = self.buffer(&t.resource, inv)?;
+                if t.view.dim != TexelDim::Buffer {
+                    return Err(format!("{op}: images are not interpreted"));
+                }
+                let b = self.buffer(&t.view.resource, inv)?;
                 let fmt = b
                     .format
                     .ok_or("texel_size of a buffer bound without a format")?;
@@ -357,16 +363,19 @@ impl Machine<'_> {
         })
     }
 
-    /// The format of a texel buffer view and the byte offset of texel `coord` in it; an
+    /// The format of a texel buffer view and the byte offset of texel `coords` in it; an
     /// index past the view is an error (Vulkan leaves such accesses undefined without
-    /// robustness, which the interpreter does not model).
+    /// robustness, which the interpreter does not model). Images are not interpreted.
     fn texel(
         &mut self,
-        t: &TexelBuffer,
+        t: &TexelView,
         inv: &Invocation,
-        coord: Src,
+        coords: &[Src],
     ) -> Result<(TexelFormat, usize), String> {
-        let index = src(inv, coord) as u32 as usize;
+        let (TexelDim::Buffer, [coord]) = (t.dim, coords) else {
+            return Err("images are not interpreted, only texel buffers".into());
+        };
+        let index = src(inv, *coord) as u32 as usize;
         let b = self.buffer(&t.resource, inv)?;
         let fmt = b.format.ok_or(format!(
             "set {} binding {}[{}] is used as a texel buffer but bound without a format",

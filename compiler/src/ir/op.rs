@@ -236,7 +236,7 @@ pub struct Convert {
     pub src: Src,
 }
 
-/// A buffer descriptor, first as the shader names it, then as the hardware finds it.
+/// A descriptor, first as the shader names it, then as the hardware finds it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Resource {
     /// `(set, binding)[index]` from SPIR-V.
@@ -351,13 +351,13 @@ pub struct Atomic {
     pub size: BitSize,
 }
 
-/// Which path of the GPU reaches a texel buffer view.
+/// Which path of the GPU reaches a texel buffer or image view.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TexelPath {
-    /// A uniform texel buffer: read through the texture unit.
+    /// A uniform texel buffer or a sampled image: read through the texture unit.
     Sampled,
-    /// A storage texel buffer: read, written and updated atomically by the shader
-    /// processor's typed image instructions.
+    /// A storage texel buffer or image: read, written and updated atomically by the
+    /// shader processor's typed image instructions.
     Storage,
 }
 
@@ -371,41 +371,104 @@ pub enum TexelType {
     Uint,
 }
 
-/// A texel buffer view as an operation names it.
+/// What a view's texels are arranged in: a buffer's single row, or an image of one to
+/// three dimensions (cube faces are layers to storage access; sampling cubes is not
+/// supported).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct TexelBuffer {
-    pub resource: Resource,
-    pub path: TexelPath,
-    pub ty: TexelType,
+pub enum TexelDim {
+    Buffer,
+    D1,
+    D2,
+    D3,
+    Cube,
 }
 
-/// Component `component` (0-3, x to w) of the texel at index `coord`: 32 bits.
+/// A texel buffer or image view as an operation names it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TexelView {
+    pub resource: Resource,
+    /// The sampler a filtered load uses: a sampler binding, or the combined image
+    /// sampler binding of `resource` itself.
+    pub sampler: Option<Resource>,
+    pub path: TexelPath,
+    pub ty: TexelType,
+    pub dim: TexelDim,
+    /// An array of layers (the layer is the last coordinate).
+    pub arrayed: bool,
+}
+
+impl TexelView {
+    fn for_each_src_mut(&mut self, f: &mut impl FnMut(&mut Src)) {
+        self.resource.for_each_src_mut(f);
+        if let Some(s) = &mut self.sampler {
+            s.for_each_src_mut(f);
+        }
+    }
+
+    fn for_each_src(&self, f: &mut impl FnMut(&Src)) {
+        self.resource.for_each_src(f);
+        if let Some(s) = &self.sampler {
+            s.for_each_src(f);
+        }
+    }
+
+    /// Coordinates an access takes: the dimensions, then the layer of an array (or the
+    /// face of a cube, `6 * layer + face` in a cube array).
+    pub fn coords(&self) -> usize {
+        let dims = match self.dim {
+            TexelDim::Buffer | TexelDim::D1 => 1,
+            TexelDim::D2 => 2,
+            TexelDim::D3 | TexelDim::Cube => 3,
+        };
+        dims + usize::from(self.arrayed && self.dim != TexelDim::Cube)
+    }
+}
+
+/// A texel's coordinates, as many as [`TexelView::coords`].
+pub type Coords = SmallVec<[Src; 3]>;
+
+/// Component `component` (0-3, x to w) of a texel: 32 bits. A fetch (`filtered` false)
+/// reads the texel at integer `coords` of level `lod` (an integer; level 0 without); a
+/// filtered load samples at normalised float `coords` and float level `lod` through the
+/// view's sampler.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TexelLoad {
-    pub buffer: TexelBuffer,
-    pub coord: Src,
+    pub view: TexelView,
+    pub coords: Coords,
+    pub lod: Option<Src>,
+    pub filtered: bool,
     pub component: u8,
 }
 
-/// Writes the texel at index `coord`: `values` are its first components, as many as the
+/// Writes the texel at `coords`: `values` are its first components, as many as the
 /// view's format is given (1 to 4).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TexelStore {
-    pub buffer: TexelBuffer,
-    pub coord: Src,
+    pub view: TexelView,
+    pub coords: Coords,
     pub values: SmallVec<[Src; 4]>,
 }
 
-/// Read-modify-write of the 32-bit integer texel at index `coord`; the result is the old
+/// Read-modify-write of the 32-bit integer texel at `coords`; the result is the old
 /// value.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TexelAtomic {
-    pub buffer: TexelBuffer,
-    pub coord: Src,
+    pub view: TexelView,
+    pub coords: Coords,
     pub op: AtomicOp,
     pub data: Src,
     /// The value compared against, for `CompareExchange`.
     pub compare: Option<Src>,
+}
+
+/// Component `component` of a view's size: a buffer's texels (component 0), an image's
+/// width, height and depth or layers at level `lod` (an integer), or (component 3) its
+/// levels.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TexelSize {
+    pub view: TexelView,
+    pub lod: Src,
+    pub component: u8,
 }
 
 /// Built-in inputs of a compute invocation.
@@ -449,8 +512,7 @@ pub enum Op {
     TexelLoad(TexelLoad),
     TexelStore(TexelStore),
     TexelAtomic(TexelAtomic),
-    /// Texels in a texel buffer view.
-    TexelSize(TexelBuffer),
+    TexelSize(TexelSize),
     /// A value with no defined contents.
     Undef,
 }
@@ -486,21 +548,26 @@ impl Op {
                     f(c);
                 }
             }
-            Op::BufferSize(r) | Op::TexelSize(TexelBuffer { resource: r, .. }) => {
-                r.for_each_src_mut(&mut f)
+            Op::BufferSize(r) => r.for_each_src_mut(&mut f),
+            Op::TexelSize(t) => {
+                t.view.for_each_src_mut(&mut f);
+                f(&mut t.lod);
             }
             Op::TexelLoad(l) => {
-                l.buffer.resource.for_each_src_mut(&mut f);
-                f(&mut l.coord);
+                l.view.for_each_src_mut(&mut f);
+                l.coords.iter_mut().for_each(&mut f);
+                if let Some(lod) = &mut l.lod {
+                    f(lod);
+                }
             }
             Op::TexelStore(s) => {
-                s.buffer.resource.for_each_src_mut(&mut f);
-                f(&mut s.coord);
+                s.view.for_each_src_mut(&mut f);
+                s.coords.iter_mut().for_each(&mut f);
                 s.values.iter_mut().for_each(f);
             }
             Op::TexelAtomic(a) => {
-                a.buffer.resource.for_each_src_mut(&mut f);
-                f(&mut a.coord);
+                a.view.for_each_src_mut(&mut f);
+                a.coords.iter_mut().for_each(&mut f);
                 f(&mut a.data);
                 if let Some(c) = &mut a.compare {
                     f(c);
@@ -532,21 +599,26 @@ impl Op {
                     f(c);
                 }
             }
-            Op::BufferSize(r) | Op::TexelSize(TexelBuffer { resource: r, .. }) => {
-                r.for_each_src(&mut f)
+            Op::BufferSize(r) => r.for_each_src(&mut f),
+            Op::TexelSize(t) => {
+                t.view.for_each_src(&mut f);
+                f(&t.lod);
             }
             Op::TexelLoad(l) => {
-                l.buffer.resource.for_each_src(&mut f);
-                f(&l.coord);
+                l.view.for_each_src(&mut f);
+                l.coords.iter().for_each(&mut f);
+                if let Some(lod) = &l.lod {
+                    f(lod);
+                }
             }
             Op::TexelStore(s) => {
-                s.buffer.resource.for_each_src(&mut f);
-                f(&s.coord);
+                s.view.for_each_src(&mut f);
+                s.coords.iter().for_each(&mut f);
                 s.values.iter().for_each(f);
             }
             Op::TexelAtomic(a) => {
-                a.buffer.resource.for_each_src(&mut f);
-                f(&a.coord);
+                a.view.for_each_src(&mut f);
+                a.coords.iter().for_each(&mut f);
                 f(&a.data);
                 if let Some(c) = &a.compare {
                     f(c);
@@ -563,8 +635,9 @@ impl Op {
             Op::Alu(_) | Op::Convert(_) | Op::SysVal(_) | Op::Undef => true,
             Op::BufferSize(_) | Op::TexelSize(_) => true,
             Op::Load(l) => l.space.is_read_only(),
-            // Uniform texel buffers do not change during a dispatch; storage ones may.
-            Op::TexelLoad(l) => l.buffer.path == TexelPath::Sampled,
+            // Uniform texel buffers and sampled images do not change during a dispatch;
+            // storage ones may.
+            Op::TexelLoad(l) => l.view.path == TexelPath::Sampled,
             Op::Store(_) | Op::Atomic(_) | Op::Barrier(_) | Op::TexelStore(_) => false,
             Op::TexelAtomic(_) => false,
         }

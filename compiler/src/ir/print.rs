@@ -64,7 +64,7 @@ impl Display for Space {
     }
 }
 
-impl Display for TexelBuffer {
+impl Display for TexelView {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         let path = match self.path {
             TexelPath::Sampled => "sampled",
@@ -75,9 +75,32 @@ impl Display for TexelBuffer {
             TexelType::Sint => "s32",
             TexelType::Uint => "u32",
         };
-        write!(f, "{path}.{ty}{}", self.resource)
+        let dim = match self.dim {
+            TexelDim::Buffer => "buf",
+            TexelDim::D1 => "1d",
+            TexelDim::D2 => "2d",
+            TexelDim::D3 => "3d",
+            TexelDim::Cube => "cube",
+        };
+        let array = if self.arrayed { ".array" } else { "" };
+        write!(f, "{path}.{ty}.{dim}{array}{}", self.resource)?;
+        if let Some(s) = self.sampler {
+            write!(f, " samp{s}")?;
+        }
+        Ok(())
     }
 }
+
+/// `[x, y, z]`.
+fn coords(f: &mut Formatter<'_>, c: &[Src]) -> fmt::Result {
+    write!(f, "[")?;
+    for (i, v) in c.iter().enumerate() {
+        write!(f, "{}{v}", if i == 0 { "" } else { ", " })?;
+    }
+    write!(f, "]")
+}
+
+const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
 
 impl Display for SysVal {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
@@ -152,33 +175,40 @@ impl Display for Op {
             }
             Op::BufferSize(r) => write!(f, "buffer_size ssbo{r}"),
             Op::TexelLoad(l) => {
-                let c = ['x', 'y', 'z', 'w']
-                    .get(l.component as usize)
-                    .unwrap_or(&'?');
-                write!(f, "texel_load.{c} {}[{}]", l.buffer, l.coord)
+                let c = COMPONENTS.get(l.component as usize).unwrap_or(&'?');
+                let op = if l.filtered {
+                    "texel_sample"
+                } else {
+                    "texel_load"
+                };
+                write!(f, "{op}.{c} {}", l.view)?;
+                coords(f, &l.coords)?;
+                if let Some(lod) = l.lod {
+                    write!(f, " lod {lod}")?;
+                }
+                Ok(())
             }
             Op::TexelStore(s) => {
-                write!(f, "texel_store {}[{}]", s.buffer, s.coord)?;
+                write!(f, "texel_store {}", s.view)?;
+                coords(f, &s.coords)?;
                 for (i, v) in s.values.iter().enumerate() {
                     write!(f, "{}{v}", if i == 0 { " " } else { ", " })?;
                 }
                 Ok(())
             }
             Op::TexelAtomic(a) => {
-                write!(
-                    f,
-                    "texel_atomic_{} {}[{}] {}",
-                    a.op.name(),
-                    a.buffer,
-                    a.coord,
-                    a.data
-                )?;
+                write!(f, "texel_atomic_{} {}", a.op.name(), a.view)?;
+                coords(f, &a.coords)?;
+                write!(f, " {}", a.data)?;
                 if let Some(c) = a.compare {
                     write!(f, ", cmp {c}")?;
                 }
                 Ok(())
             }
-            Op::TexelSize(b) => write!(f, "texel_size {b}"),
+            Op::TexelSize(t) => {
+                let c = COMPONENTS.get(t.component as usize).unwrap_or(&'?');
+                write!(f, "texel_size.{c} {} lod {}", t.view, t.lod)
+            }
             Op::Undef => write!(f, "undef"),
         }
     }

@@ -6,6 +6,7 @@ use super::module::{ArrayLen, Global, Id, Module, Type};
 use super::operands::id_at;
 use crate::descriptor_layout::DescriptorKind;
 use crate::error::{CompileError, Result};
+use crate::ir::TexelDim;
 use rspirv::dr;
 use rspirv::spirv::StorageClass;
 use std::collections::{BTreeSet, HashSet};
@@ -27,8 +28,8 @@ pub struct DeclaredBinding {
 /// variable belongs to the entry point when its interface names it (from SPIR-V 1.4 the
 /// interface names every global the entry point references; glslang also names the ones
 /// it only declares, which an application's layout holds too) or when the entry point's
-/// call tree references it (older modules list only inputs and outputs). Samplers and
-/// images other than texel buffers are left out: the front end refuses them where used.
+/// call tree references it (older modules list only inputs and outputs). Images of kinds
+/// the front end does not support are left out: it refuses them where used.
 pub fn declared_bindings(m: &Module, entry: &str) -> Result<Vec<DeclaredBinding>> {
     let mut out: Vec<DeclaredBinding> = Vec::new();
     for id in entry_variables(m, entry)? {
@@ -114,20 +115,25 @@ fn declared(m: &Module, id: Id, g: &Global) -> Result<Option<DeclaredBinding>> {
         StorageClass::Uniform if m.is_uniform_block(g.class, elem) => DescriptorKind::UniformBuffer,
         StorageClass::Uniform => DescriptorKind::StorageBuffer,
         StorageClass::UniformConstant => {
-            let image = match m.ty(elem)? {
-                Type::Image(t) => t,
+            let (image, combined) = match m.ty(elem)? {
+                Type::Image(t) => (Some(t), false),
                 Type::SampledImage { image } => match m.ty(*image)? {
-                    Type::Image(t) => t,
+                    Type::Image(t) => (Some(t), true),
                     _ => return Ok(None),
                 },
+                Type::Sampler => (None, false),
                 _ => return Ok(None),
             };
-            match image.sampled {
-                1 => DescriptorKind::UniformTexelBuffer,
-                2 => DescriptorKind::StorageTexelBuffer,
-                s => {
+            match (image.map(|t| (t.dim, t.sampled)), combined) {
+                (None, _) => DescriptorKind::Sampler,
+                (Some((TexelDim::Buffer, 1)), _) => DescriptorKind::UniformTexelBuffer,
+                (Some((TexelDim::Buffer, 2)), _) => DescriptorKind::StorageTexelBuffer,
+                (Some((_, 1)), true) => DescriptorKind::CombinedImageSampler,
+                (Some((_, 1)), false) => DescriptorKind::SampledImage,
+                (Some((_, 2)), _) => DescriptorKind::StorageImage,
+                (Some((_, s)), _) => {
                     return Err(fail(format!(
-                        "a texel buffer with Sampled {s}: Vulkan needs 1 (uniform) or 2 (storage)"
+                        "an image with Sampled {s}: Vulkan needs 1 (sampled) or 2 (storage)"
                     )))
                 }
             }

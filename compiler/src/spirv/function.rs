@@ -46,21 +46,25 @@ pub(super) enum PtrBase {
     },
     PushConst,
     BuiltIn(BuiltIn),
-    /// A texel buffer variable, or an array of them whose element is not chosen yet.
+    /// A texel buffer, image or sampler variable, or an array of them whose element is
+    /// not chosen yet.
     Image {
         set: u32,
         binding: u32,
         index: Src,
         array_pending: bool,
     },
-    /// A texel of a storage texel buffer (OpImageTexelPointer), for atomics.
+    /// A texel of a storage texel buffer or image (OpImageTexelPointer), for atomics:
+    /// its first `count` coordinates.
     Texel {
         image: ImageRef,
-        coord: Src,
+        coords: [Src; 3],
+        count: u8,
     },
 }
 
-/// A texel buffer descriptor as a value: what OpLoad of a texel buffer variable gives.
+/// A texel buffer or image descriptor as a value: what OpLoad of a texel buffer or
+/// image variable gives, or OpSampledImage.
 #[derive(Copy, Clone, Debug)]
 pub(super) struct ImageRef {
     pub set: u32,
@@ -68,6 +72,9 @@ pub(super) struct ImageRef {
     pub index: Src,
     /// The OpTypeImage.
     pub ty: Id,
+    /// The sampler sampling it: the binding itself for a combined image sampler, or the
+    /// sampler OpSampledImage joined to it.
+    pub sampler: Option<Resource>,
 }
 
 #[derive(Clone, Debug)]
@@ -98,6 +105,8 @@ pub(super) enum Val {
     Comp(Comp),
     Ptr(Ptr),
     Image(ImageRef),
+    /// A sampler descriptor (OpLoad of a sampler variable).
+    Sampler(Resource),
 }
 
 pub(super) fn err(inst: &dr::Instruction, msg: impl std::fmt::Display) -> CompileError {
@@ -223,7 +232,10 @@ impl<'m> Translator<'m> {
         match self.get(ids, id) {
             Some(Val::Comp(c)) => Ok(c),
             Some(Val::Ptr(_)) => Err(err(inst, format!("%{id} is a pointer, not a value"))),
-            Some(Val::Image(_)) => Err(err(inst, format!("%{id} is an image, not a value"))),
+            Some(Val::Image(_) | Val::Sampler(_)) => Err(err(
+                inst,
+                format!("%{id} is an image or sampler, not a value"),
+            )),
             None => Err(self.undefined(inst, id)),
         }
     }
@@ -241,7 +253,9 @@ impl<'m> Translator<'m> {
         let id = id_at(inst, i)?;
         match self.get(ids, id) {
             Some(Val::Ptr(p)) => Ok(p),
-            Some(Val::Comp(_) | Val::Image(_)) => Err(err(inst, format!("%{id} is not a pointer"))),
+            Some(Val::Comp(_) | Val::Image(_) | Val::Sampler(_)) => {
+                Err(err(inst, format!("%{id} is not a pointer")))
+            }
             None => Err(self.undefined(inst, id)),
         }
     }
@@ -346,13 +360,13 @@ impl<'m> Translator<'m> {
                 },
                 StorageClass::Output => return Err(fail("compute shaders have no outputs".into())),
                 StorageClass::UniformConstant => {
-                    // Texel buffers (and arrays of them); other images and samplers are
-                    // refused where used, so that a module that declares but never
-                    // touches one still compiles.
+                    // Texel buffers, images and samplers (and arrays of them); kinds the
+                    // front end does not support are refused where used, so that a
+                    // module that declares but never touches one still compiles.
                     let (elem, array) = self.m.descriptor_array(g.pointee)?;
                     let array = array.is_some();
                     match self.m.ty(elem)? {
-                        Type::Image(_) | Type::SampledImage { .. } => {}
+                        Type::Image(_) | Type::SampledImage { .. } | Type::Sampler => {}
                         Type::Unsupported(what) => {
                             self.refused.insert(id, format!("{what} are not supported"));
                             continue;
@@ -365,7 +379,7 @@ impl<'m> Translator<'m> {
                     }
                     let (Some(set), Some(binding)) = (deco.set, deco.binding) else {
                         return Err(fail(
-                            "a texel buffer without DescriptorSet and Binding".into(),
+                            "an image or sampler without DescriptorSet and Binding".into(),
                         ));
                     };
                     ptr(PtrBase::Image {
@@ -582,7 +596,7 @@ impl<'m> Translator<'m> {
                 continue;
             }
             if let PtrBase::Image { .. } = p.base {
-                return Err(err(inst, "indexes into a texel buffer"));
+                return Err(err(inst, "indexes into an image or sampler"));
             }
             let kind = p.layout();
             let e = |m: String| err(inst, m);
@@ -865,8 +879,11 @@ impl<'m> Translator<'m> {
                 })?;
                 let c = match self.get(&ids, val) {
                     Some(Val::Comp(c)) => c,
-                    Some(Val::Ptr(_) | Val::Image(_)) => {
-                        return Err(err(&inst, "phis of pointers and images are not supported"))
+                    Some(Val::Ptr(_) | Val::Image(_) | Val::Sampler(_)) => {
+                        return Err(err(
+                            &inst,
+                            "phis of pointers, images and samplers are not supported",
+                        ))
                     }
                     None => return Err(err(&inst, format!("%{val} is never defined"))),
                 };
@@ -960,7 +977,7 @@ impl<'m> Translator<'m> {
                 Some(Val::Ptr(p))
             }
             O::Load if matches!(self.ptr(ids, inst, 0)?.base, PtrBase::Image { .. }) => {
-                Some(Val::Image(self.load_image(ids, inst)?))
+                Some(self.load_image(ids, inst)?)
             }
             O::Load | O::AtomicLoad => {
                 let p = self.ptr(ids, inst, 0)?;
@@ -971,7 +988,10 @@ impl<'m> Translator<'m> {
             | O::ImageFetch
             | O::ImageRead
             | O::ImageWrite
+            | O::ImageSampleExplicitLod
             | O::ImageQuerySize
+            | O::ImageQuerySizeLod
+            | O::ImageQueryLevels
             | O::ImageTexelPointer => self.image_instruction(ids, inst)?,
             O::Store | O::AtomicStore => {
                 let p = self.ptr(ids, inst, 0)?;
@@ -1152,11 +1172,17 @@ impl<'m> Translator<'m> {
                 (aop, data_at(self, 3)?, None)
             }
         };
-        if let PtrBase::Texel { image, coord } = p.base {
+        if let PtrBase::Texel {
+            image,
+            coords,
+            count,
+        } = p.base
+        {
             if size != BitSize::B32 {
                 return Err(err(inst, "texel atomics are on 32-bit integers"));
             }
-            let v = self.texel_atomic(inst, image, coord, aop, data, compare)?;
+            let coords = coords[..usize::from(count)].iter().copied().collect();
+            let v = self.texel_atomic(inst, image, coords, aop, data, compare)?;
             return Ok(Comp::new(vec![v], vec![size]));
         }
         let space = match p.base {

@@ -1,13 +1,20 @@
-//! Texel buffers: OpTypeImage of dimension Buffer, as uniform texel buffers (Sampled 1,
-//! `samplerBuffer`: OpImageFetch, OpImageQuerySize) and storage texel buffers (Sampled 2,
-//! `imageBuffer`: OpImageRead, OpImageWrite, OpImageQuerySize and atomics through
-//! OpImageTexelPointer), into the IR's texel operations.
+//! Texel buffers and images: OpTypeImage of dimension Buffer, 1D, 2D, 3D or Cube, read
+//! through the texture unit when Sampled is 1 (`samplerBuffer`, `texture2D`,
+//! `sampler2D`: OpImageFetch, OpImageSampleExplicitLod, OpImageQuerySizeLod,
+//! OpImageQueryLevels) and through the shader processor's typed image access when it
+//! is 2 (`imageBuffer`, `image2D`: OpImageRead, OpImageWrite, OpImageQuerySize and atomics
+//! through OpImageTexelPointer), into the IR's texel operations. Samplers come from a
+//! combined image sampler's binding or from a sampler variable joined by OpSampledImage.
 //!
-//! What the Vulkan environment of SPIR-V fixes and this relies on: a buffer's coordinate
-//! is one integer (the texel index); OpImageFetch returns four components; an
+//! What the Vulkan environment of SPIR-V fixes and this relies on: a coordinate has one
+//! component per dimension, then the layer of an array (a cube's face, `6 * layer +
+//! face` in a cube array); OpImageFetch and sampling return four components; an
 //! OpImageWrite texel has at least as many components as the image format, and all four
 //! when the format is Unknown (StorageImageWriteWithoutFormat); texel atomics are on
-//! R32ui/R32i images, sample 0.
+//! R32ui/R32i images, sample 0; implicit-LOD sampling belongs to fragment shaders.
+//!
+//! Not supported, each refused by name: sampling cube maps, depth comparison, gathers,
+//! offsets, gradients, projection, bias, minimum LOD, multisampled images.
 
 use super::function::{err, Comp, Ids, ImageRef, Ptr, PtrBase, Translator, Val};
 use super::module::{Id, ImageType, Type};
@@ -18,11 +25,11 @@ use crate::ir::*;
 use rspirv::dr;
 use rspirv::spirv::{ImageFormat, ImageOperands, Op as SpvOp};
 
-/// Image operands that do not change what a texel buffer access returns: memory-model
-/// availability and visibility (the GPU's caches are handled by barriers), volatility,
-/// the non-temporal hint, and SignExtend/ZeroExtend (glslang adds them to integer
-/// accesses; Vulkan requires the view's numeric format to match the sampled type, so
-/// the extension they ask for is the one the format's conversion does).
+/// Image operands that do not change what an access returns: memory-model availability
+/// and visibility (the GPU's caches are handled by barriers), volatility, the
+/// non-temporal hint, and SignExtend/ZeroExtend (glslang adds them to integer accesses;
+/// Vulkan requires the view's numeric format to match the sampled type, so the extension
+/// they ask for is the one the format's conversion does).
 fn harmless_operands() -> ImageOperands {
     ImageOperands::MAKE_TEXEL_AVAILABLE
         | ImageOperands::MAKE_TEXEL_VISIBLE
@@ -33,23 +40,47 @@ fn harmless_operands() -> ImageOperands {
         | ImageOperands::ZERO_EXTEND
 }
 
+/// Up to three coordinates, as a texel pointer keeps them.
+pub(super) fn coords_of(c: &[Src]) -> ([Src; 3], u8) {
+    let mut out = [Src::Imm(0); 3];
+    out[..c.len()].copy_from_slice(c);
+    (out, c.len() as u8)
+}
+
 impl Translator<'_> {
     fn image_type_of(&self, inst: &dr::Instruction, ty: Id) -> Result<ImageType> {
         match self.m.ty(ty)? {
             Type::Image(t) => Ok(t.clone()),
             Type::SampledImage { image } => self.image_type_of(inst, *image),
             Type::Unsupported(what) => Err(err(inst, format!("{what} are not supported"))),
-            other => Err(err(inst, format!("{other:?} is not a texel buffer type"))),
+            other => Err(err(inst, format!("{other:?} is not an image type"))),
         }
     }
 
-    /// OpLoad of a texel buffer variable (or of an element of an array of them).
-    pub(super) fn load_image(&mut self, ids: &Ids, inst: &dr::Instruction) -> Result<ImageRef> {
+    /// OpLoad of an image or sampler variable (or of an element of an array of them).
+    pub(super) fn load_image(&mut self, ids: &Ids, inst: &dr::Instruction) -> Result<Val> {
         let p = self.ptr(ids, inst, 0)?;
-        self.image_of_pointer(inst, &p)
+        if let (
+            PtrBase::Image {
+                set,
+                binding,
+                index,
+                array_pending: false,
+            },
+            Type::Sampler,
+        ) = (p.base, self.m.ty(p.pointee)?)
+        {
+            return Ok(Val::Sampler(Resource::Binding {
+                set,
+                binding,
+                index,
+            }));
+        }
+        Ok(Val::Image(self.image_of_pointer(inst, &p)?))
     }
 
-    /// The texel buffer a pointer to a texel buffer variable names.
+    /// The image a pointer to an image variable names (a combined image sampler's with
+    /// the binding as its sampler too).
     fn image_of_pointer(&self, inst: &dr::Instruction, p: &Ptr) -> Result<ImageRef> {
         let PtrBase::Image {
             set,
@@ -58,17 +89,24 @@ impl Translator<'_> {
             array_pending,
         } = p.base
         else {
-            return Err(err(inst, "the pointer is not to a texel buffer"));
+            return Err(err(inst, "the pointer is not to an image"));
         };
         if array_pending {
             return Err(err(
                 inst,
-                "loads an array of texel buffers without choosing an element",
+                "loads an array of images without choosing an element",
             ));
         }
-        let image = match self.m.ty(p.pointee)? {
-            Type::SampledImage { image } => *image,
-            _ => p.pointee,
+        let (image, sampler) = match self.m.ty(p.pointee)? {
+            Type::SampledImage { image } => (
+                *image,
+                Some(Resource::Binding {
+                    set,
+                    binding,
+                    index,
+                }),
+            ),
+            _ => (p.pointee, None),
         };
         self.image_type_of(inst, image)?;
         Ok(ImageRef {
@@ -76,6 +114,7 @@ impl Translator<'_> {
             binding,
             index,
             ty: image,
+            sampler,
         })
     }
 
@@ -83,13 +122,22 @@ impl Translator<'_> {
         let id = id_at(inst, i)?;
         match self.get(ids, id) {
             Some(Val::Image(r)) => Ok(r),
-            Some(_) => Err(err(inst, format!("%{id} is not a texel buffer"))),
+            Some(_) => Err(err(inst, format!("%{id} is not an image"))),
+            None => Err(self.undefined(inst, id)),
+        }
+    }
+
+    fn sampler_at(&self, ids: &Ids, inst: &dr::Instruction, i: usize) -> Result<Resource> {
+        let id = id_at(inst, i)?;
+        match self.get(ids, id) {
+            Some(Val::Sampler(r)) => Ok(r),
+            Some(_) => Err(err(inst, format!("%{id} is not a sampler"))),
             None => Err(self.undefined(inst, id)),
         }
     }
 
     /// The IR's name for the view `image` refers to.
-    fn texel_buffer(&self, inst: &dr::Instruction, image: &ImageRef) -> Result<TexelBuffer> {
+    fn texel_view(&self, inst: &dr::Instruction, image: &ImageRef) -> Result<TexelView> {
         let t = self.image_type_of(inst, image.ty)?;
         let path = match t.sampled {
             1 => TexelPath::Sampled,
@@ -97,7 +145,7 @@ impl Translator<'_> {
             s => {
                 return Err(err(
                     inst,
-                    format!("an image with Sampled {s}: Vulkan needs 1 (uniform) or 2 (storage)"),
+                    format!("an image with Sampled {s}: Vulkan needs 1 (sampled) or 2 (storage)"),
                 ))
             }
         };
@@ -114,50 +162,111 @@ impl Translator<'_> {
             other => {
                 return Err(err(
                     inst,
-                    format!("texel buffers of {other:?} components are not supported"),
+                    format!("images of {other:?} components are not supported"),
                 ))
             }
         };
-        Ok(TexelBuffer {
+        Ok(TexelView {
             resource: Resource::Binding {
                 set: image.set,
                 binding: image.binding,
                 index: image.index,
             },
+            // A texel buffer's sampler is never used.
+            sampler: image.sampler.filter(|_| t.dim != TexelDim::Buffer),
             path,
             ty,
+            dim: t.dim,
+            arrayed: t.arrayed,
         })
     }
 
-    /// The texel index operand `i`: one integer.
-    fn texel_coord(&mut self, ids: &Ids, inst: &dr::Instruction, i: usize) -> Result<Src> {
+    /// Integer coordinate operand `i` of an access to `view`: as many 32-bit integers as
+    /// the view takes.
+    fn int_coords(
+        &mut self,
+        ids: &Ids,
+        inst: &dr::Instruction,
+        i: usize,
+        view: &TexelView,
+    ) -> Result<Coords> {
         let c = self.comp(ids, inst, i)?;
-        if c.len() != 1 || c.sizes[0] == BitSize::B1 {
+        if c.len() != view.coords() || c.sizes.contains(&BitSize::B1) {
             return Err(err(
                 inst,
-                "a texel buffer coordinate is one integer (the texel index)",
+                format!(
+                    "a {:?}{} coordinate is {} integers",
+                    view.dim,
+                    if view.arrayed { " array" } else { "" },
+                    view.coords()
+                ),
             ));
         }
-        self.index32(c.srcs[0], c.sizes[0])
+        let mut out = Coords::new();
+        for (s, size) in c.srcs.iter().zip(&c.sizes) {
+            out.push(self.index32(*s, *size)?);
+        }
+        Ok(out)
     }
 
-    /// Refuses image operands that would change the access (Lod, Sample, offsets).
-    fn check_image_operands(&self, inst: &dr::Instruction, first: usize) -> Result<()> {
-        match inst.operands.get(first) {
-            None => Ok(()),
-            Some(dr::Operand::ImageOperands(ops)) => {
-                let refused = *ops & !harmless_operands();
-                if refused.is_empty() {
-                    Ok(())
-                } else {
-                    Err(err(
-                        inst,
-                        format!("image operands {refused:?} are not supported on texel buffers"),
-                    ))
-                }
-            }
-            Some(other) => Err(err(inst, format!("unexpected operand {other:?}"))),
+    /// Float coordinate operand `i` of a filtered load from `view`: as many 32-bit floats
+    /// as the view takes.
+    fn float_coords(
+        &mut self,
+        ids: &Ids,
+        inst: &dr::Instruction,
+        i: usize,
+        view: &TexelView,
+    ) -> Result<Coords> {
+        let c = self.comp(ids, inst, i)?;
+        if c.len() != view.coords() || c.sizes.iter().any(|s| *s != BitSize::B32) {
+            return Err(err(
+                inst,
+                format!(
+                    "a {:?}{} sampling coordinate is {} 32-bit floats",
+                    view.dim,
+                    if view.arrayed { " array" } else { "" },
+                    view.coords()
+                ),
+            ));
         }
+        Ok(c.srcs.iter().copied().collect())
+    }
+
+    /// The image operands from operand `first`: `Ok(Some(lod))` for a Lod operand where
+    /// `lod_allowed`; operands that would change the access are refused.
+    fn image_operands(
+        &mut self,
+        ids: &Ids,
+        inst: &dr::Instruction,
+        first: usize,
+        lod_allowed: bool,
+    ) -> Result<Option<Comp>> {
+        let ops = match inst.operands.get(first) {
+            None => return Ok(None),
+            Some(dr::Operand::ImageOperands(ops)) => *ops,
+            Some(other) => return Err(err(inst, format!("unexpected operand {other:?}"))),
+        };
+        let mut allowed = harmless_operands();
+        if lod_allowed {
+            allowed |= ImageOperands::LOD;
+        }
+        let refused = ops & !allowed;
+        if !refused.is_empty() {
+            return Err(err(
+                inst,
+                format!("image operands {refused:?} are not supported"),
+            ));
+        }
+        if !ops.contains(ImageOperands::LOD) {
+            return Ok(None);
+        }
+        // Operands follow the mask in the order of its bits: Bias (refused), then Lod.
+        let lod = self.comp(ids, inst, first + 1)?;
+        if lod.len() != 1 {
+            return Err(err(inst, "a level of detail is one scalar"));
+        }
+        Ok(Some(lod))
     }
 
     /// The 32-bit components of the result, at most four.
@@ -172,6 +281,62 @@ impl Translator<'_> {
         Ok(sizes)
     }
 
+    /// The components of a load, one texel load each.
+    fn texel_components(&mut self, inst: &dr::Instruction, load: TexelLoad) -> Result<Val> {
+        let sizes = self.texel_result_sizes(inst)?;
+        let mut srcs = Vec::with_capacity(sizes.len());
+        for component in 0..sizes.len() as u8 {
+            srcs.push(self.value(
+                Op::TexelLoad(TexelLoad {
+                    component,
+                    ..load.clone()
+                }),
+                BitSize::B32,
+            )?);
+        }
+        Ok(Val::Comp(Comp::new(srcs, sizes)))
+    }
+
+    /// OpImageQuerySize(Lod): one size component per dimension, then the layers of an
+    /// array.
+    fn image_size(&mut self, inst: &dr::Instruction, view: TexelView, lod: Src) -> Result<Val> {
+        let sizes = self.result_sizes(inst)?;
+        let want = match view.dim {
+            TexelDim::Cube => 2 + usize::from(view.arrayed),
+            _ => view.coords(),
+        };
+        if sizes.len() != want || sizes.contains(&BitSize::B1) {
+            return Err(err(
+                inst,
+                format!("the size of a {:?} view is {want} integers", view.dim),
+            ));
+        }
+        let cube_array = view.dim == TexelDim::Cube && view.arrayed;
+        if cube_array && view.path == TexelPath::Sampled {
+            return Err(err(
+                inst,
+                "the size of a sampled cube array is not supported",
+            ));
+        }
+        let mut srcs = Vec::with_capacity(want);
+        for (c, size) in sizes.iter().enumerate() {
+            let mut v = self.value(
+                Op::TexelSize(TexelSize {
+                    view,
+                    lod,
+                    component: c as u8,
+                }),
+                BitSize::B32,
+            )?;
+            if cube_array && c == 2 {
+                // A storage cube array is a 2D array of six faces per cube.
+                v = self.alu(AluOp::UDiv, BitSize::B32, &[v, Src::Imm(6)])?;
+            }
+            srcs.push(self.convert(ConvKind::I2I { signed: false }, BitSize::B32, *size, v)?);
+        }
+        Ok(Val::Comp(Comp::new(srcs, sizes)))
+    }
+
     /// Translates one image instruction; the result, if it has one.
     pub(super) fn image_instruction(
         &mut self,
@@ -179,62 +344,103 @@ impl Translator<'_> {
         inst: &dr::Instruction,
     ) -> Result<Option<Val>> {
         Ok(match inst.class.opcode {
-            // The image of a sampled image: texel buffers have no sampler state.
-            SpvOp::Image => Some(Val::Image(self.image_at(ids, inst, 0)?)),
+            // The image of a sampled image, without its sampler.
+            SpvOp::Image => {
+                let mut image = self.image_at(ids, inst, 0)?;
+                image.sampler = None;
+                Some(Val::Image(image))
+            }
             SpvOp::SampledImage => {
-                return Err(err(
-                    inst,
-                    "combining a texel buffer with a separate sampler is not supported",
-                ))
+                let mut image = self.image_at(ids, inst, 0)?;
+                image.sampler = Some(self.sampler_at(ids, inst, 1)?);
+                Some(Val::Image(image))
             }
             SpvOp::ImageFetch | SpvOp::ImageRead => {
                 let image = self.image_at(ids, inst, 0)?;
-                let buffer = self.texel_buffer(inst, &image)?;
-                let want = if inst.class.opcode == SpvOp::ImageFetch {
+                let view = self.texel_view(inst, &image)?;
+                let fetch = inst.class.opcode == SpvOp::ImageFetch;
+                let want = if fetch {
                     TexelPath::Sampled
                 } else {
                     TexelPath::Storage
                 };
-                if buffer.path != want {
+                if view.path != want {
                     return Err(err(
                         inst,
-                        "OpImageFetch reads uniform texel buffers, OpImageRead storage ones",
+                        "OpImageFetch reads sampled images and uniform texel buffers, \
+                         OpImageRead storage ones",
                     ));
                 }
-                let coord = self.texel_coord(ids, inst, 1)?;
-                self.check_image_operands(inst, 2)?;
-                let sizes = self.texel_result_sizes(inst)?;
-                let mut srcs = Vec::with_capacity(sizes.len());
-                for component in 0..sizes.len() as u8 {
-                    srcs.push(self.value(
-                        Op::TexelLoad(TexelLoad {
-                            buffer,
-                            coord,
-                            component,
-                        }),
-                        BitSize::B32,
-                    )?);
+                let coords = self.int_coords(ids, inst, 1, &view)?;
+                let lod_allowed = fetch && view.dim != TexelDim::Buffer;
+                let lod = match self.image_operands(ids, inst, 2, lod_allowed)? {
+                    Some(l) => Some(self.index32(l.srcs[0], l.sizes[0])?),
+                    None => None,
+                };
+                let load = TexelLoad {
+                    view,
+                    coords,
+                    lod,
+                    filtered: false,
+                    component: 0,
+                };
+                Some(self.texel_components(inst, load)?)
+            }
+            SpvOp::ImageSampleExplicitLod => {
+                let image = self.image_at(ids, inst, 0)?;
+                let view = self.texel_view(inst, &image)?;
+                if view.sampler.is_none() || view.path != TexelPath::Sampled {
+                    return Err(err(inst, "samples an image that has no sampler"));
                 }
-                Some(Val::Comp(Comp::new(srcs, sizes)))
+                match view.dim {
+                    TexelDim::D1 | TexelDim::D2 | TexelDim::D3 => {}
+                    TexelDim::Cube => return Err(err(inst, "sampling cube maps is not supported")),
+                    TexelDim::Buffer => return Err(err(inst, "texel buffers are not sampled")),
+                }
+                let mut coords = self.float_coords(ids, inst, 1, &view)?;
+                if view.arrayed {
+                    // The hardware rounds the layer down: ir3 adds 0.5 to it on a4xx and
+                    // later (array_index_add_half), which gives Vulkan's nearest layer.
+                    let layer = coords.len() - 1;
+                    coords[layer] = self.alu(
+                        AluOp::FAdd,
+                        BitSize::B32,
+                        &[coords[layer], Src::Imm(u64::from(0.5f32.to_bits()))],
+                    )?;
+                }
+                let Some(lod) = self.image_operands(ids, inst, 2, true)? else {
+                    return Err(err(
+                        inst,
+                        "explicit-LOD sampling needs a Lod operand (gradients are not supported)",
+                    ));
+                };
+                if lod.sizes[0] != BitSize::B32 {
+                    return Err(err(inst, "the level of detail is a 32-bit float"));
+                }
+                let load = TexelLoad {
+                    view,
+                    coords,
+                    lod: Some(lod.srcs[0]),
+                    filtered: true,
+                    component: 0,
+                };
+                Some(self.texel_components(inst, load)?)
             }
             SpvOp::ImageWrite => {
                 let image = self.image_at(ids, inst, 0)?;
-                let buffer = self.texel_buffer(inst, &image)?;
-                if buffer.path != TexelPath::Storage {
-                    return Err(err(inst, "writes a uniform texel buffer"));
+                let view = self.texel_view(inst, &image)?;
+                if view.path != TexelPath::Storage {
+                    return Err(err(inst, "writes a sampled image or uniform texel buffer"));
                 }
-                let coord = self.texel_coord(ids, inst, 1)?;
+                let coords = self.int_coords(ids, inst, 1, &view)?;
                 let texel = self.comp(ids, inst, 2)?;
-                self.check_image_operands(inst, 3)?;
+                self.image_operands(ids, inst, 3, false)?;
                 let format = self.image_type_of(inst, image.ty)?.format;
                 let count = match format {
                     ImageFormat::Unknown => 4,
                     f => TexelFormat::from_spirv(f)
                         .ok_or_else(|| {
-                            err(
-                                inst,
-                                format!("format {f:?} is not supported for texel buffers"),
-                            )
+                            err(inst, format!("format {f:?} is not supported for images"))
                         })?
                         .components(),
                 };
@@ -246,8 +452,8 @@ impl Translator<'_> {
                 }
                 self.emit(
                     Op::TexelStore(TexelStore {
-                        buffer,
-                        coord,
+                        view,
+                        coords,
                         values: texel.srcs[..count].iter().copied().collect(),
                     }),
                     None,
@@ -256,39 +462,78 @@ impl Translator<'_> {
             }
             SpvOp::ImageQuerySize => {
                 let image = self.image_at(ids, inst, 0)?;
-                let buffer = self.texel_buffer(inst, &image)?;
+                let view = self.texel_view(inst, &image)?;
+                if view.path == TexelPath::Sampled && view.dim != TexelDim::Buffer {
+                    return Err(err(
+                        inst,
+                        "the size of a sampled image is asked at a level (OpImageQuerySizeLod)",
+                    ));
+                }
+                Some(self.image_size(inst, view, Src::Imm(0))?)
+            }
+            SpvOp::ImageQuerySizeLod => {
+                let image = self.image_at(ids, inst, 0)?;
+                let view = self.texel_view(inst, &image)?;
+                if view.path != TexelPath::Sampled || view.dim == TexelDim::Buffer {
+                    return Err(err(inst, "a size at a level is a sampled image's"));
+                }
+                let lod = self.comp(ids, inst, 1)?;
+                if lod.len() != 1 {
+                    return Err(err(inst, "a level is one integer"));
+                }
+                let lod = self.index32(lod.srcs[0], lod.sizes[0])?;
+                Some(self.image_size(inst, view, lod)?)
+            }
+            SpvOp::ImageQueryLevels => {
+                let image = self.image_at(ids, inst, 0)?;
+                let view = self.texel_view(inst, &image)?;
+                if view.path != TexelPath::Sampled || view.dim == TexelDim::Buffer {
+                    return Err(err(inst, "only sampled images have levels to count"));
+                }
                 let sizes = self.result_sizes(inst)?;
                 if sizes.len() != 1 || sizes[0] == BitSize::B1 {
-                    return Err(err(inst, "a texel buffer's size is one integer"));
+                    return Err(err(inst, "the number of levels is one integer"));
                 }
-                let texels = self.value(Op::TexelSize(buffer), BitSize::B32)?;
+                let levels = self.value(
+                    Op::TexelSize(TexelSize {
+                        view,
+                        lod: Src::Imm(0),
+                        component: 3,
+                    }),
+                    BitSize::B32,
+                )?;
                 let v = self.convert(
                     ConvKind::I2I { signed: false },
                     BitSize::B32,
                     sizes[0],
-                    texels,
+                    levels,
                 )?;
                 Some(Val::Comp(Comp::new(vec![v], sizes)))
             }
             SpvOp::ImageTexelPointer => {
                 let p = self.ptr(ids, inst, 0)?;
                 let image = self.image_of_pointer(inst, &p)?;
-                let buffer = self.texel_buffer(inst, &image)?;
-                if buffer.path != TexelPath::Storage {
-                    return Err(err(inst, "texel pointers are into storage texel buffers"));
+                let view = self.texel_view(inst, &image)?;
+                if view.path != TexelPath::Storage {
+                    return Err(err(inst, "texel pointers are into storage images"));
                 }
-                let coord = self.texel_coord(ids, inst, 1)?;
+                let coords = self.int_coords(ids, inst, 1, &view)?;
                 let sample = self.comp(ids, inst, 2)?;
                 if sample.srcs.first().and_then(|s| s.as_imm()) != Some(0) {
-                    return Err(err(inst, "texel buffers have one sample: Sample must be 0"));
+                    return Err(err(inst, "images have one sample: Sample must be 0"));
                 }
                 let (ty, _) = result_of(inst)?;
                 let pointee = match self.m.ty(ty)? {
                     Type::Pointer { pointee, .. } => *pointee,
                     _ => return Err(err(inst, "the result type is not a pointer")),
                 };
+                let (coords, count) = coords_of(&coords);
                 Some(Val::Ptr(Ptr {
-                    base: PtrBase::Texel { image, coord },
+                    base: PtrBase::Texel {
+                        image,
+                        coords,
+                        count,
+                    },
                     pointee,
                     offset: Src::Imm(0),
                     matrix: None,
@@ -304,19 +549,19 @@ impl Translator<'_> {
         &mut self,
         inst: &dr::Instruction,
         image: ImageRef,
-        coord: Src,
+        coords: Coords,
         op: AtomicOp,
         data: Src,
         compare: Option<Src>,
     ) -> Result<Src> {
-        let buffer = self.texel_buffer(inst, &image)?;
-        if buffer.ty == TexelType::Float {
+        let view = self.texel_view(inst, &image)?;
+        if view.ty == TexelType::Float {
             return Err(err(inst, "atomics on float texels are not supported"));
         }
         self.value(
             Op::TexelAtomic(TexelAtomic {
-                buffer,
-                coord,
+                view,
+                coords,
                 op,
                 data,
                 compare,

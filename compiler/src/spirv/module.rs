@@ -3,7 +3,7 @@
 
 use super::operands::{describe, id_at, lit_at};
 use crate::error::{CompileError, Result};
-use crate::ir::{eval, AluOp, BitSize, ConvKind};
+use crate::ir::{eval, AluOp, BitSize, ConvKind, TexelDim};
 use rspirv::dr;
 use rspirv::spirv::{BuiltIn, Decoration, Dim, ImageFormat, Op as SpvOp, StorageClass};
 use std::collections::HashMap;
@@ -48,22 +48,29 @@ pub enum Type {
         pointee: Id,
     },
     Function,
-    /// OpTypeImage of dimension Buffer: a texel buffer view.
+    /// OpTypeImage: a texel buffer or image view.
     Image(ImageType),
-    /// OpTypeSampledImage of a texel buffer (its sampler is never used).
+    /// OpTypeSampledImage: an image with its sampler (a combined image sampler; a texel
+    /// buffer's sampler is never used).
     SampledImage {
         image: Id,
     },
+    /// OpTypeSampler.
+    Sampler,
     /// Other images, samplers and the like: named only to give a clear error where used.
     Unsupported(&'static str),
 }
 
-/// A texel buffer image type.
+/// An image type the front end supports: a texel buffer, or a 1D, 2D, 3D or cube image,
+/// possibly arrayed, of one sample.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ImageType {
     /// The scalar type of the components accesses see.
     pub sampled_type: Id,
-    /// 1: read through a sampler (a uniform texel buffer); 2: a storage image.
+    pub dim: TexelDim,
+    pub arrayed: bool,
+    /// 1: read through a sampler (a uniform texel buffer, a sampled image); 2: a storage
+    /// texel buffer or image.
     pub sampled: u32,
     pub format: ImageFormat,
 }
@@ -184,6 +191,11 @@ impl Module {
                     | C::StorageImageWriteWithoutFormat
                     | C::UniformTexelBufferArrayDynamicIndexing
                     | C::StorageTexelBufferArrayDynamicIndexing
+                    | C::Sampled1D
+                    | C::Image1D
+                    | C::ImageCubeArray
+                    | C::SampledImageArrayDynamicIndexing
+                    | C::StorageImageArrayDynamicIndexing
             );
             if !supported {
                 return Err(err(inst, format!("capability {cap:?} is not supported")));
@@ -418,7 +430,7 @@ impl Module {
             }
             SpvOp::TypeFunction => Some(Type::Function),
             SpvOp::TypeImage => Some(self.image_type(inst)?),
-            SpvOp::TypeSampler => Some(Type::Unsupported("samplers")),
+            SpvOp::TypeSampler => Some(Type::Sampler),
             SpvOp::TypeSampledImage => {
                 let image = id_at(inst, 0)?;
                 Some(match self.types.get(&image) {
@@ -483,8 +495,8 @@ impl Module {
         Ok(())
     }
 
-    /// OpTypeImage: texel buffers become [`Type::Image`]; other dimensions are refused
-    /// where they are used.
+    /// OpTypeImage: texel buffers and single-sampled 1D, 2D, 3D and cube images become
+    /// [`Type::Image`]; other kinds are refused where they are used.
     fn image_type(&self, inst: &dr::Instruction) -> Result<Type> {
         let sampled_type = id_at(inst, 0)?;
         self.defined_type(inst, sampled_type)?;
@@ -492,28 +504,33 @@ impl Module {
             Some(dr::Operand::Dim(d)) => *d,
             _ => return Err(err(inst, "missing dimension")),
         };
+        let arrayed = lit_at(inst, 3)? != 0;
+        let multisampled = lit_at(inst, 4)? != 0;
         let sampled = lit_at(inst, 5)?;
         let format = match inst.operands.get(6) {
             Some(dr::Operand::ImageFormat(f)) => *f,
             _ => return Err(err(inst, "missing image format")),
         };
-        let unsupported = match dim {
-            Dim::DimBuffer => {
-                return Ok(Type::Image(ImageType {
-                    sampled_type,
-                    sampled,
-                    format,
-                }))
-            }
-            Dim::Dim1D => "1D images",
-            Dim::Dim2D => "2D images",
-            Dim::Dim3D => "3D images",
-            Dim::DimCube => "cube images",
-            Dim::DimRect => "rectangle images",
-            Dim::DimSubpassData => "subpass inputs",
-            _ => "images of this dimension",
+        let dim = match dim {
+            Dim::DimBuffer => TexelDim::Buffer,
+            Dim::Dim1D => TexelDim::D1,
+            Dim::Dim2D => TexelDim::D2,
+            Dim::Dim3D => TexelDim::D3,
+            Dim::DimCube => TexelDim::Cube,
+            Dim::DimRect => return Ok(Type::Unsupported("rectangle images")),
+            Dim::DimSubpassData => return Ok(Type::Unsupported("subpass inputs")),
+            _ => return Ok(Type::Unsupported("images of this dimension")),
         };
-        Ok(Type::Unsupported(unsupported))
+        if multisampled {
+            return Ok(Type::Unsupported("multisampled images"));
+        }
+        Ok(Type::Image(ImageType {
+            sampled_type,
+            dim,
+            arrayed,
+            sampled,
+            format,
+        }))
     }
 
     pub fn scalar_constant(&self, id: Id) -> Option<u64> {
@@ -763,8 +780,8 @@ impl Module {
             }
             Type::RuntimeArray { .. } => Err("runtime arrays have no fixed size".into()),
             Type::Pointer { .. } => Err("pointers cannot be stored in values".into()),
-            Type::Image(_) | Type::SampledImage { .. } => {
-                Err("texel buffers are descriptors, not values with components".into())
+            Type::Image(_) | Type::SampledImage { .. } | Type::Sampler => {
+                Err("images and samplers are descriptors, not values with components".into())
             }
             Type::Unsupported(what) => Err(format!("{what} are not supported")),
             Type::Void | Type::Function => Err(format!("{t:?} has no value")),

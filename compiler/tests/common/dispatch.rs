@@ -532,6 +532,7 @@ fn program_state(
     cs.reg(&regs::SpCsConfig {
         enabled: true,
         bindless_tex: s.bindless_textures,
+        bindless_samp: s.bindless_samplers,
         bindless_ibo: uses(DescriptorKind::StorageBuffer)
             || uses(DescriptorKind::StorageTexelBuffer),
         bindless_ubo: uses(DescriptorKind::UniformBuffer),

@@ -1,30 +1,38 @@
-//! Instruction selection for texel buffers, in the forms freedreno's ir3 gives them on
-//! a6xx/a7xx (ir3_compiler_nir.c's emit_tex and emit_tex_txs, ir3_a6xx.c's image
-//! intrinsics):
+//! Instruction selection for texel buffers and images, in the forms freedreno's ir3
+//! gives them on a6xx/a7xx (ir3_compiler_nir.c's emit_tex, emit_tex_txs and
+//! emit_tex_info, ir3_a6xx.c's image intrinsics):
 //!
-//! - a uniform texel buffer is read by the texture unit: `texelFetch` is `isam` with the
-//!   texel index as x and y = 0 (ir3 fetches from a buffer as from a 2D texture of height
-//!   1), its size is `getbuf` (not `getsize`, whose dimensions stop at 0x7ff0, smaller
-//!   than a buffer may be);
-//! - a storage texel buffer is reached by the SP's typed image instructions with one
-//!   coordinate: `ldib.b.typed.1d` and `stib.b.typed.1d`, as many components as the load
-//!   uses or the format has, `atomic.b.*.typed.1d`, and `resinfo.b` for its size;
+//! - sampled views are read by the texture unit: a texel fetch is `isam`, or `isaml` with
+//!   a level as the second source; an explicit-LOD sample is `saml` with float
+//!   coordinates and the level second. The first source is the coordinates, then for a
+//!   1D view (the hardware has no 1D: it reads a 2D texture of height 1) a y of 0 for a
+//!   fetch or the row's centre 0.5 for a sample, then the layer of an array (`.a`);
+//!   3D views set `.3d`. A uniform texel buffer is fetched as a 1D view with the texel
+//!   index as x. Sizes are `getsize` at a level (an array's layers in `.w`), levels
+//!   `getinfo`'s `.z`, a buffer's texels `getbuf` (`getsize` stops at 0x7ff0);
+//! - storage views are reached by the SP's typed image instructions with one coordinate
+//!   per dimension and the layer (`.d` counts them): `ldib.b.typed`, `stib.b.typed`, as
+//!   many components as the load uses or the format has, `atomic.b.*.typed`, and
+//!   `resinfo.b` for the size (layers in `.z`);
 //! - the instruction's type is the image's sampled type (f32, s32, u32), and signed for
 //!   the signed atomic minimum and maximum; the view's format converts;
-//! - the texture is named by its bindless descriptor: an immediate below 16 (the 4-bit
-//!   field of the bindless immediate form, with sampler 0), otherwise a register pair
-//!   (texture, sampler 0), "the indirect source is now a vec2" (ir3's
-//!   get_image_ssbo_samp_tex_src).
+//! - a texture instruction names its texture and sampler in one bindless set: both
+//!   immediates below 16 (the instruction's 4-bit fields), otherwise a register pair
+//!   (texture, sampler), "the indirect source is now a vec2" (ir3's
+//!   get_tex_samp_tex_src). A fetch or size query uses sampler 0.
 //!
-//! The IR loads one component at a time; the loads of one texel in a block, with no
-//! store, atomic or barrier between them, become one instruction whose components are
+//! The IR loads one component at a time (and asks a size one component at a time); the
+//! loads of one texel in a block with no store, atomic or barrier between them, and the
+//! size components of one view and level, become one instruction whose components are
 //! copied out.
 
 use super::*;
-use crate::ir::{TexelAtomic, TexelBuffer, TexelLoad, TexelPath, TexelStore, TexelType};
+use crate::ir::{
+    TexelAtomic, TexelDim, TexelLoad, TexelPath, TexelSize, TexelStore, TexelType, TexelView,
+};
 
-/// Bindless texture numbers an instruction can hold: 4 bits (ir3-cat5.xml, `#cat5-tex`
-/// in the bindless immediate mode).
+/// Bindless texture and sampler numbers an instruction can hold: 4 bits each
+/// (ir3-cat5.xml, `#cat5-tex` and `#cat5-samp` in the bindless immediate mode).
 const TEX_IMMEDIATES: u64 = 16;
 
 fn texel_type(ty: TexelType) -> Type {
@@ -44,26 +52,92 @@ fn may_write_texels(op: &Op) -> bool {
     )
 }
 
+/// The `.3d` and `.a` flags of a texture instruction on `v`.
+fn tex_flags(v: &TexelView) -> (bool, bool) {
+    (
+        matches!(v.dim, TexelDim::D3 | TexelDim::Cube),
+        v.arrayed && v.dim != TexelDim::Buffer,
+    )
+}
+
+/// The register write mask covering every component of `used` from the first to the
+/// last: a texture instruction writes the enabled components to consecutive registers
+/// (the blob's `saml (f32)(yz)r1.z` writes y to r1.z and z to r1.w); what a mask with a
+/// hole does is not publicly known.
+fn covering_mask(used: u8) -> u8 {
+    let up_to_last = 0xffu8 >> used.leading_zeros();
+    let from_first = !((1u8 << used.trailing_zeros()) - 1);
+    up_to_last & from_first
+}
+
 impl Sel<'_> {
-    /// The texture descriptor of a sampled texel buffer: its set and the index.
-    fn tex_index(&mut self, r: &ir::Resource) -> Result<(u8, MSrc8)> {
-        let ir::Resource::Bindless { base, index } = *r else {
+    /// The bindless set and the texture (and with `sampled`, the sampler) of a sampled
+    /// view.
+    fn tex_slot(&mut self, v: &TexelView, sampled: bool) -> Result<(u8, TexSlot)> {
+        let ir::Resource::Bindless { base, index: tex } = v.resource else {
             return Err(err("descriptors should have been lowered to bindless"));
         };
-        let index = match index {
-            Src::Imm(i) if i < TEX_IMMEDIATES => MSrc8::Imm(i as u8),
-            s => {
+        let samp = match (sampled, v.sampler) {
+            (false, _) => Src::Imm(0),
+            (true, Some(ir::Resource::Bindless { base: b, index })) if b == base => index,
+            (true, Some(ir::Resource::Bindless { base: b, .. })) => {
+                return Err(err(format!(
+                    "a sampler in descriptor set {b} for an image in set {base}: an image \
+                     and its sampler in different sets are not supported"
+                )))
+            }
+            (true, _) => return Err(err("a sampled load without a lowered sampler")),
+        };
+        let slot = match (tex, samp) {
+            (Src::Imm(t), Src::Imm(s)) if t < TEX_IMMEDIATES && s < TEX_IMMEDIATES => {
+                TexSlot::Imm {
+                    tex: t as u8,
+                    samp: s as u8,
+                }
+            }
+            (t, s) => {
                 let pair = self.m.new_vreg(2, false);
-                self.copy_into(Comp(pair, 0), s);
-                self.copy_into(Comp(pair, 1), Src::Imm(0));
-                MSrc8::Reg(Comp(pair, 0))
+                self.copy_into(Comp(pair, 0), t);
+                self.copy_into(Comp(pair, 1), s);
+                TexSlot::Reg(Comp(pair, 0))
             }
         };
-        Ok((base as u8, index))
+        Ok((base as u8, slot))
+    }
+
+    /// The first source of a texture instruction reading `v` at `coords`: the
+    /// coordinates, a 1D view's y, then an array's layer.
+    fn tex_coords(&mut self, v: &TexelView, coords: &[Src], filtered: bool) -> (Comp, u8) {
+        let mut srcs: SmallVec<[Src; 4]> = SmallVec::new();
+        let dims = coords.len() - usize::from(v.arrayed && v.dim != TexelDim::Cube);
+        srcs.extend_from_slice(&coords[..dims]);
+        if dims == 1 {
+            let y = if filtered { 0.5f32.to_bits() } else { 0 };
+            srcs.push(Src::Imm(u64::from(y)));
+        }
+        srcs.extend_from_slice(&coords[dims..]);
+        let group = self.m.new_vreg(srcs.len() as u8, false);
+        for (k, s) in srcs.iter().enumerate() {
+            self.copy_into(Comp(group, k as u8), *s);
+        }
+        (Comp(group, 0), srcs.len() as u8)
+    }
+
+    /// Typed image access's coordinates: consecutive registers, one per coordinate.
+    fn ibo_coords(&mut self, coords: &[Src]) -> (Comp, u8) {
+        if let [c] = coords {
+            return (self.reg(*c, false), 1);
+        }
+        let group = self.m.new_vreg(coords.len() as u8, false);
+        for (k, s) in coords.iter().enumerate() {
+            self.copy_into(Comp(group, k as u8), *s);
+        }
+        (Comp(group, 0), coords.len() as u8)
     }
 
     /// The texel load at `instrs[at]` with every later load of the same texel in the
-    /// block that nothing could have changed meanwhile: one `isam` or typed `ldib`.
+    /// block that nothing could have changed meanwhile: one texture instruction or typed
+    /// `ldib`.
     pub(super) fn sel_texel_load(&mut self, instrs: &[ir::Instr], at: usize) -> Result<()> {
         let Op::TexelLoad(first) = &instrs[at].op else {
             return Err(err("not a texel load"));
@@ -74,7 +148,12 @@ impl Sel<'_> {
         if self.texel_loaded.contains(&dst) {
             return Ok(());
         }
-        let same = |l: &TexelLoad| l.buffer == first.buffer && l.coord == first.coord;
+        let same = |l: &TexelLoad| {
+            l.view == first.view
+                && l.coords == first.coords
+                && l.lod == first.lod
+                && l.filtered == first.filtered
+        };
         let mut members: Vec<(ir::Value, u8)> = Vec::new();
         for instr in &instrs[at..] {
             match (&instr.op, instr.dst) {
@@ -84,27 +163,30 @@ impl Sel<'_> {
             }
         }
         let used = members.iter().fold(0u8, |m, (_, c)| m | 1 << c);
-        let ty = texel_type(first.buffer.ty);
-        match first.buffer.path {
+        let v = &first.view;
+        let ty = texel_type(v.ty);
+        match v.path {
             TexelPath::Sampled => {
-                // isam writes the enabled components to consecutive registers from the
-                // destination (the blob's `saml (f32)(yz)r1.z` writes y to r1.z and z to
-                // r1.w). What a mask with a hole does is not publicly known: the mask
-                // covers every component from the first read to the last.
-                let up_to_last = 0xffu8 >> used.leading_zeros();
-                let from_first = !((1u8 << used.trailing_zeros()) - 1);
-                let mask = up_to_last & from_first;
-                let (base, index) = self.tex_index(&first.buffer.resource)?;
+                let mask = covering_mask(used);
+                let (base, index) = self.tex_slot(v, first.filtered)?;
+                let coords = self.tex_coords(v, &first.coords, first.filtered);
+                let src2 = first.lod.map(|l| self.reg(l, false));
+                let op = match (first.filtered, src2) {
+                    (true, _) => Opcode::Saml,
+                    (false, Some(_)) => Opcode::Isaml,
+                    (false, None) => Opcode::Isam,
+                };
+                let (is_3d, array) = tex_flags(v);
                 let group = self.m.new_vreg(mask.count_ones() as u8, false);
-                let coord = self.m.new_vreg(2, false);
-                self.copy_into(Comp(coord, 0), first.coord);
-                self.copy_into(Comp(coord, 1), Src::Imm(0));
                 self.emit(MOp::Tex {
-                    op: Opcode::Isam,
+                    op,
                     ty,
                     wrmask: mask,
                     dst: Comp(group, 0),
-                    coord: Some(Comp(coord, 0)),
+                    coords: Some(coords),
+                    src2,
+                    is_3d,
+                    array,
                     base,
                     index,
                 });
@@ -113,10 +195,10 @@ impl Sel<'_> {
             }
             TexelPath::Storage => {
                 // ldib loads the first `count` components.
-                let (base, index) = self.desc(&first.buffer.resource)?;
+                let (base, index) = self.desc(&v.resource)?;
                 let count = 8 - used.leading_zeros() as u8;
                 let group = self.m.new_vreg(count, false);
-                let coord = self.reg(first.coord, false);
+                let (coord, dims) = self.ibo_coords(&first.coords);
                 self.emit(MOp::Ibo {
                     op: Opcode::LdibB,
                     ty,
@@ -124,6 +206,7 @@ impl Sel<'_> {
                     count,
                     reg: Comp(group, 0),
                     coord,
+                    dims,
                     base,
                     index,
                 });
@@ -143,26 +226,27 @@ impl Sel<'_> {
     }
 
     pub(super) fn sel_texel_store(&mut self, st: &TexelStore) -> Result<()> {
-        if st.buffer.path != TexelPath::Storage {
-            return Err(err("stores to a uniform texel buffer are not possible"));
+        if st.view.path != TexelPath::Storage {
+            return Err(err("stores to a sampled view are not possible"));
         }
         let count = st.values.len() as u8;
         if !(1..=4).contains(&count) {
             return Err(err(format!("a texel store of {count} components")));
         }
-        let (base, index) = self.desc(&st.buffer.resource)?;
-        let coord = self.reg(st.coord, false);
+        let (base, index) = self.desc(&st.view.resource)?;
+        let (coord, dims) = self.ibo_coords(&st.coords);
         let group = self.m.new_vreg(count, false);
         for (k, v) in st.values.iter().enumerate() {
             self.copy_into(Comp(group, k as u8), *v);
         }
         self.emit(MOp::Ibo {
             op: Opcode::StibB,
-            ty: texel_type(st.buffer.ty),
+            ty: texel_type(st.view.ty),
             typed: true,
             count,
             reg: Comp(group, 0),
             coord,
+            dims,
             base,
             index,
         });
@@ -170,17 +254,18 @@ impl Sel<'_> {
     }
 
     pub(super) fn sel_texel_atomic(&mut self, dst: Comp, a: &TexelAtomic) -> Result<()> {
-        if a.buffer.path != TexelPath::Storage {
-            return Err(err("atomics on a uniform texel buffer are not possible"));
+        if a.view.path != TexelPath::Storage {
+            return Err(err("atomics on a sampled view are not possible"));
         }
-        let (base, index) = self.desc(&a.buffer.resource)?;
-        let coord = self.reg(a.coord, false);
+        let (base, index) = self.desc(&a.view.resource)?;
+        let (coord, dims) = self.ibo_coords(&a.coords);
         let atomic = IboAtomic {
             op: a.op,
             typed: true,
             base,
             index,
             coord,
+            dims,
             data: a.data,
             compare: a.compare,
         };
@@ -188,30 +273,105 @@ impl Sel<'_> {
         Ok(())
     }
 
-    pub(super) fn sel_texel_size(&mut self, dst: Comp, t: &TexelBuffer) -> Result<()> {
-        match t.path {
-            TexelPath::Sampled => {
-                let (base, index) = self.tex_index(&t.resource)?;
+    /// The size component at `instrs[at]` with every later one of the same view and level
+    /// in the block: one `getbuf`, `getsize`, `getinfo` or `resinfo.b`.
+    pub(super) fn sel_texel_size(&mut self, instrs: &[ir::Instr], at: usize) -> Result<()> {
+        let Op::TexelSize(first) = &instrs[at].op else {
+            return Err(err("not a size query"));
+        };
+        let Some(dst) = instrs[at].dst else {
+            return Err(err("a size query has no result"));
+        };
+        if self.texel_loaded.contains(&dst) {
+            return Ok(());
+        }
+        let v = first.view;
+        // The levels come from getinfo, the rest from the size query.
+        let levels = |t: &TexelSize| v.path == TexelPath::Sampled && t.component == 3;
+        let same = |t: &TexelSize| t.view == v && t.lod == first.lod && levels(t) == levels(first);
+        let members: Vec<(ir::Value, u8)> = instrs[at..]
+            .iter()
+            .filter_map(|i| match (&i.op, i.dst) {
+                (Op::TexelSize(t), Some(d)) if same(t) => Some((d, t.component & 3)),
+                _ => None,
+            })
+            .collect();
+        match (v.path, v.dim) {
+            (TexelPath::Sampled, TexelDim::Buffer) => {
+                let (base, index) = self.tex_slot(&v, false)?;
+                let group = self.m.new_vreg(1, false);
                 self.emit(MOp::Tex {
                     op: Opcode::Getbuf,
                     ty: Type::U32,
                     wrmask: 1,
-                    dst,
-                    coord: None,
+                    dst: Comp(group, 0),
+                    coords: None,
+                    src2: None,
+                    is_3d: false,
+                    array: false,
                     base,
                     index,
                 });
+                self.copy_members(&members, group, |_| 0);
             }
-            TexelPath::Storage => {
-                // resinfo.b writes three components; .x is the texel count.
-                let (base, index) = self.desc(&t.resource)?;
+            (TexelPath::Sampled, _) if levels(first) => {
+                let (base, index) = self.tex_slot(&v, false)?;
+                let group = self.m.new_vreg(1, false);
+                self.emit(MOp::Tex {
+                    op: Opcode::Getinfo,
+                    ty: Type::U32,
+                    wrmask: 0b0100,
+                    dst: Comp(group, 0),
+                    coords: None,
+                    src2: None,
+                    is_3d: false,
+                    array: false,
+                    base,
+                    index,
+                });
+                self.copy_members(&members, group, |_| 0);
+            }
+            (TexelPath::Sampled, _) => {
+                let (base, index) = self.tex_slot(&v, false)?;
+                let lod = self.reg(first.lod, false);
+                let (is_3d, array) = tex_flags(&v);
+                let group = self.m.new_vreg(4, false);
+                self.emit(MOp::Tex {
+                    op: Opcode::Getsize,
+                    ty: Type::U32,
+                    wrmask: 0b1111,
+                    dst: Comp(group, 0),
+                    coords: Some((lod, 1)),
+                    src2: None,
+                    is_3d,
+                    array,
+                    base,
+                    index,
+                });
+                // An array's layers are in .w (its .z, for 2D arrays, is the depth the
+                // level minifies).
+                let dims = v.coords() - usize::from(v.arrayed && v.dim != TexelDim::Cube);
+                let slot = |c: u8| {
+                    if array && usize::from(c) >= dims {
+                        3
+                    } else {
+                        c
+                    }
+                };
+                self.copy_members(&members, group, slot);
+            }
+            (TexelPath::Storage, _) => {
+                // resinfo.b writes three components: a buffer's texels in .x, an image's
+                // width, height and depth or layers.
+                let (base, index) = self.desc(&v.resource)?;
                 let group = self.m.new_vreg(3, false);
                 self.emit(MOp::Resinfo {
                     dst: Comp(group, 0),
+                    dims: v.coords() as u8,
                     base,
                     index,
                 });
-                self.mov(dst, Comp(group, 0));
+                self.copy_members(&members, group, |c| c);
             }
         }
         Ok(())
