@@ -80,8 +80,11 @@ pub struct ShaderBinary {
     pub private_bytes: u32,
     /// 64 or 128 threads per wave.
     pub wave_size: u32,
-    /// SP_CS_CONFIG.BINDLESS_TEX: the shader reads textures (uniform texel buffers).
+    /// SP_CS_CONFIG.BINDLESS_TEX: the shader reads textures (uniform texel buffers,
+    /// sampled images).
     pub bindless_tex: bool,
+    /// SP_CS_CONFIG.BINDLESS_SAMP: the shader samples through samplers.
+    pub bindless_samp: bool,
     pub local_size: [u32; 3],
     pub work_group_id: RegId,
     pub local_id: RegId,
@@ -107,7 +110,7 @@ impl ShaderBinary {
             self.shared_bytes,
             self.private_bytes,
             self.wave_size,
-            u32::from(self.bindless_tex),
+            u32::from(self.bindless_tex) | u32::from(self.bindless_samp) << 1,
         ] {
             w.u32(v);
         }
@@ -176,13 +179,12 @@ impl ShaderBinary {
         if r.at != bytes.len() {
             return None;
         }
-        let [full_regs, half_regs, branch_stack, const_len, shared_bytes, private_bytes, wave_size, bindless_tex] =
+        let [full_regs, half_regs, branch_stack, const_len, shared_bytes, private_bytes, wave_size, bindless] =
             fixed;
-        let bindless_tex = match bindless_tex {
-            0 => false,
-            1 => true,
-            _ => return None,
-        };
+        if bindless > 3 {
+            return None;
+        }
+        let (bindless_tex, bindless_samp) = (bindless & 1 != 0, bindless & 2 != 0);
         Some(ShaderBinary {
             code,
             full_regs,
@@ -193,6 +195,7 @@ impl ShaderBinary {
             private_bytes,
             wave_size,
             bindless_tex,
+            bindless_samp,
             local_size,
             work_group_id,
             local_id,
@@ -279,6 +282,7 @@ pub(crate) mod tests {
             private_bytes: 0,
             wave_size: 64,
             bindless_tex: false,
+            bindless_samp: false,
             local_size: [64, 1, 1],
             work_group_id: RegId(0xc0),
             local_id: RegId(0),
@@ -311,6 +315,15 @@ pub(crate) mod tests {
         assert_eq!(
             ShaderBinary::from_bytes(&textures.to_bytes()),
             Some(textures)
+        );
+        let samplers = ShaderBinary {
+            bindless_tex: true,
+            bindless_samp: true,
+            ..sample()
+        };
+        assert_eq!(
+            ShaderBinary::from_bytes(&samplers.to_bytes()),
+            Some(samplers)
         );
         assert_eq!(ShaderBinary::from_bytes(&bytes[..bytes.len() - 1]), None);
         let mut longer = bytes.clone();

@@ -108,6 +108,7 @@ pub fn binary_from_compiled(c: &CompiledShader) -> ShaderBinary {
         private_bytes: c.private_bytes,
         wave_size: c.wave_size,
         bindless_tex: c.bindless_textures,
+        bindless_samp: c.bindless_samplers,
         local_size: c.local_size,
         work_group_id: c.workgroup_id_reg.map_or(RegId::NONE, RegId),
         local_id: c.local_id_reg.map_or(RegId::NONE, RegId),

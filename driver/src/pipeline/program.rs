@@ -94,6 +94,7 @@ pub fn packets(
     hlsq_invalidate(&mut w, true, 0)?;
     w.reg(&regs::SpCsConfig {
         bindless_tex: chip == Chip::A7xx || binary.bindless_tex,
+        bindless_samp: binary.bindless_samp,
         bindless_ibo: true,
         enabled: true,
         ..Default::default()
@@ -233,6 +234,19 @@ mod tests {
         assert_eq!(
             find(&with_textures.dwords, 0x48a9_bb01).unwrap()[0],
             0x105,
+            "SP_CS_CONFIG"
+        );
+        // One that samples sets BINDLESS_SAMP (bit 1) too (a6xx.xml).
+        let samplers = ShaderBinary {
+            bindless_tex: true,
+            bindless_samp: true,
+            ..sample()
+        };
+        let with_samplers =
+            packets(&g, &samplers, 0x1_0000_5680, PrivateMemory::default()).unwrap();
+        assert_eq!(
+            find(&with_samplers.dwords, 0x48a9_bb01).unwrap()[0],
+            0x107,
             "SP_CS_CONFIG"
         );
         assert_eq!(find(d, 0x40b9_8701).unwrap()[0], 0x101, "HLSQ_CS_CNTL");
