@@ -18,11 +18,12 @@
 //! What is offered ([`format_properties`]): texel buffer features from the
 //! table; for images, transfer source and destination wherever the 2D
 //! engine copies the format (every format with a block size of 1, 2, 4, 8
-//! or 16 bytes but D24S8 and X8_D24), and blit source/destination for the colour formats the 2D
-//! engine scales and converts (those with an RB format; integer formats
-//! without linear filtering). Sampled, storage and attachment features need
-//! shaders that sample and render, which the compiler and the graphics
-//! work do not provide yet, so they are not offered.
+//! or 16 bytes but D24S8 and X8_D24), blit source/destination for the
+//! colour formats the 2D engine scales and converts (those with an RB
+//! format; integer formats without linear filtering), sampled images for
+//! uncompressed colour formats, and storage images (with atomics) for the
+//! formats storage texel buffers take. Attachment features need the
+//! graphics work, so they are not offered.
 
 use ash::vk;
 use parsnip_registers::enums::{A3xxColorSwap, A6xxFormat};
@@ -329,12 +330,25 @@ pub fn buffer_format(format: vk::Format) -> Option<&'static Format> {
 }
 
 /// The image features Parsnip implements for `f` (the same for linear and
-/// optimal tiling: the 2D engine reads and writes both).
+/// optimal tiling: the 2D engine, the texture unit and the SP's typed image
+/// access read and write both).
 pub fn image_features(f: &Format) -> vk::FormatFeatureFlags {
     use vk::FormatFeatureFlags as Ff;
     let mut out = Ff::empty();
     if f.copyable() {
         out |= Ff::TRANSFER_SRC | Ff::TRANSFER_DST;
+    }
+    if f.copyable() && !f.is_compressed() && !f.is_depth_or_stencil() {
+        // Compute shaders fetch and sample colour views; block-compressed and
+        // depth/stencil views (a plane of a depth format, D24S8's stencil as
+        // 8_8_8_8_UINT) are not offered until something tests them.
+        out |= Ff::SAMPLED_IMAGE;
+        if f.storage() {
+            out |= Ff::STORAGE_IMAGE;
+        }
+        if f.atomic() {
+            out |= Ff::STORAGE_IMAGE_ATOMIC;
+        }
     }
     if f.copyable() && f.color.is_some() && !f.is_depth_or_stencil() {
         out |= Ff::BLIT_SRC | Ff::BLIT_DST;
@@ -442,14 +456,24 @@ mod tests {
         assert!(format_properties(F::R8G8B8_UNORM, true)
             .optimal_tiling_features
             .is_empty());
+        // Depth and compressed blocks copy; they are not sampled yet.
         let d = format_properties(F::D16_UNORM, true).optimal_tiling_features;
         assert_eq!(d, Ff::TRANSFER_SRC | Ff::TRANSFER_DST);
         let bc = format_properties(F::BC1_RGB_UNORM_BLOCK, true).optimal_tiling_features;
         assert_eq!(bc, Ff::TRANSFER_SRC | Ff::TRANSFER_DST);
-        // Nothing is claimed for what the driver cannot use yet.
+        // Colour formats are sampled, storage formats stored, R32 integers
+        // take atomics; nothing is claimed for attachments.
+        assert!(p
+            .optimal_tiling_features
+            .contains(Ff::SAMPLED_IMAGE | Ff::STORAGE_IMAGE | Ff::STORAGE_IMAGE_ATOMIC));
+        assert_eq!(p.linear_tiling_features, p.optimal_tiling_features);
         assert!(!p
             .optimal_tiling_features
-            .intersects(Ff::SAMPLED_IMAGE | Ff::STORAGE_IMAGE | Ff::COLOR_ATTACHMENT));
+            .intersects(Ff::COLOR_ATTACHMENT | Ff::DEPTH_STENCIL_ATTACHMENT));
+        let srgb = format_properties(F::R8G8B8A8_SRGB, true).optimal_tiling_features;
+        assert!(srgb.contains(Ff::SAMPLED_IMAGE) && !srgb.contains(Ff::STORAGE_IMAGE));
+        let rgba8 = format_properties(F::R8G8B8A8_UNORM, true).optimal_tiling_features;
+        assert!(rgba8.contains(Ff::STORAGE_IMAGE) && !rgba8.contains(Ff::STORAGE_IMAGE_ATOMIC));
         assert_eq!(
             format_properties(F::R32_UINT, false).buffer_features,
             Ff::empty()

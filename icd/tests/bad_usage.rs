@@ -47,13 +47,14 @@ fn refused_usage_returns_the_results_the_spec_names() {
     // SAFETY: Vulkan calls with valid create infos referring to locals
     // alive for each call.
     unsafe {
-        // No images: every image format query is unsupported.
+        // No attachments before the graphics work: an image format query
+        // for one is unsupported.
         let image = instance.get_physical_device_image_format_properties(
             physical,
             vk::Format::R8G8B8A8_UNORM,
             vk::ImageType::TYPE_2D,
             vk::ImageTiling::OPTIMAL,
-            vk::ImageUsageFlags::SAMPLED,
+            vk::ImageUsageFlags::COLOR_ATTACHMENT,
             vk::ImageCreateFlags::empty(),
         );
         assert_eq!(image.err(), Some(vk::Result::ERROR_FORMAT_NOT_SUPPORTED));

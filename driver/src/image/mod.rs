@@ -359,6 +359,12 @@ pub fn supported_usage(f: &Format) -> vk::ImageUsageFlags {
     if features.contains(vk::FormatFeatureFlags::TRANSFER_DST) {
         usage |= vk::ImageUsageFlags::TRANSFER_DST;
     }
+    if features.contains(vk::FormatFeatureFlags::SAMPLED_IMAGE) {
+        usage |= vk::ImageUsageFlags::SAMPLED;
+    }
+    if features.contains(vk::FormatFeatureFlags::STORAGE_IMAGE) {
+        usage |= vk::ImageUsageFlags::STORAGE;
+    }
     usage
 }
 
@@ -670,12 +676,21 @@ mod tests {
         let o = vk::ImageTiling::OPTIMAL;
         let none = vk::ImageCreateFlags::empty();
         assert!(format_properties(vk::Format::R8G8B8A8_UNORM, t, o, u, none).is_ok());
+        let shaders = vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::STORAGE;
+        assert!(format_properties(vk::Format::R32_UINT, t, o, shaders, none).is_ok());
         for (format, usage, flags) in [
             (
                 vk::Format::R8G8B8A8_UNORM,
-                vk::ImageUsageFlags::SAMPLED,
+                vk::ImageUsageFlags::COLOR_ATTACHMENT,
                 none,
             ),
+            // sRGB has no storage format; depth is not sampled yet.
+            (
+                vk::Format::R8G8B8A8_SRGB,
+                vk::ImageUsageFlags::STORAGE,
+                none,
+            ),
+            (vk::Format::D16_UNORM, vk::ImageUsageFlags::SAMPLED, none),
             (
                 vk::Format::R8G8B8A8_UNORM,
                 u,
