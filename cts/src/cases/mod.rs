@@ -9,6 +9,7 @@ pub mod buffer_layouts;
 pub mod control_flow;
 pub mod copies_and_fills;
 pub mod dispatch;
+pub mod image_shaders;
 pub mod images;
 pub mod indirect_dispatch;
 pub mod memory;
@@ -39,6 +40,7 @@ pub fn all() -> Vec<Case> {
         indirect_dispatch::CASES,
         copies_and_fills::CASES,
         images::CASES,
+        image_shaders::CASES,
         memory::CASES,
         timeline_semaphores::CASES,
         synchronization::CASES,

@@ -1,5 +1,6 @@
-//! Images bound to memory of their own, layout transitions, and the
-//! image transfer commands.
+//! Images bound to memory of their own, linear images the host writes
+//! and reads through a mapping, image views and samplers, layout
+//! transitions, and the image transfer commands.
 
 use super::{Harness, Placement, Recorder};
 use crate::case::{OrStop, Stop};
@@ -125,6 +126,173 @@ impl Harness {
     }
 }
 
+/// A linear 2D image of one level and layer in host-visible, coherent
+/// memory of its own, which the host writes and reads row by row.
+#[derive(Clone, Copy, Debug)]
+pub struct HostImage {
+    pub image: Image,
+    memory: vk::DeviceMemory,
+    /// Where its texels are in the memory (vkGetImageSubresourceLayout).
+    layout: vk::SubresourceLayout,
+    texel_bytes: usize,
+}
+
+impl Harness {
+    /// A [`HostImage`] of `texel_bytes`-byte texels for `usage`, created in
+    /// the PREINITIALIZED layout so that what the host writes stays;
+    /// `NotSupported` when linear tiling of the format lacks `features` or
+    /// the device refuses the image.
+    pub fn host_image(
+        &mut self,
+        format: vk::Format,
+        [width, height]: [u32; 2],
+        texel_bytes: usize,
+        usage: vk::ImageUsageFlags,
+        features: vk::FormatFeatureFlags,
+    ) -> Result<HostImage, Stop> {
+        let tiling = vk::ImageTiling::LINEAR;
+        // SAFETY: queries on the live physical device.
+        let (format_props, image_props) = unsafe {
+            (
+                self.instance
+                    .get_physical_device_format_properties(self.physical, format),
+                self.instance.get_physical_device_image_format_properties(
+                    self.physical,
+                    format,
+                    vk::ImageType::TYPE_2D,
+                    tiling,
+                    usage,
+                    vk::ImageCreateFlags::empty(),
+                ),
+            )
+        };
+        if !format_props.linear_tiling_features.contains(features) {
+            return Err(Stop::NotSupported(format!(
+                "linear {format:?} lacks {features:?}"
+            )));
+        }
+        if let Err(e) = image_props {
+            return Err(Stop::NotSupported(format!(
+                "linear {format:?} for {usage:?}: {e:?}"
+            )));
+        }
+        let info = vk::ImageCreateInfo::default()
+            .image_type(vk::ImageType::TYPE_2D)
+            .format(format)
+            .extent(vk::Extent3D {
+                width,
+                height,
+                depth: 1,
+            })
+            .mip_levels(1)
+            .array_layers(1)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .tiling(tiling)
+            .usage(usage)
+            .sharing_mode(vk::SharingMode::EXCLUSIVE)
+            .initial_layout(vk::ImageLayout::PREINITIALIZED);
+        // SAFETY: the device is alive; `info` is valid for the call.
+        let handle = unsafe { self.device.create_image(&info, None) }.or_stop("vkCreateImage")?;
+        // SAFETY: `handle` was just created from this device.
+        let requirements = unsafe { self.device.get_image_memory_requirements(handle) };
+        let memory = match self.allocate(&requirements, Placement::Host) {
+            Ok(m) => m,
+            Err(e) => {
+                // SAFETY: the image is unused.
+                unsafe { self.device.destroy_image(handle, None) };
+                return Err(e);
+            }
+        };
+        self.own(memory);
+        self.own(handle);
+        // SAFETY: fresh image and memory, sized by the image's requirements;
+        // the query names the image's only subresource.
+        let layout = unsafe {
+            self.device
+                .bind_image_memory(handle, memory, 0)
+                .or_stop("vkBindImageMemory")?;
+            self.device.get_image_subresource_layout(
+                handle,
+                vk::ImageSubresource {
+                    aspect_mask: vk::ImageAspectFlags::COLOR,
+                    mip_level: 0,
+                    array_layer: 0,
+                },
+            )
+        };
+        Ok(HostImage {
+            image: Image {
+                handle,
+                shape: ImageShape::two_d(format, width, height, tiling),
+                aspect: vk::ImageAspectFlags::COLOR,
+            },
+            memory,
+            layout,
+            texel_bytes,
+        })
+    }
+
+    /// Writes `texels` (rows of the image, tightly packed) into `image`.
+    pub fn write_image(&self, image: &HostImage, texels: &[u8]) -> Result<(), Stop> {
+        let row = image.row_bytes();
+        let rows = image.image.shape.extent[1] as usize;
+        if texels.len() != row * rows {
+            return Err(Stop::Error(format!(
+                "{} bytes for {rows} rows of {row}",
+                texels.len()
+            )));
+        }
+        let pitch = image.layout.row_pitch as usize;
+        self.map_memory(image.memory, image.layout.offset, image.layout.size, |m| {
+            for (y, src) in texels.chunks_exact(row).enumerate() {
+                m[y * pitch..y * pitch + row].copy_from_slice(src);
+            }
+        })
+    }
+
+    /// The texels of `image`, rows tightly packed.
+    pub fn read_image(&self, image: &HostImage) -> Result<Vec<u8>, Stop> {
+        let row = image.row_bytes();
+        let rows = image.image.shape.extent[1] as usize;
+        let pitch = image.layout.row_pitch as usize;
+        self.map_memory(image.memory, image.layout.offset, image.layout.size, |m| {
+            (0..rows)
+                .flat_map(|y| m[y * pitch..y * pitch + row].to_vec())
+                .collect()
+        })
+    }
+
+    /// A view of every level and layer of `image` as `view_type`.
+    pub fn image_view(
+        &mut self,
+        image: &Image,
+        view_type: vk::ImageViewType,
+    ) -> Result<vk::ImageView, Stop> {
+        let info = vk::ImageViewCreateInfo::default()
+            .image(image.handle)
+            .view_type(view_type)
+            .format(image.shape.format)
+            .subresource_range(image.range());
+        // SAFETY: the image is alive and bound; `info` is valid for the call.
+        let view =
+            unsafe { self.device.create_image_view(&info, None) }.or_stop("vkCreateImageView")?;
+        Ok(self.own(view))
+    }
+
+    pub fn sampler(&mut self, info: &vk::SamplerCreateInfo<'_>) -> Result<vk::Sampler, Stop> {
+        // SAFETY: the device is alive; `info` is valid for the call.
+        let sampler =
+            unsafe { self.device.create_sampler(info, None) }.or_stop("vkCreateSampler")?;
+        Ok(self.own(sampler))
+    }
+}
+
+impl HostImage {
+    fn row_bytes(&self) -> usize {
+        self.image.shape.extent[0] as usize * self.texel_bytes
+    }
+}
+
 impl Image {
     /// Every level and layer.
     pub fn range(&self) -> vk::ImageSubresourceRange {
@@ -164,6 +332,38 @@ fn access(layout: vk::ImageLayout) -> vk::AccessFlags {
 }
 
 impl Recorder<'_> {
+    /// Moves the host images a compute shader reads and writes from their
+    /// initial layout to GENERAL, what the host wrote made visible to the
+    /// shader.
+    pub fn for_shaders(&self, images: &[&HostImage]) {
+        let barriers: Vec<_> = images
+            .iter()
+            .map(|i| {
+                vk::ImageMemoryBarrier::default()
+                    .src_access_mask(vk::AccessFlags::HOST_WRITE)
+                    .dst_access_mask(vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE)
+                    .old_layout(vk::ImageLayout::PREINITIALIZED)
+                    .new_layout(vk::ImageLayout::GENERAL)
+                    .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                    .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                    .image(i.image.handle)
+                    .subresource_range(i.image.range())
+            })
+            .collect();
+        // SAFETY: the command buffer is recording; the images are alive.
+        unsafe {
+            self.device().cmd_pipeline_barrier(
+                self.command_buffer(),
+                vk::PipelineStageFlags::HOST,
+                vk::PipelineStageFlags::COMPUTE_SHADER,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[],
+                &barriers,
+            )
+        };
+    }
+
     /// Moves every subresource of `image` from `old` to `new`, after the
     /// transfers that used it in `old` and before those that use it in
     /// `new`.

@@ -16,7 +16,7 @@ mod promoted;
 mod setup;
 
 pub use commands::{Dependency, Recorder, Submission};
-pub use images::{Image, ImageShape};
+pub use images::{HostImage, Image, ImageShape};
 pub use memory::{Buffer, Placement, POISON, POISON_WORD};
 pub use pipelines::{Bind, ComputePipeline, PipelineDesc, Slot};
 pub use promoted::{Synchronization2, TimelineSemaphores};
@@ -60,9 +60,12 @@ owned_handles!(
     Memory(vk::DeviceMemory),
     BufferView(vk::BufferView),
     Image(vk::Image),
+    ImageView(vk::ImageView),
+    Sampler(vk::Sampler),
     ShaderModule(vk::ShaderModule),
     DescriptorSetLayout(vk::DescriptorSetLayout),
     DescriptorPool(vk::DescriptorPool),
+    DescriptorUpdateTemplate(vk::DescriptorUpdateTemplate),
     PipelineLayout(vk::PipelineLayout),
     Pipeline(vk::Pipeline),
     PipelineCache(vk::PipelineCache),
@@ -250,9 +253,14 @@ unsafe fn destroy(device: &ash::Device, owned: Owned) {
             Owned::Memory(h) => device.free_memory(h, None),
             Owned::BufferView(h) => device.destroy_buffer_view(h, None),
             Owned::Image(h) => device.destroy_image(h, None),
+            Owned::ImageView(h) => device.destroy_image_view(h, None),
+            Owned::Sampler(h) => device.destroy_sampler(h, None),
             Owned::ShaderModule(h) => device.destroy_shader_module(h, None),
             Owned::DescriptorSetLayout(h) => device.destroy_descriptor_set_layout(h, None),
             Owned::DescriptorPool(h) => device.destroy_descriptor_pool(h, None),
+            Owned::DescriptorUpdateTemplate(h) => {
+                device.destroy_descriptor_update_template(h, None)
+            }
             Owned::PipelineLayout(h) => device.destroy_pipeline_layout(h, None),
             Owned::Pipeline(h) => device.destroy_pipeline(h, None),
             Owned::PipelineCache(h) => device.destroy_pipeline_cache(h, None),

@@ -33,10 +33,23 @@ impl Slot {
         Slot { ty: self.ty, count }
     }
 
+    pub const STORAGE_IMAGE: Slot = Slot::one(vk::DescriptorType::STORAGE_IMAGE);
+
     fn is_texel(&self) -> bool {
         matches!(
             self.ty,
             vk::DescriptorType::STORAGE_TEXEL_BUFFER | vk::DescriptorType::UNIFORM_TEXEL_BUFFER
+        )
+    }
+
+    fn is_image(&self) -> bool {
+        matches!(
+            self.ty,
+            vk::DescriptorType::SAMPLER
+                | vk::DescriptorType::COMBINED_IMAGE_SAMPLER
+                | vk::DescriptorType::SAMPLED_IMAGE
+                | vk::DescriptorType::STORAGE_IMAGE
+                | vk::DescriptorType::INPUT_ATTACHMENT
         )
     }
 }
@@ -116,6 +129,8 @@ pub enum Bind {
         range: u64,
     },
     Texel(vk::BufferView),
+    /// An image view, a sampler, or both, in `layout`.
+    Image(vk::DescriptorImageInfo),
 }
 
 impl Bind {
@@ -294,12 +309,14 @@ impl Harness {
         // Gather every binding's descriptors first: the writes point into them.
         let mut buffers: Vec<Vec<vk::DescriptorBufferInfo>> = Vec::new();
         let mut views: Vec<Vec<vk::BufferView>> = Vec::new();
+        let mut images: Vec<Vec<vk::DescriptorImageInfo>> = Vec::new();
         let mut next = binds.iter();
         for slot in slots {
             let mut slot_buffers = Vec::new();
             let mut slot_views = Vec::new();
+            let mut slot_images = Vec::new();
             for bind in next.by_ref().take(slot.count as usize) {
-                match (*bind, slot.is_texel()) {
+                match (*bind, slot.is_texel(), slot.is_image()) {
                     (
                         Bind::Buffer {
                             buffer,
@@ -307,13 +324,15 @@ impl Harness {
                             range,
                         },
                         false,
+                        false,
                     ) => slot_buffers.push(vk::DescriptorBufferInfo {
                         buffer,
                         offset,
                         range,
                     }),
-                    (Bind::Texel(view), true) => slot_views.push(view),
-                    (bind, _) => {
+                    (Bind::Texel(view), true, _) => slot_views.push(view),
+                    (Bind::Image(info), _, true) => slot_images.push(info),
+                    (bind, _, _) => {
                         return Err(Stop::Error(format!(
                             "{bind:?} given for a {:?} binding",
                             slot.ty
@@ -323,6 +342,7 @@ impl Harness {
             }
             buffers.push(slot_buffers);
             views.push(slot_views);
+            images.push(slot_images);
         }
         let writes: Vec<_> = slots
             .iter()
@@ -335,6 +355,8 @@ impl Harness {
                     .descriptor_type(slot.ty);
                 if slot.is_texel() {
                     write.texel_buffer_view(&views[i])
+                } else if slot.is_image() {
+                    write.image_info(&images[i])
                 } else {
                     write.buffer_info(&buffers[i])
                 }
