@@ -5,6 +5,10 @@
 //! layers and 3D slices, clears of colour and depth, and blits (scaling
 //! with nearest and linear filtering, mirroring, format conversion).
 //!
+//! Blits, and copies and clears of depth or stencil, need a queue family
+//! with graphics (the specification's valid usage); on a device whose
+//! queue has none those cases are NotSupported.
+//!
 //! Every expectation is computed on the CPU: copies move bits, clears give
 //! the value's conversion to the format (round to nearest), nearest blits
 //! pick the texel under each destination texel's centre, linear blits
@@ -25,6 +29,10 @@ pub const CASES: &[Case] = &[
         run: round_trip_optimal,
     },
     Case {
+        name: "images.round_trip_depth",
+        run: round_trip_depth,
+    },
+    Case {
         name: "images.copy_between_tilings",
         run: copy_between_tilings,
     },
@@ -35,6 +43,10 @@ pub const CASES: &[Case] = &[
     Case {
         name: "images.clears",
         run: clears,
+    },
+    Case {
+        name: "images.clear_depth",
+        run: clear_depth,
     },
     Case {
         name: "images.blits",
@@ -101,8 +113,22 @@ const COLOR_FORMATS: &[Texel] = &[
     t(vk::Format::R32G32B32A32_UINT, 16, Bits::Raw),
 ];
 
-/// Formats only optimal tiling must support for transfers.
-const OPTIMAL_ONLY: &[Texel] = &[t(vk::Format::D16_UNORM, 2, Bits::Raw), BC1];
+/// A colour format only optimal tiling must support for transfers.
+const OPTIMAL_ONLY: &[Texel] = &[BC1];
+
+/// A depth format every device copies in optimal tiling.
+const DEPTH: Texel = t(vk::Format::D16_UNORM, 2, Bits::Raw);
+
+/// `NotSupported` unless the queue has graphics, which `what` needs.
+fn graphics_queue(h: &Harness, what: &str) -> Result<(), Stop> {
+    if h.caps().graphics_queue {
+        Ok(())
+    } else {
+        Err(Stop::NotSupported(format!(
+            "{what} need a queue family with graphics"
+        )))
+    }
+}
 
 fn texels(seed: u64, n: usize, texel: &Texel) -> Vec<u8> {
     let mut seq = Sequence::new(seed);
@@ -163,12 +189,12 @@ fn read_back(h: &mut Harness, image: &Image, level: u32, bytes: usize) -> Result
 
 /// Uploads with a row length of 40 texels, an image height of 20 rows and
 /// a base 64 + one texel into the buffer, then reads back tightly.
-fn round_trip(h: &mut Harness, tiling: vk::ImageTiling) -> Result<CaseResult, Stop> {
+fn round_trip(
+    h: &mut Harness,
+    tiling: vk::ImageTiling,
+    formats: &[Texel],
+) -> Result<CaseResult, Stop> {
     let (w, ht) = (37, 19);
-    let formats: Vec<Texel> = match tiling {
-        LINEAR => COLOR_FORMATS.to_vec(),
-        _ => [COLOR_FORMATS, OPTIMAL_ONLY].concat(),
-    };
     let mut result = CaseResult::new();
     for (i, texel) in formats.iter().enumerate() {
         let image = h.image(ImageShape::two_d(texel.format, w, ht, tiling))?;
@@ -206,11 +232,16 @@ fn round_trip(h: &mut Harness, tiling: vk::ImageTiling) -> Result<CaseResult, St
 }
 
 fn round_trip_linear(h: &mut Harness) -> Result<CaseResult, Stop> {
-    round_trip(h, LINEAR)
+    round_trip(h, LINEAR, COLOR_FORMATS)
 }
 
 fn round_trip_optimal(h: &mut Harness) -> Result<CaseResult, Stop> {
-    round_trip(h, OPTIMAL)
+    round_trip(h, OPTIMAL, &[COLOR_FORMATS, OPTIMAL_ONLY].concat())
+}
+
+fn round_trip_depth(h: &mut Harness) -> Result<CaseResult, Stop> {
+    graphics_queue(h, "copies of depth")?;
+    round_trip(h, OPTIMAL, &[DEPTH])
 }
 
 /// Replaces a `w` x `h` block rectangle of a tightly packed image of
@@ -394,11 +425,13 @@ fn unorm8(v: f32) -> u8 {
     (v.clamp(0.0, 1.0) * 255.0).round_ties_even() as u8
 }
 
-/// Clears of colour formats of each kind and of a depth format, one level
-/// of a two-level image cleared and the other left as uploaded.
+/// Clears of colour formats of each kind, one level of a two-level image
+/// cleared and the other left as uploaded.
 fn clears(h: &mut Harness) -> Result<CaseResult, Stop> {
     let mut result = CaseResult::new();
     let (w, ht) = (16, 8);
+    // The level the clear leaves alone is uploaded with finite floats
+    // (NaNs' bits are not all kept by every copy path).
     let cases: [(vk::Format, u32, vk::ClearColorValue, Vec<u8>); 4] = [
         (
             vk::Format::R8G8B8A8_UNORM,
@@ -447,7 +480,12 @@ fn clears(h: &mut Harness) -> Result<CaseResult, Stop> {
         };
         let image = h.image(shape)?;
         let n0 = (w * ht * bytes) as usize;
-        let level0 = texels(700 + i as u64, n0, &t(format, bytes, Bits::Raw));
+        let bits = match format {
+            vk::Format::R32G32B32A32_SFLOAT => Bits::Float,
+            vk::Format::R16G16B16A16_SFLOAT => Bits::Half,
+            _ => Bits::Raw,
+        };
+        let level0 = texels(700 + i as u64, n0, &t(format, bytes, bits));
         let staging = h.host_buffer_with(vk::BufferUsageFlags::TRANSFER_SRC, &level0)?;
         let range = vk::ImageSubresourceRange {
             base_mip_level: 1,
@@ -470,6 +508,14 @@ fn clears(h: &mut Harness) -> Result<CaseResult, Stop> {
             &texel_bytes.repeat(n1),
         );
     }
+    Ok(result)
+}
+
+/// A D16 image cleared to 0.25.
+fn clear_depth(h: &mut Harness) -> Result<CaseResult, Stop> {
+    graphics_queue(h, "depth clears")?;
+    let mut result = CaseResult::new();
+    let (w, ht) = (16, 8);
     let depth = h.image(ImageShape::two_d(vk::Format::D16_UNORM, w, ht, OPTIMAL))?;
     let value = vk::ClearDepthStencilValue {
         depth: 0.25,
@@ -533,6 +579,7 @@ fn corner(x: i32, y: i32) -> vk::Offset3D {
 /// each centre; linear: the 2x2 average within 1), doubled (nearest),
 /// mirrored in x, and converted to RGBA16F (within 1e-3).
 fn blits(h: &mut Harness) -> Result<CaseResult, Stop> {
+    graphics_queue(h, "blits")?;
     let rgba8 = t(vk::Format::R8G8B8A8_UNORM, 4, Bits::Raw);
     let pixels = texels(800, 16 * 16 * 4, &rgba8);
     let src = filled(h, ImageShape::two_d(rgba8.format, 16, 16, OPTIMAL), &pixels)?;

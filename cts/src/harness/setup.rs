@@ -28,6 +28,9 @@ pub struct Capabilities {
     pub pipeline_executable_info: bool,
     /// `timestampValidBits` of the queue family the harness uses.
     pub timestamp_valid_bits: u32,
+    /// Whether that queue family has graphics (blits, depth/stencil
+    /// aspects in copies and clears need it).
+    pub graphics_queue: bool,
     /// The device extensions the harness enabled.
     pub enabled_extensions: Vec<String>,
 }
@@ -255,6 +258,9 @@ impl PartialHarness {
             dispatch_base: at_least(1),
             pipeline_executable_info: executable.pipeline_executable_info == vk::TRUE,
             timestamp_valid_bits: families[queue_family].timestamp_valid_bits,
+            graphics_queue: families[queue_family]
+                .queue_flags
+                .contains(vk::QueueFlags::GRAPHICS),
             enabled_extensions: Vec::new(),
         };
 
