@@ -28,6 +28,7 @@ pub mod options;
 pub mod register_file;
 pub mod report;
 pub mod shader_core;
+pub mod shader_state;
 pub mod sp;
 pub mod surface;
 

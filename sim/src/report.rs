@@ -89,13 +89,49 @@ impl fmt::Display for CpSite {
     }
 }
 
+/// The graphics shader stages the model runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GraphicsStage {
+    Vertex,
+    Fragment,
+}
+
+impl fmt::Display for GraphicsStage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            GraphicsStage::Vertex => "vertex shader",
+            GraphicsStage::Fragment => "fragment shader",
+        })
+    }
+}
+
+/// Which launch of waves an instruction belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Launch {
+    /// A compute dispatch: which of the submit (0 for the first
+    /// CP_EXEC_CS), and the work group, as (x, y, z).
+    Dispatch { dispatch: u32, work_group: [u32; 3] },
+    /// A stage of a draw: which draw of the submit (0 for the first).
+    Draw { draw: u32, stage: GraphicsStage },
+}
+
+impl fmt::Display for Launch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Launch::Dispatch {
+                dispatch,
+                work_group: [x, y, z],
+            } => write!(f, "dispatch {dispatch}, work group ({x}, {y}, {z})"),
+            Launch::Draw { draw, stage } => write!(f, "draw {draw}, {stage}"),
+        }
+    }
+}
+
 /// A shader instruction that was executing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ShaderSite {
-    /// Which dispatch of the submit (0 for the first CP_EXEC_CS).
-    pub dispatch: u32,
-    /// The work group, as (x, y, z).
-    pub work_group: [u32; 3],
+    pub launch: Launch,
+    /// The wave's number in its work group, or in its draw's stage.
     pub wave: u32,
     /// The instruction's index in the program.
     pub pc: u32,
@@ -103,13 +139,22 @@ pub struct ShaderSite {
     pub instruction: String,
 }
 
+impl ShaderSite {
+    /// The work group, for an instruction of a compute dispatch.
+    pub fn work_group(&self) -> Option<[u32; 3]> {
+        match self.launch {
+            Launch::Dispatch { work_group, .. } => Some(work_group),
+            Launch::Draw { .. } => None,
+        }
+    }
+}
+
 impl fmt::Display for ShaderSite {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let [x, y, z] = self.work_group;
         write!(
             f,
-            "dispatch {}, work group ({x}, {y}, {z}), wave {}, pc {}: {}",
-            self.dispatch, self.wave, self.pc, self.instruction
+            "{}, wave {}, pc {}: {}",
+            self.launch, self.wave, self.pc, self.instruction
         )
     }
 }

@@ -22,7 +22,7 @@ fn an_infinite_loop_is_a_hang_at_its_pc() {
         };
         assert_eq!(executed, 10_000, "{g}");
         assert!(at.pc == 1 || at.pc == 2, "{g}: {at:?}");
-        assert_eq!(at.work_group, [0, 0, 0], "{g}");
+        assert_eq!(at.work_group(), Some([0, 0, 0]), "{g}");
         let text = if at.pc == 1 {
             "add.u r1.x, r1.x, 1"
         } else {
@@ -67,7 +67,7 @@ fn a_store_to_unmapped_memory_faults_with_its_iova_and_pc() {
         assert!(fault.write, "{g}");
         assert_eq!(at.pc, 4, "{g}");
         assert_eq!(at.instruction, "stg.u32 g[r2.x], r3.x, 1", "{g}");
-        assert_eq!((at.work_group, at.wave), ([0, 0, 0], 0), "{g}");
+        assert_eq!((at.work_group(), at.wave), (Some([0, 0, 0]), 0), "{g}");
     }
 }
 

@@ -25,7 +25,9 @@ use parsnip_registers::Chip;
 
 use super::state_blocks::{LoadedDescriptors, Stage};
 use super::CommandProcessor;
-use crate::compute_dispatch::{BindlessBase, ComputeDispatch, DescriptorSource, RegId};
+use crate::compute_dispatch::{
+    BindlessBase, ComputeDispatch, DescriptorSource, RegId, ShaderState,
+};
 use crate::report::{ErrorKind, GpuError, HangCause, ShaderFailure, StreamProblem};
 
 /// Instructions per unit of SP_xS_INSTRLEN (ir3 pads programs to 16
@@ -209,7 +211,7 @@ impl CommandProcessor<'_> {
         let cs = self.cp.state.stage(Stage::Cs);
         let consts_len = (constlen as usize * 4).min(cs.consts.len());
 
-        Ok(ComputeDispatch {
+        let shader = ShaderState {
             a7xx: chip == Chip::A7xx,
             program_iova,
             program_len: instrlen * INSTRLEN_UNIT,
@@ -217,16 +219,7 @@ impl CommandProcessor<'_> {
             full_regs: ctrl.fullregfootprint,
             half_regs: ctrl.halfregfootprint,
             merged_regs: ctrl.mergedregs,
-            local_size,
-            group_count,
-            group_offset,
-            work_group_id: RegId(builtins.work_group_id as u8),
-            local_id: RegId(builtins.local_id as u8),
-            local_size_reg: RegId(builtins.local_size as u8),
-            work_group_offset: RegId(builtins.work_group_offset as u8),
-            linear_local_id: RegId(builtins.linear_local_id as u8),
             consts: cs.consts[..consts_len].to_vec(),
-            shared_size,
             private_iova,
             private_per_fiber: pvt.memsizeperitem,
             bindless: self.bindless_bases(),
@@ -254,6 +247,18 @@ impl CommandProcessor<'_> {
             )?,
             instruction_budget: self.gpu.options.shader_budget,
             time_budget: Some(self.gpu.options.shader_timeout),
+        };
+        Ok(ComputeDispatch {
+            shader,
+            local_size,
+            group_count,
+            group_offset,
+            work_group_id: RegId(builtins.work_group_id as u8),
+            local_id: RegId(builtins.local_id as u8),
+            local_size_reg: RegId(builtins.local_size as u8),
+            work_group_offset: RegId(builtins.work_group_offset as u8),
+            linear_local_id: RegId(builtins.linear_local_id as u8),
+            shared_size,
         })
     }
 

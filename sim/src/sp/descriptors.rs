@@ -20,8 +20,8 @@ use parsnip_registers::descriptors::{a6xx, a7xx, UboDescriptor};
 use parsnip_registers::enums::{A3xxColorSwap, A6xxFormat, A6xxTexType, A6xxTileMode};
 
 use super::trap::{error, Trap};
-use crate::compute_dispatch::{ComputeDispatch, DescriptorSource};
 use crate::memory::AddressSpace;
+use crate::shader_state::{DescriptorSource, ShaderState};
 
 /// The kinds of descriptor, with their size and where each lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -47,7 +47,7 @@ impl Kind {
         }
     }
 
-    fn source(self, d: &ComputeDispatch) -> &DescriptorSource {
+    fn source(self, d: &ShaderState) -> &DescriptorSource {
         match self {
             Kind::Ubo => &d.ubos,
             Kind::Ibo => &d.ibos,
@@ -73,7 +73,7 @@ impl DescriptorCache {
     /// The raw dwords of the descriptor (the unused tail is zero).
     pub fn fetch(
         &mut self,
-        d: &ComputeDispatch,
+        d: &ShaderState,
         memory: &AddressSpace,
         kind: Kind,
         slot: Slot,

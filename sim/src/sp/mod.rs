@@ -15,8 +15,8 @@
 //! `(nopN)`, `(ul)`, `(last)`, `fence`, the cache maintenance instructions)
 //! has nothing to do, and each file says where it relies on that.
 //!
-//! Where things are: `dispatch` (work groups, waves, built-in inputs,
-//! barriers, reports), `wave` (fibers' PCs, divergence and reconvergence,
+//! Where things are: `dispatch` (what the waves of any launch share, and
+//! reports), `compute` (work groups, waves, built-in inputs, barriers), `wave` (fibers' PCs, divergence and reconvergence,
 //! predication), `control_flow` (cat0), `alu` (cat1..cat4 through
 //! `parsnip_isa::eval`), `memory_ops` (global, shared and private memory,
 //! global and shared atomics, const stores, `shfl`), `buffer_ops` (UBOs,
@@ -49,6 +49,7 @@
 
 mod alu;
 mod buffer_ops;
+mod compute;
 mod const_file;
 mod control_flow;
 mod descriptors;
@@ -68,7 +69,7 @@ use crate::memory::AddressSpace;
 use crate::report::ShaderFailure;
 use crate::shader_core::ShaderCore;
 
-pub use dispatch::MAX_WORK_GROUP_THREADS;
+pub use compute::MAX_WORK_GROUP_THREADS;
 
 /// What a dispatch did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -91,7 +92,7 @@ pub fn run_compute(
     index: u32,
     memory: &AddressSpace,
 ) -> Result<SpStats, ShaderFailure> {
-    dispatch::run(dispatch, index, memory)
+    compute::run(dispatch, index, memory)
 }
 
 /// The model's shader processor, as the command processor calls it.

@@ -33,7 +33,7 @@
 
 use super::lanes::lanes;
 use super::trap::{error, Trap};
-use crate::compute_dispatch::ComputeDispatch;
+use crate::shader_state::ShaderState;
 
 /// Per-fiber general purpose components: r0.x..r47.w.
 pub(crate) const GPR_COMPONENTS: usize = 48 * 4;
@@ -94,7 +94,7 @@ pub(crate) struct WaveRegisters {
 }
 
 impl WaveRegisters {
-    pub fn new(d: &ComputeDispatch) -> WaveRegisters {
+    pub fn new(d: &ShaderState) -> WaveRegisters {
         let lanes = d.wave_size as usize;
         // Only the registers the footprint allows are ever reached (merged
         // half registers: those of either footprint, see `locate`).
@@ -329,10 +329,10 @@ fn set_half(slot: &mut u32, hi: bool, value: u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compute_dispatch::{DescriptorSource, RegId};
+    use crate::shader_state::DescriptorSource;
 
-    fn dispatch(merged: bool) -> ComputeDispatch {
-        ComputeDispatch {
+    fn dispatch(merged: bool) -> ShaderState {
+        ShaderState {
             a7xx: false,
             program_iova: 0,
             program_len: 0,
@@ -340,16 +340,7 @@ mod tests {
             full_regs: 4,
             half_regs: 2,
             merged_regs: merged,
-            local_size: [1, 1, 1],
-            group_count: [1, 1, 1],
-            group_offset: [0; 3],
-            work_group_id: RegId::UNUSED,
-            local_id: RegId::UNUSED,
-            local_size_reg: RegId::UNUSED,
-            work_group_offset: RegId::UNUSED,
-            linear_local_id: RegId::UNUSED,
             consts: vec![],
-            shared_size: 0,
             private_iova: 0,
             private_per_fiber: 0,
             bindless: vec![],

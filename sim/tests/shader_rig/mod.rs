@@ -7,7 +7,9 @@
 use std::sync::Arc;
 
 use parsnip_isa::{assemble, IsaGen};
-use parsnip_sim::compute_dispatch::{BindlessBase, ComputeDispatch, DescriptorSource, RegId};
+use parsnip_sim::compute_dispatch::{
+    BindlessBase, ComputeDispatch, DescriptorSource, RegId, ShaderState,
+};
 use parsnip_sim::memory::{AddressSpace, OwnedBacking};
 use parsnip_sim::report::{ShaderFailure, ShaderSite};
 use parsnip_sim::sp::{run_compute, SpStats};
@@ -73,13 +75,25 @@ impl Rig {
     /// registers, merged half registers, waves of 64.
     pub fn dispatch(&self, program: u64) -> ComputeDispatch {
         ComputeDispatch {
-            a7xx: self.generation.is_a7xx(),
-            program_iova: program,
-            program_len: 16,
-            wave_size: 64,
-            full_regs: 8,
-            half_regs: 0,
-            merged_regs: true,
+            shader: ShaderState {
+                a7xx: self.generation.is_a7xx(),
+                program_iova: program,
+                program_len: 16,
+                wave_size: 64,
+                full_regs: 8,
+                half_regs: 0,
+                merged_regs: true,
+                consts: Vec::new(),
+                private_iova: 0,
+                private_per_fiber: 0,
+                bindless: Vec::new(),
+                ubos: DescriptorSource::None,
+                ibos: DescriptorSource::None,
+                textures: DescriptorSource::None,
+                samplers: DescriptorSource::None,
+                instruction_budget: 1 << 20,
+                time_budget: None,
+            },
             local_size: [1, 1, 1],
             group_count: [1, 1, 1],
             group_offset: [0; 3],
@@ -88,17 +102,7 @@ impl Rig {
             local_size_reg: RegId::UNUSED,
             work_group_offset: RegId::UNUSED,
             linear_local_id: RegId::UNUSED,
-            consts: Vec::new(),
             shared_size: 0,
-            private_iova: 0,
-            private_per_fiber: 0,
-            bindless: Vec::new(),
-            ubos: DescriptorSource::None,
-            ibos: DescriptorSource::None,
-            textures: DescriptorSource::None,
-            samplers: DescriptorSource::None,
-            instruction_budget: 1 << 20,
-            time_budget: None,
         }
     }
 
