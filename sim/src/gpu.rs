@@ -57,6 +57,8 @@ pub struct SubmitStats {
     pub register_writes: u64,
     /// Compute dispatches launched.
     pub dispatches: u32,
+    /// Draws run (each draw of a CP_DRAW_INDIRECT_MULTI counts one).
+    pub draws: u32,
 }
 
 pub(crate) struct GpuShared {

@@ -21,16 +21,24 @@
 pub mod always_on_counter;
 pub mod blit;
 pub mod compute_dispatch;
+mod counters;
 pub mod cp;
+mod draw_context;
 pub mod gpu;
+mod gras;
+mod hlsq;
 pub mod memory;
 pub mod options;
+mod pc;
+mod rb;
 pub mod register_file;
 pub mod report;
 pub mod shader_core;
 pub mod shader_state;
 pub mod sp;
 pub mod surface;
+mod vfd;
+mod vpc;
 
 pub use gpu::{Context, Gpu, IbRange, SubmitStats};
 pub use options::SimOptions;

@@ -231,6 +231,62 @@ pub enum HangCause {
     Shader { executed: u64, at: ShaderSite },
 }
 
+/// The graphics units of the model, as the hardware names its blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// The primitive controller: draw parameters, indices, primitive
+    /// assembly.
+    Pc,
+    /// Vertex fetch and decode.
+    Vfd,
+    /// The sequencer that loads shader state and launches waves.
+    Hlsq,
+    /// The varying and position cache between the stages.
+    Vpc,
+    /// Clipping, setup, rasterization.
+    Gras,
+    /// The render backend: depth, stencil, blending, render targets.
+    Rb,
+}
+
+impl fmt::Display for Unit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Unit::Pc => "PC",
+            Unit::Vfd => "VFD",
+            Unit::Hlsq => "HLSQ",
+            Unit::Vpc => "VPC",
+            Unit::Gras => "GRAS",
+            Unit::Rb => "RB",
+        })
+    }
+}
+
+/// What stopped a graphics unit during a draw.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UnitProblem {
+    /// Strict mode, or a register the unit could not read.
+    Register(RegisterReadError),
+    /// The registers describe something the hardware cannot do.
+    BadState(String),
+    /// Something the hardware does that the model does not (yet), or whose
+    /// behaviour is not publicly documented.
+    NotModelled(String),
+    /// The unit touched an address no buffer object covers.
+    Fault(Fault),
+}
+
+impl fmt::Display for UnitProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UnitProblem::Register(e) => e.fmt(f),
+            UnitProblem::BadState(why) => f.write_str(why),
+            UnitProblem::NotModelled(what) => write!(f, "not modelled: {what}"),
+            UnitProblem::Fault(fault) => fault.fmt(f),
+        }
+    }
+}
+
 /// What ended a submit.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ErrorKind {
@@ -249,6 +305,11 @@ pub enum ErrorKind {
         message: String,
         at: Option<ShaderSite>,
     },
+    /// A graphics unit could not complete a draw.
+    Unit {
+        unit: Unit,
+        problem: UnitProblem,
+    },
     /// The context was lost by an earlier error; nothing runs on it.
     ContextLost,
 }
@@ -262,7 +323,14 @@ pub struct GpuError {
 
 impl GpuError {
     pub fn is_fault(&self) -> bool {
-        matches!(self.kind, ErrorKind::Fault { .. })
+        matches!(
+            self.kind,
+            ErrorKind::Fault { .. }
+                | ErrorKind::Unit {
+                    problem: UnitProblem::Fault(_),
+                    ..
+                }
+        )
     }
 
     pub fn is_hang(&self) -> bool {
@@ -309,6 +377,13 @@ impl fmt::Display for GpuError {
                 }
                 write!(f, ", launched by {}", self.site)
             }
+            // A unit's fault names the unit as the kernel names the
+            // client that faulted.
+            ErrorKind::Unit {
+                unit,
+                problem: UnitProblem::Fault(fault),
+            } => write!(f, "*** {fault} source={unit} ({})", self.site),
+            ErrorKind::Unit { unit, problem } => write!(f, "{unit}: {problem} ({})", self.site),
             ErrorKind::ContextLost => {
                 f.write_str("the context was lost by an earlier fault or hang")
             }

@@ -4,8 +4,8 @@
 //! shader into a hang report.
 //!
 //! The command processor gathers it from SP_CS_* for a dispatch
-//! ([`crate::compute_dispatch`]); the graphics stages' launches gather it
-//! from SP_VS_* and SP_FS_*. Both halves are the
+//! ([`crate::compute_dispatch`]); the HLSQ gathers it from SP_VS_* and
+//! SP_FS_* for the stages of a draw ([`crate::hlsq`]). Both halves are the
 //! model's own: no driver type crosses here.
 
 /// A register id as the hardware encodes it in SP_CS_CNTL_0,

@@ -481,8 +481,9 @@ fn unknown_opcodes_and_draws_are_errors_naming_them() {
 
         let mut rig = Rig::new(gpu);
         let mut s = rig.stream();
-        s.pkt("CP_DRAW_INDX_OFFSET", &[0, 0, 3]);
-        rig.run_expecting(&s, "CP_DRAW_INDX_OFFSET: draws are not modelled yet");
+        // The a3xx-era draw packet, which a6xx firmware still decodes.
+        s.pkt("CP_DRAW_INDX", &[0, 0, 3]);
+        rig.run_expecting(&s, "CP_DRAW_INDX is not modelled");
     }
 }
 

@@ -157,5 +157,8 @@ fn a_kill_in_a_compute_shader_is_an_error() {
     let p = rig.program("kill p0.x\nend\n");
     let d = rig.dispatch(p);
     let (message, _) = rig.run_error(&d);
-    assert!(message.starts_with("kill in a compute shader"), "{message}");
+    assert!(
+        message.starts_with("kill outside a fragment shader"),
+        "{message}"
+    );
 }

@@ -62,13 +62,28 @@ const SYNC_EVENTS: &[&str] = &[
     "CACHE_INVALIDATE7",
 ];
 
+/// Events [`CommandProcessor::graphics_event`] runs.
+const GRAPHICS_EVENTS: &[&str] = &[
+    "START_PRIMITIVE_CTRS",
+    "STOP_PRIMITIVE_CTRS",
+    "START_FRAGMENT_CTRS",
+    "STOP_FRAGMENT_CTRS",
+    "START_COMPUTE_CTRS",
+    "STOP_COMPUTE_CTRS",
+    "LRZ_CLEAR",
+    "CCU_END_RESOLVE_GROUP",
+    "ZPASS_DONE",
+    "BLIT",
+    "WRITE_PRIMITIVE_COUNTS",
+];
+
 impl CommandProcessor<'_> {
     /// The event's name, or an error if it is unknown or not modelled.
     fn modelled_event(&self, event: VgtEventType) -> Result<&'static str, GpuError> {
         let Some(name) = event.name(self.chip()) else {
             return Err(self.bad_payload(format!("unknown event {:#x}", event.0)));
         };
-        if !SYNC_EVENTS.contains(&name) {
+        if !SYNC_EVENTS.contains(&name) && !GRAPHICS_EVENTS.contains(&name) {
             return Err(self.stream_error(StreamProblem::NotModelled {
                 what: format!("event {name} drives a graphics unit, which is not modelled yet"),
             }));
@@ -80,6 +95,9 @@ impl CommandProcessor<'_> {
         self.need(payload, 1)?;
         let dw = CpEventWriteDw0::from_raw(payload[0]);
         let name = self.modelled_event(dw.event)?;
+        if self.graphics_event(name)? {
+            return Ok(());
+        }
         if !name.ends_with("_TS") {
             return Ok(());
         }
@@ -96,11 +114,12 @@ impl CommandProcessor<'_> {
     pub(super) fn event_write7(&mut self, payload: &[u32]) -> Result<(), GpuError> {
         self.need(payload, 1)?;
         let dw = CpEventWrite7Dw0::from_raw(payload[0]);
-        self.modelled_event(dw.event)?;
+        let name = self.modelled_event(dw.event)?;
         if dw.write_sample_count || dw.sample_count_end_offset || dw.write_accum_sample_count_diff {
-            return Err(self.stream_error(StreamProblem::NotModelled {
-                what: "sample counts (occlusion queries) are not modelled yet".into(),
-            }));
+            return self.sample_count_write7(dw, payload);
+        }
+        if name != "ZPASS_DONE" && self.graphics_event(name)? {
+            return Ok(());
         }
         if !dw.write_enabled {
             return Ok(());

@@ -15,8 +15,10 @@
 
 mod blit;
 mod compute;
+mod draw;
 mod draw_state;
 mod events;
+mod graphics_events;
 mod memory_packets;
 mod predication;
 mod state_blocks;
@@ -28,13 +30,14 @@ use parsnip_registers::enums::A6xxMarker;
 use parsnip_registers::pm4::{self, Pm4Header};
 use parsnip_registers::Chip;
 
+use crate::counters::Counters;
 use crate::gpu::{GpuShared, SubmitStats};
 use crate::memory::Fault;
 use crate::register_file::{RegisterFile, RegisterReadError};
 use crate::report::{CpSite, ErrorKind, GpuError, IbLevel, PacketSite, StreamProblem};
 
 pub(crate) use draw_state::DrawStateGroups;
-pub(crate) use state_blocks::StateBlocks;
+pub(crate) use state_blocks::{LoadedDescriptors, Stage, StateBlocks};
 
 /// What the CP keeps between packets, besides registers.
 pub(crate) struct CpState {
@@ -53,6 +56,10 @@ pub(crate) struct CpState {
     /// The IBs CP_SET_AMBLE registered, by amble type: run only when the
     /// GPU switches contexts, which the model never does.
     pub(crate) ambles: [Option<(u64, u32)>; 4],
+    /// CP_SET_VISIBILITY_OVERRIDE: draws ignore the visibility stream.
+    pub(crate) visibility_override: bool,
+    /// The pipeline statistics and sample counters.
+    pub(crate) counters: Counters,
 }
 
 impl CpState {
@@ -66,6 +73,8 @@ impl CpState {
             skip_ib2: [false; 2],
             scratch: [0; 8],
             ambles: [None; 4],
+            visibility_override: false,
+            counters: Counters::default(),
         }
     }
 }
@@ -112,8 +121,12 @@ enum Packet {
     /// CP_SET_PSEUDO_REG: addresses the CP uses to save context on
     /// preemption, which the model never does.
     SetPseudoReg,
-    /// A draw: graphics come with a later part of the model.
-    Draw,
+    SetVisibilityOverride,
+    DrawIndxOffset,
+    DrawIndirect,
+    DrawIndxIndirect,
+    DrawIndirectMulti,
+    DrawAuto,
     /// CP_BLIT: the 2D engine.
     Blit,
     /// A packet the hardware has and the model does not run yet.
@@ -159,12 +172,12 @@ fn classify(name: &str) -> Packet {
         "CP_SET_AMBLE" => SetAmble,
         "CP_THREAD_CONTROL" => ThreadControl,
         "CP_SET_PSEUDO_REG" => SetPseudoReg,
-        "CP_DRAW_INDX"
-        | "CP_DRAW_INDX_OFFSET"
-        | "CP_DRAW_INDIRECT"
-        | "CP_DRAW_INDX_INDIRECT"
-        | "CP_DRAW_INDIRECT_MULTI"
-        | "CP_DRAW_AUTO" => Draw,
+        "CP_SET_VISIBILITY_OVERRIDE" => SetVisibilityOverride,
+        "CP_DRAW_INDX_OFFSET" => DrawIndxOffset,
+        "CP_DRAW_INDIRECT" => DrawIndirect,
+        "CP_DRAW_INDX_INDIRECT" => DrawIndxIndirect,
+        "CP_DRAW_INDIRECT_MULTI" => DrawIndirectMulti,
+        "CP_DRAW_AUTO" => DrawAuto,
         "CP_BLIT" => Blit,
         _ => NotModelled,
     }
@@ -342,6 +355,9 @@ impl<'a> CommandProcessor<'a> {
     /// value last written, or for the registers the hardware itself keeps
     /// changing, their live value.
     pub(crate) fn read_register(&self, offset: u32) -> u32 {
+        if let Some(v) = self.cp.counters.register(self.chip(), offset) {
+            return v;
+        }
         let counter = self
             .regs
             .offset_of::<parsnip_registers::regs::CpAlwaysOnCounter>();
@@ -500,9 +516,14 @@ impl<'a> CommandProcessor<'a> {
             Packet::SetAmble => self.set_amble(payload).map(|_| Flow::Next),
             Packet::ThreadControl => self.thread_control(payload).map(|_| Flow::Next),
             Packet::Blit => self.blit(payload).map(|_| Flow::Next),
-            Packet::Draw => Err(self.stream_error(StreamProblem::NotModelled {
-                what: format!("{name}: draws are not modelled yet"),
-            })),
+            Packet::SetVisibilityOverride => {
+                self.set_visibility_override(payload).map(|_| Flow::Next)
+            }
+            Packet::DrawIndxOffset => self.draw_indx_offset(payload).map(|_| Flow::Next),
+            Packet::DrawIndirect => self.draw_indirect(payload).map(|_| Flow::Next),
+            Packet::DrawIndxIndirect => self.draw_indx_indirect(payload).map(|_| Flow::Next),
+            Packet::DrawIndirectMulti => self.draw_indirect_multi(payload).map(|_| Flow::Next),
+            Packet::DrawAuto => self.draw_auto(payload).map(|_| Flow::Next),
             Packet::NotModelled => Err(self.stream_error(StreamProblem::NotModelled {
                 what: format!("{name} is not modelled"),
             })),

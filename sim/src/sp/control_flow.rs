@@ -162,7 +162,10 @@ pub(crate) fn execute(
             Flow::Next
         }
         Opcode::End => Flow::End { ended: g.mask },
-        Opcode::Kill => return error("kill in a compute shader: the model runs only compute work"),
+        Opcode::Kill => {
+            super::fragment::kill(w, f.pred, g.mask, ctx)?;
+            Flow::Next
+        }
         Opcode::Emit | Opcode::Cut | Opcode::Chmask | Opcode::Chsh => {
             return error(format!(
                 "{} hands work between graphics stages; compute shaders have none",

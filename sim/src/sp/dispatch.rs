@@ -3,13 +3,14 @@
 //! budget), and the report a trap becomes.
 //!
 //! A launch is a compute dispatch ([`super::compute`]) or one stage of a
-//! draw. Each fills the registers
+//! draw ([`super::vertex`], [`super::fragment`]). Each fills the registers
 //! of its waves with the stage's inputs, runs them with
 //! [`super::wave::Wave::run`] and reads what they leave behind; only that
 //! differs between stages.
 
 use super::const_file::ConstFile;
 use super::descriptors::DescriptorCache;
+use super::fragment::FragmentWave;
 use super::program::Program;
 use super::trap::Trap;
 use super::SpStats;
@@ -33,6 +34,8 @@ pub(crate) struct DispatchContext<'a> {
     /// Compute: the current work group, its id and shared memory.
     pub group_id: [u32; 3],
     pub shared: Vec<u8>,
+    /// Fragment shaders: the quads and primitives of the wave running.
+    pub fragment: Option<FragmentWave>,
     pub stats: SpStats,
 }
 
@@ -49,6 +52,7 @@ impl<'a> DispatchContext<'a> {
             preamble_started: false,
             group_id: [0; 3],
             shared: Vec::new(),
+            fragment: None,
             stats: SpStats::default(),
         }
     }

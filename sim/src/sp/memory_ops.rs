@@ -61,7 +61,7 @@ pub(crate) fn execute(
         Mem::Ldc(l) => buffer_ops::ldc(&mut w.regs, l, mask, ctx),
         Mem::Ibo(i) => buffer_ops::ibo(&mut w.regs, i, mask, ctx),
         Mem::ResinfoB(r) => buffer_ops::resinfo(&mut w.regs, r, mask, ctx),
-        Mem::Ldlv(_) => error("ldlv reads varyings, which a compute shader has none of"),
+        Mem::Ldlv(l) => super::varyings::ldlv(w, l, mask, ctx),
         Mem::Stsc(_) => error(
             "stsc copies HLSQ_SHARED_CONSTS_IMM, which the dispatch does not carry: not modelled",
         ),

@@ -1,8 +1,10 @@
-//! The shader processor: runs the ir3 programs of compute dispatches.
+//! The shader processor: runs the ir3 programs of compute dispatches and of
+//! the vertex and fragment stages of draws.
 //!
 //! The command processor gathers each CP_EXEC_CS into a
 //! [`ComputeDispatch`] and hands it to a [`ShaderCore`]; [`ShaderProcessor`]
-//! is the model's. It fetches the program from memory (the ISA of
+//! is the model's. A draw launches its vertex and fragment waves itself
+//! (`crate::pc`), with the same wave executor. It fetches the program from memory (the ISA of
 //! `parsnip-isa` decodes it), runs every work group as waves of 64 or 128
 //! fibers and reports what stops it as a [`ShaderFailure`]: a fault (the
 //! iova, and the work group, wave, PC and instruction), a hang (the
@@ -16,7 +18,10 @@
 //! has nothing to do, and each file says where it relies on that.
 //!
 //! Where things are: `dispatch` (what the waves of any launch share, and
-//! reports), `compute` (work groups, waves, built-in inputs, barriers), `wave` (fibers' PCs, divergence and reconvergence,
+//! reports), `compute` (work groups, built-in inputs, barriers), `vertex`
+//! and `fragment` (the graphics stages' waves, their inputs and outputs;
+//! `kill`), `varyings` (`bary.f`, `flat.b`, `ldlv`), `derivatives`
+//! (`dsx`/`dsy` across quads), `wave` (fibers' PCs, divergence and reconvergence,
 //! predication), `control_flow` (cat0), `alu` (cat1..cat4 through
 //! `parsnip_isa::eval`), `memory_ops` (global, shared and private memory,
 //! global and shared atomics, const stores, `shfl`), `buffer_ops` (UBOs,
@@ -52,15 +57,19 @@ mod buffer_ops;
 mod compute;
 mod const_file;
 mod control_flow;
+mod derivatives;
 mod descriptors;
 mod dispatch;
+pub(crate) mod fragment;
 mod lanes;
 mod memory_ops;
 mod program;
-mod texel_format;
+pub(crate) mod texel_format;
 mod texture;
 mod texture_alias;
-mod trap;
+pub(crate) mod trap;
+mod varyings;
+pub(crate) mod vertex;
 mod wave;
 mod wave_registers;
 
@@ -70,6 +79,7 @@ use crate::report::ShaderFailure;
 use crate::shader_core::ShaderCore;
 
 pub use compute::MAX_WORK_GROUP_THREADS;
+pub use fragment::FragmentInputRegs;
 
 /// What a dispatch did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -136,10 +136,9 @@ pub(crate) fn execute(
         | Opcode::QuadShuffleHoriz
         | Opcode::QuadShuffleVert
         | Opcode::QuadShuffleDiag => quad_shuffle(w, t, mask),
-        Opcode::Dsx | Opcode::Dsy | Opcode::Dsxpp1 | Opcode::Dsypp1 => error(format!(
-            "{}: derivatives exist only in fragment shaders",
-            t.op
-        )),
+        Opcode::Dsx | Opcode::Dsy | Opcode::Dsxpp1 | Opcode::Dsypp1 => {
+            super::derivatives::execute(w, t, mask, ctx)
+        }
         op => error(format!(
             "{op} is not modelled (texel fetch and size queries are)"
         )),

@@ -26,6 +26,7 @@ use super::program::{Decoded, Program};
 use super::texture;
 use super::texture_alias::AliasTable;
 use super::trap::{error, Trap};
+use super::varyings;
 use super::wave_registers::WaveRegisters;
 
 /// Fibers at one PC.
@@ -165,10 +166,8 @@ impl Wave {
                     None => &[&a.src1],
                 };
                 if op.opcode.info().has(parsnip_isa::flags::VARYING) {
-                    return error(format!(
-                        "{} reads varyings, which a compute shader has none of",
-                        op.opcode
-                    ));
+                    varyings::execute_alu(self, a, mask, ctx)?;
+                    return Ok(Flow::Next);
                 }
                 alu::execute_alu(
                     &mut self.regs,
@@ -206,7 +205,18 @@ impl Wave {
                 )?;
             }
             Op::Tex(t) => texture::execute(self, t, mask, ctx)?,
-            Op::Mem(m) => memory_ops::execute(self, m, mask, ctx)?,
+            Op::Mem(m) => {
+                // Helper invocations, and fragments a `kill` removed, run
+                // on for their quad's derivatives but write no memory.
+                let info = m.opcode().info();
+                let writes =
+                    info.has(parsnip_isa::flags::STORE) || info.has(parsnip_isa::flags::ATOMIC);
+                let mask = match &ctx.fragment {
+                    Some(f) if writes => mask & !(f.helpers | f.killed),
+                    _ => mask,
+                };
+                memory_ops::execute(self, m, mask, ctx)?
+            }
             Op::Barrier(b) if b.op == Opcode::Bar => return Ok(Flow::Barrier),
             // `fence` orders this wave's memory accesses against others';
             // the model completes each access before the next instruction,

@@ -6,6 +6,8 @@
 
 pub mod blit_state;
 pub mod compute_state;
+pub mod draw_rig;
+pub mod graphics_state;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
