@@ -20,7 +20,10 @@
 //! SP_FS_MRT[i] (integer outputs), RB_RENDER_COMPONENTS, RB_MRT[i] (write
 //! mask, blend and ROP enables, blend equations, format, tile mode, pitch,
 //! base), RB_BLEND_CNTL, RB_BLEND_*_F32, RB_SRGB_CNTL, RB_DEPTH_*,
-//! RB_STENCIL_*, RB_Z_BOUNDS_*, RB_Z_CLAMP_*, RB_SAMPLE_COUNT_CONTROL.
+//! RB_STENCIL_*, RB_Z_BOUNDS_*, RB_Z_CLAMP_*. The RB always counts the
+//! samples that pass the tests, for ZPASS_DONE to report; Turnip programs
+//! RB_SAMPLE_COUNT_CONTROL only around occlusion queries, and the model
+//! does not read it.
 
 pub(crate) mod blend;
 pub(crate) mod depth;
@@ -95,7 +98,6 @@ pub(crate) struct RenderBackend {
     depth_reg: Option<u32>,
     sample_mask_reg: Option<u32>,
     stencil_ref_reg: Option<u32>,
-    count_samples: bool,
     samples: SamplePattern,
     /// Samples that passed the depth and stencil tests, for occlusion
     /// queries.
@@ -277,9 +279,6 @@ impl RenderBackend {
         } else {
             None
         };
-        let count_samples =
-            !regs::RbSampleCountControl::from_raw(ctx.reg32::<regs::RbSampleCountControl>(U)?)
-                .disable;
         let (tests, depth, stencil) = read_tests(ctx, count)?;
         Ok(RenderBackend {
             targets,
@@ -299,7 +298,6 @@ impl RenderBackend {
             depth_reg: reg(out0.frag_writes_z, sp_out0.depth_regid),
             sample_mask_reg: reg(out0.frag_writes_sampmask, sp_out0.sampmask_regid),
             stencil_ref_reg: reg(out0.frag_writes_stencilref, sp_out0.stencilref_regid),
-            count_samples,
             samples,
             passed_samples: 0,
         })
@@ -412,7 +410,7 @@ impl RenderBackend {
                 stencil_ref,
             )
             .map_err(|e| surface_error("the depth and stencil tests", e))?;
-        if o.passed && self.count_samples {
+        if o.passed {
             self.passed_samples += 1;
         }
         Ok(o.passed)

@@ -3,9 +3,10 @@
 //! the vertex shader.
 //!
 //! Registers (a6xx.xml):
-//! - VFD_CONTROL_0: how many fetch slots (vertex buffers) and decodes
-//!   (attributes) there are; VFD_FETCH[i]: a buffer's BASE, SIZE in bytes
-//!   and STRIDE;
+//! - VFD_CONTROL_0: how many decodes (attributes) there are (its FETCH_CNT
+//!   does not bound the slots they read: Turnip sets it to the attribute
+//!   count, IDX to the Vulkan binding); VFD_FETCH[i]: a buffer's BASE, SIZE
+//!   in bytes and STRIDE, read for the slots the decodes use;
 //! - VFD_DECODE[i].INSTR: which fetch slot (IDX), the byte OFFSET in its
 //!   element, per-instance or per-vertex (INSTANCED), the a6xx_format and
 //!   component SWAP, and FLOAT: the value goes to the shader as floats
@@ -36,6 +37,8 @@ use crate::surface::format::{NumberClass, Texel, TexelFormat};
 /// One vertex buffer.
 #[derive(Clone, Copy, Debug)]
 struct Fetch {
+    /// Which VFD_FETCH entry.
+    slot: u32,
     base: u64,
     size: u32,
     stride: u32,
@@ -99,29 +102,33 @@ impl VertexFetch {
             ));
         }
         let add = regs::VfdAddOffset::from_raw(ctx.reg32::<regs::VfdAddOffset>(u)?);
-        let mut fetches = Vec::with_capacity(c0.fetch_cnt as usize);
-        for i in 0..c0.fetch_cnt {
-            fetches.push(Fetch {
-                base: ctx.reg_at::<regs::VfdFetchBase>(u, i)?,
-                size: ctx.reg32_at::<regs::VfdFetchSize>(u, i)?,
-                stride: regs::VfdFetchStride::from_raw(ctx.reg32_at::<regs::VfdFetchStride>(u, i)?)
-                    .0,
-            });
-        }
+        // The slots the attributes read. VFD_CONTROL_0.FETCH_CNT is not a
+        // bound on them: Turnip sets it to the attribute count and IDX to
+        // the Vulkan binding, and programs only the bound buffers' slots.
+        let mut slots: Vec<u32> = Vec::new();
+        let mut fetches = Vec::new();
         let mut decodes = Vec::with_capacity(c0.decode_cnt as usize);
         for i in 0..c0.decode_cnt {
             let instr = regs::VfdDecodeInstr::from_raw(ctx.reg32_at::<regs::VfdDecodeInstr>(u, i)?);
             let dest =
                 regs::VfdDestCntlInstr::from_raw(ctx.reg32_at::<regs::VfdDestCntlInstr>(u, i)?);
-            if instr.idx >= c0.fetch_cnt {
-                return Err(DrawError::bad_state(
-                    u,
-                    format!(
-                        "VFD_DECODE[{i}] reads fetch slot {}, but VFD_CONTROL_0 has {} slots",
-                        instr.idx, c0.fetch_cnt
-                    ),
-                ));
-            }
+            let fetch = match slots.iter().position(|&s| s == instr.idx) {
+                Some(f) => f,
+                None => {
+                    let j = instr.idx;
+                    fetches.push(Fetch {
+                        slot: j,
+                        base: ctx.reg_at::<regs::VfdFetchBase>(u, j)?,
+                        size: ctx.reg32_at::<regs::VfdFetchSize>(u, j)?,
+                        stride: regs::VfdFetchStride::from_raw(
+                            ctx.reg32_at::<regs::VfdFetchStride>(u, j)?,
+                        )
+                        .0,
+                    });
+                    slots.push(j);
+                    fetches.len() - 1
+                }
+            };
             let format = TexelFormat::new(instr.format, instr.swap)
                 .map_err(|e| DrawError::not_modelled(u, format!("VFD_DECODE[{i}]: {e}")))?;
             if !instr.float && !format.is_integer() {
@@ -134,7 +141,7 @@ impl VertexFetch {
                 ));
             }
             decodes.push(Decode {
-                fetch: instr.idx as usize,
+                fetch,
                 offset: instr.offset,
                 instanced: instr.instanced,
                 step_rate: if instr.instanced {
@@ -202,7 +209,7 @@ impl VertexFetch {
                          VFD_FETCH[{}], whose SIZE is {}: what the hardware fetches past it is \
                          not publicly documented",
                         start + bytes,
-                        d.fetch,
+                        f.slot,
                         f.size
                     ),
                 ));
