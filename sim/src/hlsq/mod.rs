@@ -269,12 +269,11 @@ fn finish<TexConst: Register, TexSamp: Register, TexCount: Register>(
             config.ntex > 0 && !config.bindless_tex,
             || ctx.reg32::<TexCount>(U).map(|c| c & 0xff),
         )?,
-        samplers: descriptors::<TexSamp>(
-            ctx,
-            &loaded.samplers,
-            config.nsamp > 0 && !config.bindless_samp,
-            || Ok(config.nsamp),
-        )?,
+        // As for compute: texel fetches (`isam`, `isaml.a` of an input
+        // attachment) name a sampler slot without reading it, so the
+        // sampler table is needed only by an instruction that samples, and
+        // the shader processor reports its absence there.
+        samplers: descriptors::<TexSamp>(ctx, &loaded.samplers, false, || Ok(config.nsamp))?,
         instruction_budget: ctx.options.shader_budget,
         time_budget: Some(ctx.options.shader_timeout),
     })
