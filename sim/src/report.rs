@@ -292,9 +292,11 @@ impl fmt::Display for UnitProblem {
 pub enum ErrorKind {
     /// An access to an address no buffer object covers, by the packet in
     /// the error's site or by a shader it launched.
+    /// (The sites are boxed to keep errors small: they travel in
+    /// `Result`s.)
     Fault {
         fault: Fault,
-        shader: Option<ShaderSite>,
+        shader: Option<Box<ShaderSite>>,
     },
     Hang(HangCause),
     BadStream(StreamProblem),
@@ -303,7 +305,7 @@ pub enum ErrorKind {
     /// The shader could not run.
     Shader {
         message: String,
-        at: Option<ShaderSite>,
+        at: Option<Box<ShaderSite>>,
     },
     /// A graphics unit could not complete a draw.
     Unit {

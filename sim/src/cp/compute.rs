@@ -92,14 +92,15 @@ impl CommandProcessor<'_> {
             .map_err(|failure| match failure {
                 ShaderFailure::Fault { fault, at } => self.error(ErrorKind::Fault {
                     fault,
-                    shader: Some(at),
+                    shader: Some(Box::new(at)),
                 }),
                 ShaderFailure::Hang { executed, at } => {
                     self.error(ErrorKind::Hang(HangCause::Shader { executed, at }))
                 }
-                ShaderFailure::Error { message, at } => {
-                    self.error(ErrorKind::Shader { message, at })
-                }
+                ShaderFailure::Error { message, at } => self.error(ErrorKind::Shader {
+                    message,
+                    at: at.map(Box::new),
+                }),
             })
     }
 

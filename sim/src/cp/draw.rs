@@ -312,13 +312,16 @@ impl CommandProcessor<'_> {
             DrawError::Unit { unit, problem } => self.error(ErrorKind::Unit { unit, problem }),
             DrawError::Shader(ShaderFailure::Fault { fault, at }) => self.error(ErrorKind::Fault {
                 fault,
-                shader: Some(at),
+                shader: Some(Box::new(at)),
             }),
             DrawError::Shader(ShaderFailure::Hang { executed, at }) => {
                 self.error(ErrorKind::Hang(HangCause::Shader { executed, at }))
             }
             DrawError::Shader(ShaderFailure::Error { message, at }) => {
-                self.error(ErrorKind::Shader { message, at })
+                self.error(ErrorKind::Shader {
+                    message,
+                    at: at.map(Box::new),
+                })
             }
         }
     }
