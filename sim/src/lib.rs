@@ -37,6 +37,7 @@ pub mod shader_core;
 pub mod shader_state;
 pub mod sp;
 pub mod surface;
+mod tp;
 mod vfd;
 mod vpc;
 

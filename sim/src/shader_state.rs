@@ -8,6 +8,8 @@
 //! SP_FS_* for the stages of a draw ([`crate::hlsq`]). Both halves are the
 //! model's own: no driver type crosses here.
 
+use parsnip_registers::gpu::GpuInfo;
+
 /// A register id as the hardware encodes it in SP_CS_CNTL_0,
 /// HLSQ_CONTROL_*_REG, VFD_DEST_CNTL and friends: `(n << 2) | component`,
 /// with r63.x (0xfc) meaning "not used".
@@ -52,6 +54,9 @@ pub struct BindlessBase {
 pub struct ShaderState {
     /// Generation of the GPU, which selects the ISA's encodings.
     pub a7xx: bool,
+    /// The GPU: the texture processor lays tiled images out by its bank
+    /// setup.
+    pub gpu: &'static GpuInfo,
     /// SP_xS_OBJ_START plus SP_xS_OBJ_FIRST_EXEC_OFFSET.
     pub program_iova: u64,
     /// The instructions the hardware preloads, SP_xS_INSTRLEN x 16 (ir3

@@ -214,6 +214,7 @@ impl CommandProcessor<'_> {
 
         let shader = ShaderState {
             a7xx: chip == Chip::A7xx,
+            gpu: self.gpu.info,
             program_iova,
             program_len: instrlen * INSTRLEN_UNIT,
             wave_size,

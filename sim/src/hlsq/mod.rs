@@ -239,6 +239,7 @@ fn finish<TexConst: Register, TexSamp: Register, TexCount: Register>(
     let config = r.config;
     Ok(ShaderState {
         a7xx: ctx.chip() == Chip::A7xx,
+        gpu: ctx.info,
         program_iova: r.program_iova,
         program_len: r.instrlen * INSTRLEN_UNIT,
         wave_size: r.wave_size,

@@ -16,7 +16,7 @@
 
 use std::collections::HashMap;
 
-use parsnip_registers::descriptors::{a6xx, a7xx, UboDescriptor};
+use parsnip_registers::descriptors::{a6xx, a7xx, SamplerDescriptor, UboDescriptor};
 use parsnip_registers::enums::{A3xxColorSwap, A6xxFormat, A6xxTexType, A6xxTileMode};
 
 use super::trap::{error, Trap};
@@ -29,6 +29,7 @@ pub(crate) enum Kind {
     Ubo,
     Ibo,
     Texture,
+    Sampler,
 }
 
 impl Kind {
@@ -36,6 +37,7 @@ impl Kind {
         match self {
             Kind::Ubo => UboDescriptor::DWORDS,
             Kind::Ibo | Kind::Texture => a6xx::TextureDescriptor::DWORDS,
+            Kind::Sampler => SamplerDescriptor::DWORDS,
         }
     }
 
@@ -44,6 +46,7 @@ impl Kind {
             Kind::Ubo => "UBO",
             Kind::Ibo => "IBO (storage buffer or image)",
             Kind::Texture => "texture",
+            Kind::Sampler => "sampler",
         }
     }
 
@@ -52,6 +55,7 @@ impl Kind {
             Kind::Ubo => &d.ubos,
             Kind::Ibo => &d.ibos,
             Kind::Texture => &d.textures,
+            Kind::Sampler => &d.samplers,
         }
     }
 }

@@ -12,6 +12,7 @@ use super::const_file::ConstFile;
 use super::descriptors::DescriptorCache;
 use super::fragment::FragmentWave;
 use super::program::Program;
+use super::sampling::TextureCache;
 use super::trap::Trap;
 use super::SpStats;
 use crate::memory::AddressSpace;
@@ -24,6 +25,8 @@ pub(crate) struct DispatchContext<'a> {
     pub memory: &'a AddressSpace,
     pub consts: ConstFile,
     pub descriptors: DescriptorCache,
+    /// The textures and samplers decoded so far.
+    pub textures: TextureCache,
     /// Instructions executed so far, against `budget`.
     pub executed: u64,
     pub budget: u64,
@@ -46,6 +49,7 @@ impl<'a> DispatchContext<'a> {
             memory,
             consts: ConstFile::new(&d.consts),
             descriptors: DescriptorCache::default(),
+            textures: TextureCache::default(),
             executed: 0,
             budget: d.instruction_budget,
             deadline: d.time_budget.map(|t| std::time::Instant::now() + t),

@@ -21,7 +21,8 @@
 //! reports), `compute` (work groups, built-in inputs, barriers), `vertex`
 //! and `fragment` (the graphics stages' waves, their inputs and outputs;
 //! `kill`), `varyings` (`bary.f`, `flat.b`, `ldlv`), `derivatives`
-//! (`dsx`/`dsy` across quads), `wave` (fibers' PCs, divergence and reconvergence,
+//! (`dsx`/`dsy` across quads), `sampling` (`sam` and the other lookups
+//! the texture processor, [`crate::tp`], filters), `wave` (fibers' PCs, divergence and reconvergence,
 //! predication), `control_flow` (cat0), `alu` (cat1..cat4 through
 //! `parsnip_isa::eval`), `memory_ops` (global, shared and private memory,
 //! global and shared atomics, const stores, `shfl`), `buffer_ops` (UBOs,
@@ -64,6 +65,7 @@ pub(crate) mod fragment;
 mod lanes;
 mod memory_ops;
 mod program;
+mod sampling;
 pub(crate) mod texel_format;
 mod texture;
 mod texture_alias;

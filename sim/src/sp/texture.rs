@@ -19,8 +19,11 @@
 //! - `quad_shuffle.*`: subgroupQuadBroadcast and the quad swaps (the XML's
 //!   docs), between the four fibers of each quad.
 //!
-//! Filtered sampling (`sam`, `gather4*`, ...), derivatives and the OpenCL
-//! queries are not modelled and are errors naming the instruction.
+//! Filtered sampling and gathers (`sam`, `samb`, `saml`, `samgq`,
+//! `gather4*`), and fetches from tiled or compressed images, are
+//! `super::sampling`'s; derivatives `super::derivatives`'. The OpenCL
+//! queries and the other cat5 instructions are errors naming the
+//! instruction.
 //!
 //! Which texture: `t#n` in the instruction, or from registers (`.s2en`):
 //! for bindless instructions a full register holding the texture and the
@@ -41,7 +44,13 @@ use super::wave::Wave;
 
 /// Reads source register `num` of a texture instruction for fiber `lane`,
 /// through the alias table.
-fn source(w: &Wave, ctx: &DispatchContext, num: u32, half: bool, lane: usize) -> Result<u32, Trap> {
+pub(super) fn source(
+    w: &Wave,
+    ctx: &DispatchContext,
+    num: u32,
+    half: bool,
+    lane: usize,
+) -> Result<u32, Trap> {
     match w.alias.lookup(num, half) {
         Some(AliasSrc::Reg(r)) => w.regs.read(w.regs.locate(i64::from(r), half)?, lane),
         Some(AliasSrc::Const(c)) => {
@@ -57,7 +66,7 @@ fn source(w: &Wave, ctx: &DispatchContext, num: u32, half: bool, lane: usize) ->
 }
 
 /// The texture slot fiber `lane` uses.
-fn texture_slot(
+pub(super) fn texture_slot(
     w: &Wave,
     ctx: &DispatchContext,
     t: &Tex,
@@ -108,7 +117,12 @@ fn texture(ctx: &mut DispatchContext, s: Slot) -> Result<Image, Trap> {
 }
 
 /// Writes the enabled components of `values` to consecutive registers.
-fn write_result(w: &mut Wave, t: &Tex, values: [u32; 4], lane: usize) -> Result<(), Trap> {
+pub(super) fn write_result(
+    w: &mut Wave,
+    t: &Tex,
+    values: [u32; 4],
+    lane: usize,
+) -> Result<(), Trap> {
     let half = t.ty.is_half();
     let mut reg = i64::from(t.dst);
     for (c, &v) in values.iter().enumerate() {
@@ -139,6 +153,14 @@ pub(crate) fn execute(
         Opcode::Dsx | Opcode::Dsy | Opcode::Dsxpp1 | Opcode::Dsypp1 => {
             super::derivatives::execute(w, t, mask, ctx)
         }
+        Opcode::Sam
+        | Opcode::Samb
+        | Opcode::Saml
+        | Opcode::Samgq
+        | Opcode::Gather4r
+        | Opcode::Gather4g
+        | Opcode::Gather4b
+        | Opcode::Gather4a => super::sampling::execute(w, t, mask, ctx),
         op => error(format!(
             "{op} is not modelled (texel fetch and size queries are)"
         )),
@@ -160,6 +182,10 @@ fn fetch(w: &mut Wave, t: &Tex, mask: u128, ctx: &mut DispatchContext) -> Result
     }
     for lane in lanes(mask) {
         let img = texture(ctx, texture_slot(w, ctx, t, mask, lane)?)?;
+        if super::sampling::fetches_through_surfaces(&img) {
+            super::sampling::fetch(w, t, mask, ctx, lane)?;
+            continue;
+        }
         img.check_layout()?;
         if t.op == Opcode::Isaml {
             let Some(lod) = t.src2 else {

@@ -334,6 +334,7 @@ mod tests {
     fn dispatch(merged: bool) -> ShaderState {
         ShaderState {
             a7xx: false,
+            gpu: parsnip_registers::gpu::by_name("a660").unwrap(),
             program_iova: 0,
             program_len: 0,
             wave_size: 64,

@@ -77,6 +77,12 @@ impl Rig {
         ComputeDispatch {
             shader: ShaderState {
                 a7xx: self.generation.is_a7xx(),
+                gpu: parsnip_registers::gpu::by_name(if self.generation.is_a7xx() {
+                    "a740"
+                } else {
+                    "a660"
+                })
+                .unwrap(),
                 program_iova: program,
                 program_len: 16,
                 wave_size: 64,
