@@ -20,10 +20,11 @@
 //! SP_FS_MRT[i] (integer outputs), RB_RENDER_COMPONENTS, RB_MRT[i] (write
 //! mask, blend and ROP enables, blend equations, format, tile mode, pitch,
 //! base), RB_BLEND_CNTL, RB_BLEND_*_F32, RB_SRGB_CNTL, RB_DEPTH_*,
-//! RB_STENCIL_*, RB_Z_BOUNDS_*, RB_Z_CLAMP_*. The RB always counts the
-//! samples that pass the tests, for ZPASS_DONE to report; Turnip programs
-//! RB_SAMPLE_COUNT_CONTROL only around occlusion queries, and the model
-//! does not read it.
+//! RB_STENCIL_*, RB_Z_BOUNDS_*, RB_Z_CLAMP_*. The RB counts the samples
+//! that pass the tests, for ZPASS_DONE to report, unless
+//! RB_SAMPLE_COUNT_CONTROL.DISABLE is set: Turnip sets it around its own
+//! clears (tu_clear_blit.cc) and programs the register nowhere else, so
+//! a context that never wrote it counts (its reset value, 0).
 
 pub(crate) mod blend;
 pub(crate) mod depth;
@@ -99,6 +100,7 @@ pub(crate) struct RenderBackend {
     sample_mask_reg: Option<u32>,
     stencil_ref_reg: Option<u32>,
     samples: SamplePattern,
+    count_samples: bool,
     /// Samples that passed the depth and stencil tests, for occlusion
     /// queries.
     pub passed_samples: u64,
@@ -279,6 +281,9 @@ impl RenderBackend {
         } else {
             None
         };
+        let count_samples = ctx.regs.register_written_at::<regs::RbSampleCountControl>() == 0
+            || !regs::RbSampleCountControl::from_raw(ctx.reg32::<regs::RbSampleCountControl>(U)?)
+                .disable;
         let (tests, depth, stencil) = read_tests(ctx, count)?;
         Ok(RenderBackend {
             targets,
@@ -299,6 +304,7 @@ impl RenderBackend {
             sample_mask_reg: reg(out0.frag_writes_sampmask, sp_out0.sampmask_regid),
             stencil_ref_reg: reg(out0.frag_writes_stencilref, sp_out0.stencilref_regid),
             samples,
+            count_samples,
             passed_samples: 0,
         })
     }
@@ -410,7 +416,7 @@ impl RenderBackend {
                 stencil_ref,
             )
             .map_err(|e| surface_error("the depth and stencil tests", e))?;
-        if o.passed {
+        if o.passed && self.count_samples {
             self.passed_samples += 1;
         }
         Ok(o.passed)
