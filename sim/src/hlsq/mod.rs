@@ -13,7 +13,7 @@
 //! THREADSIZE); the fragment shader's SP_FS_CTRL_REG0.THREADSIZE must agree
 //! with HLSQ_FS_CNTL_0's.
 
-use parsnip_registers::enums::A6xxThreadsize;
+use parsnip_registers::enums::{A6xxTexPrefetchCmd, A6xxThreadsize};
 use parsnip_registers::regs::{self, a6xx, a7xx, ArrayRegister, Register};
 use parsnip_registers::Chip;
 
@@ -21,6 +21,7 @@ use crate::cp::{LoadedDescriptors, Stage};
 use crate::draw_context::{DrawContext, DrawError};
 use crate::report::Unit;
 use crate::shader_state::{BindlessBase, DescriptorSource, RegId, ShaderState};
+use crate::sp::fragment::{Prefetch, PrefetchOp};
 use crate::sp::FragmentInputRegs;
 
 /// Instructions per unit of SP_xS_INSTRLEN.
@@ -168,20 +169,7 @@ fn fragment_inputs(ctx: &DrawContext) -> Result<FragmentInputRegs, DrawError> {
             "the line length and foveation quality inputs (HLSQ_CONTROL_5_REG)",
         ));
     }
-    let prefetch = match ctx.chip() {
-        Chip::A6xx => {
-            a6xx::SpFsPrefetchCntl::from_raw(ctx.reg32::<a6xx::SpFsPrefetchCntl>(U)?).count
-        }
-        Chip::A7xx => {
-            a7xx::SpFsPrefetchCntl::from_raw(ctx.reg32::<a7xx::SpFsPrefetchCntl>(U)?).count
-        }
-    };
-    if prefetch != 0 {
-        return Err(DrawError::not_modelled(
-            U,
-            "texture prefetch before the fragment shader starts (SP_FS_PREFETCH_CNTL.COUNT)",
-        ));
-    }
+    let prefetch = prefetches(ctx)?;
     // Where gl_FragCoord is taken: an RB setting (FRAGCOORDSAMPLEMODE) that
     // the hardware hands the HLSQ with the inputs.
     let c1 = regs::RbRenderControl1::from_raw(ctx.reg32::<regs::RbRenderControl1>(Unit::Rb)?);
@@ -200,7 +188,107 @@ fn fragment_inputs(ctx: &DrawContext) -> Result<FragmentInputRegs, DrawError> {
         sample_id: id(c2.sampleid),
         sample_mask: id(c2.samplemask),
         center_rhw: id(c2.centerrhw),
+        prefetch,
     })
+}
+
+/// The texture lookups the hardware makes before the fragment shader
+/// starts (SP_FS_PREFETCH_CNTL, SP_FS_PREFETCH[i].CMD and, for bindless
+/// ones, SP_FS_BINDLESS_PREFETCH[i].CMD): ir3 turns a `texture()` whose
+/// coordinates are a perspective-interpolated varying into one (Mesa's
+/// ir3_nir_lower_tex_prefetch.c). With BINDLESS, the command's TEX_ID and
+/// SAMP_ID name the descriptor sets and the bindless command the indices.
+fn prefetches(ctx: &DrawContext) -> Result<[Option<Prefetch>; 4], DrawError> {
+    let (count, write_color, const_slots) = match ctx.chip() {
+        Chip::A6xx => {
+            let c = a6xx::SpFsPrefetchCntl::from_raw(ctx.reg32::<a6xx::SpFsPrefetchCntl>(U)?);
+            (c.count, c.write_color_to_output, None)
+        }
+        Chip::A7xx => {
+            let c = a7xx::SpFsPrefetchCntl::from_raw(ctx.reg32::<a7xx::SpFsPrefetchCntl>(U)?);
+            (
+                c.count,
+                c.write_color_to_output,
+                Some((c.constslotid, c.constslotid4coord)),
+            )
+        }
+    };
+    let mut out = [None; 4];
+    if count == 0 {
+        return Ok(out);
+    }
+    if count > 4 {
+        return Err(DrawError::bad_state(
+            U,
+            format!("SP_FS_PREFETCH_CNTL.COUNT is {count}; the hardware has 4 prefetch commands"),
+        ));
+    }
+    if write_color {
+        return Err(DrawError::not_modelled(
+            U,
+            "SP_FS_PREFETCH_CNTL.WRITE_COLOR_TO_OUTPUT: a prefetch result going to the RB",
+        ));
+    }
+    if const_slots.is_some_and(|(a, b)| a != 0x1ff || b != 0x1ff) {
+        return Err(DrawError::not_modelled(
+            U,
+            "SP_FS_PREFETCH_CNTL.CONSTSLOTID/CONSTSLOTID4COORD: prefetch coordinates or \
+             descriptors from consts",
+        ));
+    }
+    for (i, slot) in out.iter_mut().enumerate().take(count as usize) {
+        let i = i as u32;
+        let (src, samp, tex, dst, wrmask, half, bindless, cmd) = match ctx.chip() {
+            Chip::A6xx => {
+                let c =
+                    a6xx::SpFsPrefetchCmd::from_raw(ctx.reg32_at::<a6xx::SpFsPrefetchCmd>(U, i)?);
+                (
+                    c.src, c.samp_id, c.tex_id, c.dst, c.wrmask, c.half, c.bindless, c.cmd,
+                )
+            }
+            Chip::A7xx => {
+                let c =
+                    a7xx::SpFsPrefetchCmd::from_raw(ctx.reg32_at::<a7xx::SpFsPrefetchCmd>(U, i)?);
+                (
+                    c.src, c.samp_id, c.tex_id, c.dst, c.wrmask, c.half, c.bindless, c.cmd,
+                )
+            }
+        };
+        let op = match cmd {
+            A6xxTexPrefetchCmd::TEX_PREFETCH_SAM => PrefetchOp::Sample,
+            A6xxTexPrefetchCmd::TEX_PREFETCH_GATHER4R => PrefetchOp::Gather(0),
+            A6xxTexPrefetchCmd::TEX_PREFETCH_GATHER4G => PrefetchOp::Gather(1),
+            A6xxTexPrefetchCmd::TEX_PREFETCH_GATHER4B => PrefetchOp::Gather(2),
+            A6xxTexPrefetchCmd::TEX_PREFETCH_GATHER4A => PrefetchOp::Gather(3),
+            other => {
+                return Err(DrawError::not_modelled(
+                    U,
+                    format!(
+                        "SP_FS_PREFETCH[{i}].CMD {}: what this prefetch command does is not public",
+                        other.0
+                    ),
+                ))
+            }
+        };
+        let (texture, sampler) = if bindless {
+            let b = regs::SpFsBindlessPrefetchCmd::from_raw(
+                ctx.reg32_at::<regs::SpFsBindlessPrefetchCmd>(U, i)?,
+            );
+            ((Some(tex as u8), b.tex_id), (Some(samp as u8), b.samp_id))
+        } else {
+            ((None, tex), (None, samp))
+        };
+        *slot = Some(Prefetch {
+            location: src,
+            texture,
+            sampler,
+            dst: RegId(dst as u8),
+            wrmask: wrmask as u8,
+            half,
+            op,
+        });
+    }
+    Ok(out)
 }
 
 /// SP_xS_OBJ_START; a program not starting there is not modelled.

@@ -54,6 +54,33 @@ pub struct FragmentInputRegs {
     pub center_rhw: RegId,
     /// gl_FragCoord.xy at the sample rather than the pixel centre.
     pub frag_coord_at_sample: bool,
+    /// The texture lookups made before the shader starts.
+    pub prefetch: [Option<Prefetch>; 4],
+}
+
+/// A texture prefetch (SP_FS_PREFETCH[i]): the lookup at the
+/// perspective-interpolated (pixel centre) coordinates in varying
+/// locations `location` and `location + 1`, with the quad's implicit level
+/// of detail, its result in the registers from `dst` that `wrmask`
+/// enables, one after another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Prefetch {
+    pub location: u32,
+    /// (bindless descriptor set, index) of the texture and the sampler.
+    pub texture: (Option<u8>, u32),
+    pub sampler: (Option<u8>, u32),
+    pub dst: RegId,
+    pub wrmask: u8,
+    pub half: bool,
+    pub op: PrefetchOp,
+}
+
+/// What a prefetch looks up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrefetchOp {
+    Sample,
+    /// A gather of component 0..3.
+    Gather(u8),
 }
 
 /// A primitive some quad of the running wave belongs to.
@@ -268,6 +295,11 @@ impl<'a> FragmentShader<'a> {
             self.wave.start(index, 0, fibers as u32);
             if let Err(t) = self.write_inputs() {
                 return Err(failure(t, launch, &self.ctx, index, 0, &self.program));
+            }
+            for p in self.inputs.prefetch.iter().flatten() {
+                if let Err(t) = super::sampling::prefetch(&mut self.wave, &mut self.ctx, p) {
+                    return Err(failure(t, launch, &self.ctx, index, 0, &self.program));
+                }
             }
             let w = &mut self.wave;
             let run = w.run(&mut self.program, &mut self.ctx).and_then(|()| {

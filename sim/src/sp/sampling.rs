@@ -30,16 +30,18 @@ use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
 use parsnip_isa::eval::float::f16_to_f32;
-use parsnip_isa::{A1Imm, Opcode, Tex, TexDesc};
+use parsnip_isa::{A1Imm, Opcode, Tex, TexDesc, Type};
 use parsnip_registers::enums::A6xxTileMode;
 use parsnip_registers::gpu::GpuInfo;
 
 use super::buffer_ops::texel_to_registers;
 use super::descriptors::{Image, Kind, Slot};
 use super::dispatch::DispatchContext;
+use super::fragment::{Prefetch, PrefetchOp};
 use super::lanes::{first_lane, lanes};
 use super::texture::{source, texture_slot, write_result};
 use super::trap::{error, Trap};
+use super::varyings::interpolate_at;
 use super::wave::Wave;
 use crate::tp::lod::Lod;
 use crate::tp::sampler::Sampler;
@@ -364,6 +366,72 @@ pub(crate) fn execute(
     }
     for (lane, values) in results {
         write_result(w, t, values, lane)?;
+    }
+    Ok(())
+}
+
+/// Runs texture prefetch `p` for the fibers of the wave about to start:
+/// the coordinates are varying locations `p.location` and the next,
+/// interpolated with perspective at the pixel centre, the level of detail
+/// the quad's, as for `sam`.
+pub(crate) fn prefetch(w: &mut Wave, ctx: &mut DispatchContext, p: &Prefetch) -> Result<(), Trap> {
+    let data = ctx
+        .fragment
+        .as_ref()
+        .expect("prefetches run for fragment waves");
+    let location = p.location as usize;
+    for l in [location, location + 1] {
+        if !data.is_enabled(l) {
+            return error(format!(
+                "SP_FS_PREFETCH reads varying location {l}, which VPC_VAR[{}].DISABLE disables",
+                l / 32
+            ));
+        }
+    }
+    let mut coords = [[0f32; 2]; 128];
+    for lane in lanes(w.fibers) {
+        let (x, y) = data.quads[lane / 4].quad.pixel(lane % 4);
+        let setup = &data.primitive(lane).setup;
+        let (i, j) = setup.perspective(f64::from(x) + 0.5, f64::from(y) + 0.5);
+        let ij = (i as f32, j as f32);
+        for (c, v) in coords[lane].iter_mut().enumerate() {
+            *v = f32::from_bits(interpolate_at(data, location + c, ij, lane)?);
+        }
+    }
+    let slot = |(bindless, index): (Option<u8>, u32)| Slot { bindless, index };
+    let memory = ctx.memory;
+    let (texture, sampler) = texture_and_sampler(ctx, slot(p.texture), slot(p.sampler))?;
+    let ty = if p.half { Type::F16 } else { Type::F32 };
+    for lane in lanes(w.fibers) {
+        let q = lane & !3;
+        let d = |other: usize| {
+            let (a, b) = (coords[q], coords[other]);
+            [b[0] - a[0], b[1] - a[1], 0.0]
+        };
+        let lookup = Lookup {
+            coords: [coords[lane][0], coords[lane][1], 0.0],
+            layer: None,
+            compare: None,
+            offsets: [0; 3],
+            lod: Lod::Gradients {
+                ddx: d(q + 1),
+                ddy: d(q + 2),
+                bias: 0.0,
+            },
+        };
+        let texel = match p.op {
+            PrefetchOp::Sample => tp::sample(texture, &sampler, memory, &lookup)?,
+            PrefetchOp::Gather(c) => tp::gather(texture, &sampler, memory, &lookup, c.into())?,
+        };
+        let values = texel_to_registers(texel, ty);
+        let mut reg = i64::from(p.dst.0);
+        for (c, &v) in values.iter().enumerate() {
+            if p.wrmask >> c & 1 != 0 {
+                let loc = w.regs.locate(reg, p.half)?;
+                w.regs.write(loc, lane, v);
+                reg += 1;
+            }
+        }
     }
     Ok(())
 }

@@ -96,12 +96,35 @@ pub(crate) fn execute_alu(
     Ok(())
 }
 
-/// `bary.f`'s value of `location` for fiber `lane`, as f32 bits.
+/// `bary.f`'s value of `location` for fiber `lane`, as f32 bits, with the
+/// weights in register pair `ij`.
 fn interpolate(
     w: &Wave,
     data: &FragmentWave,
     location: usize,
     ij: u32,
+    lane: usize,
+) -> Result<u32, Trap> {
+    let read = |r: u32| -> Result<f32, Trap> {
+        Ok(f32::from_bits(
+            w.regs.read(w.regs.locate(i64::from(r), false)?, lane)?,
+        ))
+    };
+    let smooth = data.interpolation[location] == Interpolation::Smooth;
+    let (i, j) = if smooth {
+        (read(ij)?, read(ij + 1)?)
+    } else {
+        (0.0, 0.0)
+    };
+    interpolate_at(data, location, (i, j), lane)
+}
+
+/// The value of `location` for fiber `lane` with weights `(i, j)`, as the
+/// VPC's interpolation mode for it says.
+pub(crate) fn interpolate_at(
+    data: &FragmentWave,
+    location: usize,
+    (i, j): (f32, f32),
     lane: usize,
 ) -> Result<u32, Trap> {
     let prim = data.primitive(lane);
@@ -128,11 +151,6 @@ fn interpolate(
         Interpolation::Zero => 0f32.to_bits(),
         Interpolation::One => 1f32.to_bits(),
         Interpolation::Smooth => {
-            let i = f32::from_bits(w.regs.read(w.regs.locate(i64::from(ij), false)?, lane)?);
-            let j = f32::from_bits(
-                w.regs
-                    .read(w.regs.locate(i64::from(ij) + 1, false)?, lane)?,
-            );
             let p = |v: usize| f32::from_bits(data.vertex(lane, v)[location]);
             let (p0, p1, p2) = (p(0), p(1), p(2));
             (p0 + i * (p1 - p0) + j * (p2 - p0)).to_bits()

@@ -5,8 +5,9 @@
 
 use parsnip_registers::enums::{
     A3xxColorSwap, A3xxMsaaSamples, A3xxRbBlendOpcode, A3xxRopCode, A5xxLineMode, A6xxDepthFormat,
-    A6xxFormat, A6xxMarker, A6xxPolygonMode, A6xxRenderMode, A6xxThreadsize, A6xxTileMode,
-    A6xxZtestMode, AdrenoCompareFunc, AdrenoRbBlendFactor, AdrenoStencilOp, SetMarkerMode,
+    A6xxFormat, A6xxMarker, A6xxPolygonMode, A6xxRenderMode, A6xxTexPrefetchCmd, A6xxThreadsize,
+    A6xxTileMode, A6xxZtestMode, AdrenoCompareFunc, AdrenoRbBlendFactor, AdrenoStencilOp,
+    SetMarkerMode,
 };
 use parsnip_registers::packets;
 use parsnip_registers::regs::{self, a6xx, a7xx};
@@ -87,6 +88,27 @@ pub type StencilFace = (
     u32,
 );
 
+/// The fragment shader's textures and samplers: arrays of descriptors in
+/// memory (SP_FS_TEX_CONST, SP_FS_TEX_SAMP).
+#[derive(Clone, Copy, Debug)]
+pub struct Textures {
+    pub descriptors: u64,
+    pub count: u32,
+    pub samplers: u64,
+    pub sampler_count: u32,
+}
+
+/// One SP_FS_PREFETCH command (non-bindless).
+#[derive(Clone, Copy, Debug)]
+pub struct PrefetchCmd {
+    pub src: u32,
+    pub samp: u32,
+    pub tex: u32,
+    pub dst: u32,
+    pub wrmask: u32,
+    pub half: bool,
+}
+
 #[derive(Clone, Debug)]
 pub struct Pipeline {
     pub vs: u64,
@@ -152,6 +174,8 @@ pub struct Pipeline {
     pub persp_division: bool,
     pub viewport_transform: bool,
     pub clip: bool,
+    pub textures: Option<Textures>,
+    pub prefetch: Vec<PrefetchCmd>,
 }
 
 impl Pipeline {
@@ -225,6 +249,8 @@ impl Pipeline {
             persp_division: true,
             viewport_transform: true,
             clip: true,
+            textures: None,
+            prefetch: Vec::new(),
         }
     }
 }
@@ -441,10 +467,18 @@ pub fn program(s: &mut Stream, p: &Pipeline) {
     // The fragment shader.
     match p.fs {
         Some(fs) => {
+            let t = p.textures;
             s.reg(&regs::SpFsConfig {
                 enabled: true,
+                ntex: t.map_or(0, |t| t.count),
+                nsamp: t.map_or(0, |t| t.sampler_count),
                 ..Default::default()
             });
+            if let Some(t) = t {
+                s.reg(&regs::SpFsTexConst(t.descriptors));
+                s.reg(&regs::SpFsTexCount(t.count));
+                s.reg(&regs::SpFsTexSamp(t.samplers));
+            }
             match chip {
                 Chip::A6xx => s.reg(&a6xx::HlsqFsCntl {
                     constlen: 8,
@@ -504,10 +538,50 @@ pub fn program(s: &mut Stream, p: &Pipeline) {
         linelengthregid: NONE,
         foveationqualityregid: NONE,
     });
+    let count = p.prefetch.len() as u32;
     match chip {
-        Chip::A6xx => s.reg(&a6xx::SpFsPrefetchCntl::default()),
-        Chip::A7xx => s.reg(&a7xx::SpFsPrefetchCntl::default()),
+        Chip::A6xx => s.reg(&a6xx::SpFsPrefetchCntl {
+            count,
+            ..Default::default()
+        }),
+        Chip::A7xx => s.reg(&a7xx::SpFsPrefetchCntl {
+            count,
+            constslotid: 0x1ff,
+            constslotid4coord: 0x1ff,
+            ..Default::default()
+        }),
     };
+    for (i, c) in p.prefetch.iter().enumerate() {
+        let i = i as u32;
+        match chip {
+            Chip::A6xx => s.reg_at(
+                &a6xx::SpFsPrefetchCmd {
+                    src: c.src,
+                    samp_id: c.samp,
+                    tex_id: c.tex,
+                    dst: c.dst,
+                    wrmask: c.wrmask,
+                    half: c.half,
+                    cmd: A6xxTexPrefetchCmd::TEX_PREFETCH_SAM,
+                    ..Default::default()
+                },
+                i,
+            ),
+            Chip::A7xx => s.reg_at(
+                &a7xx::SpFsPrefetchCmd {
+                    src: c.src,
+                    samp_id: c.samp,
+                    tex_id: c.tex,
+                    dst: c.dst,
+                    wrmask: c.wrmask,
+                    half: c.half,
+                    cmd: A6xxTexPrefetchCmd::TEX_PREFETCH_SAM,
+                    ..Default::default()
+                },
+                i,
+            ),
+        };
+    }
     s.reg(&regs::RbRenderControl1::default());
     // GRAS.
     s.reg(&regs::GrasClCntl {
