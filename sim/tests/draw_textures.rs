@@ -9,187 +9,10 @@
 
 mod common;
 
-use common::draw_rig::DrawRig;
-use common::graphics_state::{
-    draw_auto, program, regid, rgba8_target, Attribute, Output, Pipeline, PrefetchCmd, Textures,
-    NONE,
-};
+use common::graphics_state::{regid, PrefetchCmd};
+use common::textured_quad::{draw, fs, pixel, sampler, texture, Sampling};
 use common::GPUS;
-use parsnip_registers::descriptors::{a6xx, a7xx, SamplerDescriptor};
-use parsnip_registers::enums::{
-    A3xxColorSwap, A3xxMsaaSamples, A6xxFormat, A6xxTexClamp, A6xxTexFilter, A6xxTexSwiz,
-    A6xxTexType, A6xxTileMode, PcDiPrimtype,
-};
-use parsnip_registers::Chip;
-
-/// The vertex shader: position (x, y) in r0.xy out at location 0 as
-/// (x, y, 0, 1), the coordinates in r1.xy out at locations 4 and 5.
-const VS: &str = "
-    mov.f32f32 r2.x, r0.x
-    mov.f32f32 r2.y, r0.y
-    mov.u32u32 r2.z, 0
-    mov.u32u32 r2.w, 0x3f800000
-    end
-";
-
-/// A fragment shader interpolating the coordinates (ij in r0.xy) into
-/// r1.xy and looking up with `lookup`, its result in r2.
-fn fs(lookup: &str) -> String {
-    format!(
-        "
-    (rpt1)bary.f r1.x, (r)4, r0.x
-    {lookup}
-    end
-"
-    )
-}
-
-/// A 2D RGBA8 texture, linear, `pitch` bytes a row, `levels` levels.
-fn texture(chip: Chip, base: u64, size: (u32, u32), pitch: u32, levels: u32) -> [u32; 16] {
-    macro_rules! descriptor {
-        ($t:ty) => {
-            <$t>::default()
-                .with(|d| {
-                    d.tile_mode = A6xxTileMode::TILE6_LINEAR;
-                    d.swiz_x = A6xxTexSwiz::A6XX_TEX_X;
-                    d.swiz_y = A6xxTexSwiz::A6XX_TEX_Y;
-                    d.swiz_z = A6xxTexSwiz::A6XX_TEX_Z;
-                    d.swiz_w = A6xxTexSwiz::A6XX_TEX_W;
-                    d.miplvls = levels - 1;
-                    d.samples = A3xxMsaaSamples::MSAA_ONE;
-                    d.fmt = A6xxFormat::FMT6_8_8_8_8_UNORM;
-                    d.swap = A3xxColorSwap::WZYX;
-                    d.width = size.0;
-                    d.height = size.1;
-                    d.pitch = pitch;
-                    d.r#type = A6xxTexType::A6XX_TEX_2D;
-                    d.array_pitch = 0x1000;
-                    d.base_lo = base as u32;
-                    d.base_hi = (base >> 32) as u32;
-                    d.depth = 1;
-                })
-                .to_raw()
-        };
-    }
-    match chip {
-        Chip::A6xx => descriptor!(a6xx::TextureDescriptor),
-        Chip::A7xx => descriptor!(a7xx::TextureDescriptor),
-    }
-}
-
-/// Lets a descriptor literal be built field by field.
-trait With: Sized {
-    fn with(mut self, f: impl FnOnce(&mut Self)) -> Self {
-        f(&mut self);
-        self
-    }
-}
-impl With for a6xx::TextureDescriptor {}
-impl With for a7xx::TextureDescriptor {}
-
-fn sampler(filter: A6xxTexFilter, mip_linear: bool, max_lod: f32) -> [u32; 4] {
-    SamplerDescriptor {
-        mipfilter_linear_near: mip_linear,
-        xy_mag: filter,
-        xy_min: filter,
-        wrap_s: A6xxTexClamp::A6XX_TEX_CLAMP_TO_EDGE,
-        wrap_t: A6xxTexClamp::A6XX_TEX_CLAMP_TO_EDGE,
-        wrap_r: A6xxTexClamp::A6XX_TEX_CLAMP_TO_EDGE,
-        max_lod,
-        ..Default::default()
-    }
-    .to_raw()
-}
-
-/// Draws the textured quad into a `w` x `h` target and returns its pixels.
-fn draw(
-    gpu: &str,
-    (w, h): (u32, u32),
-    texels: &[u8],
-    descriptor: impl Fn(Chip, u64) -> [u32; 16],
-    samp: [u32; 4],
-    shader: &str,
-    prefetch: Option<PrefetchCmd>,
-) -> Vec<u8> {
-    let mut rig = DrawRig::new(gpu);
-    let image = rig.buffer(texels);
-    let descriptors = rig.words(&descriptor(rig.chip(), image));
-    let samplers = rig.words(&samp);
-    // Two triangles over the viewport: (x, y) in NDC, then (u, v).
-    let quad: [[f32; 4]; 6] = [
-        [-1.0, -1.0, 0.0, 0.0],
-        [1.0, -1.0, 1.0, 0.0],
-        [1.0, 1.0, 1.0, 1.0],
-        [-1.0, -1.0, 0.0, 0.0],
-        [1.0, 1.0, 1.0, 1.0],
-        [-1.0, 1.0, 0.0, 1.0],
-    ];
-    let verts: Vec<f32> = quad.iter().flatten().copied().collect();
-    let vb = rig.floats(&verts);
-    let vs = rig.program(VS);
-    let fs = rig.program(shader);
-    let target = rig.buffer(&vec![0u8; (PITCH * h) as usize]);
-    let mut p = Pipeline::new(
-        vs,
-        Some(fs),
-        Some(rgba8_target(target, PITCH, regid(2, 0))),
-        w,
-        h,
-    );
-    for (offset, reg) in [(0, regid(0, 0)), (8, regid(1, 0))] {
-        p.attributes.push(Attribute {
-            buffer: vb,
-            size: verts.len() as u32 * 4,
-            stride: 16,
-            offset,
-            format: A6xxFormat::FMT6_32_32_FLOAT,
-            float: true,
-            instanced: false,
-            step_rate: 1,
-            regid: reg,
-            mask: 0x3,
-        });
-    }
-    p.outputs.push(Output {
-        regid: regid(2, 0),
-        mask: 0xf,
-        location: 0,
-    });
-    p.outputs.push(Output {
-        regid: regid(1, 0),
-        mask: 0x3,
-        location: 4,
-    });
-    p.stride = 8;
-    p.position = 0;
-    p.enabled[0] = 0x30;
-    p.fs_full_regs = 3;
-    p.ij_persp_pixel = if prefetch.is_some() {
-        NONE
-    } else {
-        regid(0, 0)
-    };
-    p.textures = Some(Textures {
-        descriptors,
-        count: 1,
-        samplers,
-        sampler_count: 1,
-    });
-    p.prefetch = prefetch.into_iter().collect();
-    let mut s = rig.stream();
-    program(&mut s, &p);
-    draw_auto(&mut s, PcDiPrimtype::DI_PT_TRILIST, 6, 1);
-    rig.run(&s).unwrap_or_else(|e| panic!("{gpu}: {e}"));
-    rig.read(target, (PITCH * h) as usize)
-}
-
-/// The targets' pitch: RB_MRT[].PITCH is in units of 64 bytes.
-const PITCH: u32 = 64;
-
-fn pixel(img: &[u8], _w: u32, x: u32, y: u32) -> [u8; 4] {
-    let i = (y * PITCH + x * 4) as usize;
-    img[i..i + 4].try_into().unwrap()
-}
+use parsnip_registers::enums::A6xxTexFilter;
 
 /// Texel (i, j) of the 4x4 test image.
 fn checker(i: u32, j: u32) -> [u8; 4] {
@@ -224,11 +47,13 @@ fn nearest_magnification_takes_the_texel_each_pixel_centre_is_in() {
         let img = draw(
             gpu,
             (8, 8),
-            &checker_image(),
-            |chip, base| texture(chip, base, (4, 4), 64, 1),
-            sampler(A6xxTexFilter::A6XX_TEX_NEAREST, false, 0.0),
-            &fs(SAM),
-            None,
+            &Sampling {
+                texels: &checker_image(),
+                descriptor: &|chip, base| texture(chip, base, (4, 4), 64, 1),
+                sampler: sampler(A6xxTexFilter::A6XX_TEX_NEAREST, false, 0.0),
+                shader: &fs(SAM),
+                prefetch: None,
+            },
         );
         for y in 0..8 {
             for x in 0..8 {
@@ -258,11 +83,13 @@ fn the_fragment_stage_prefetch_samples_before_the_shader_starts() {
         let img = draw(
             gpu,
             (8, 8),
-            &checker_image(),
-            |chip, base| texture(chip, base, (4, 4), 64, 1),
-            sampler(A6xxTexFilter::A6XX_TEX_NEAREST, false, 0.0),
-            "end\n",
-            Some(prefetch),
+            &Sampling {
+                texels: &checker_image(),
+                descriptor: &|chip, base| texture(chip, base, (4, 4), 64, 1),
+                sampler: sampler(A6xxTexFilter::A6XX_TEX_NEAREST, false, 0.0),
+                shader: "end\n",
+                prefetch: Some(prefetch),
+            },
         );
         for y in 0..8 {
             for x in 0..8 {
@@ -287,11 +114,13 @@ fn linear_magnification_weighs_the_two_nearest_texel_centres() {
         let img = draw(
             gpu,
             (4, 2),
-            &texels,
-            |chip, base| texture(chip, base, (2, 2), 64, 1),
-            sampler(A6xxTexFilter::A6XX_TEX_LINEAR, false, 0.0),
-            &fs(SAM),
-            None,
+            &Sampling {
+                texels: &texels,
+                descriptor: &|chip, base| texture(chip, base, (2, 2), 64, 1),
+                sampler: sampler(A6xxTexFilter::A6XX_TEX_LINEAR, false, 0.0),
+                shader: &fs(SAM),
+                prefetch: None,
+            },
         );
         for y in 0..2 {
             for (x, v) in [0u8, 64, 191, 255].into_iter().enumerate() {
@@ -365,11 +194,13 @@ fn the_quads_scale_factor_selects_the_level() {
             let img = draw(
                 gpu,
                 (size, size),
-                &texels,
-                |chip, base| texture(chip, base, (8, 8), 64, 4),
-                sampler(A6xxTexFilter::A6XX_TEX_NEAREST, false, 15.0),
-                &fs(lookup),
-                None,
+                &Sampling {
+                    texels: &texels,
+                    descriptor: &|chip, base| texture(chip, base, (8, 8), 64, 4),
+                    sampler: sampler(A6xxTexFilter::A6XX_TEX_NEAREST, false, 15.0),
+                    shader: &fs(lookup),
+                    prefetch: None,
+                },
             );
             for y in 0..size {
                 for x in 0..size {
@@ -394,11 +225,13 @@ fn linear_mips_blend_two_levels() {
         let img = draw(
             gpu,
             (8, 8),
-            &texels,
-            |chip, base| texture(chip, base, (8, 8), 64, 4),
-            sampler(A6xxTexFilter::A6XX_TEX_NEAREST, true, 15.0),
-            &fs(lookup),
-            None,
+            &Sampling {
+                texels: &texels,
+                descriptor: &|chip, base| texture(chip, base, (8, 8), 64, 4),
+                sampler: sampler(A6xxTexFilter::A6XX_TEX_NEAREST, true, 15.0),
+                shader: &fs(lookup),
+                prefetch: None,
+            },
         );
         assert_eq!(pixel(&img, 8, 3, 5), [191, 64, 0, 255], "{gpu}");
     }

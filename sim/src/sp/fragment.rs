@@ -380,50 +380,68 @@ impl<'a> FragmentShader<'a> {
                 let mut put =
                     |reg: RegId, values: &[u32]| put_input(regs, reg, lane, values, false);
                 let pair = |(i, j): (f64, f64)| [(i as f32).to_bits(), (j as f32).to_bits()];
-                put(
-                    inputs.ij_persp_pixel,
-                    &pair(setup.perspective(centre.0, centre.1)),
-                )?;
-                put(
-                    inputs.ij_linear_pixel,
-                    &pair(setup.linear(centre.0, centre.1)),
-                )?;
-                put(
-                    inputs.ij_persp_centroid,
-                    &pair(setup.perspective(centroid.0, centroid.1)),
-                )?;
-                put(
-                    inputs.ij_linear_centroid,
-                    &pair(setup.linear(centroid.0, centroid.1)),
-                )?;
-                put(
-                    inputs.ij_persp_sample,
-                    &pair(setup.perspective(sample_pos.0, sample_pos.1)),
-                )?;
-                put(
-                    inputs.ij_linear_sample,
-                    &pair(setup.linear(sample_pos.0, sample_pos.1)),
-                )?;
-                put(
-                    inputs.center_rhw,
-                    &[(setup.rhw_at(centre.0, centre.1) as f32).to_bits()],
-                )?;
+                if inputs.ij_persp_pixel.is_used() {
+                    put(
+                        inputs.ij_persp_pixel,
+                        &pair(setup.perspective(centre.0, centre.1)),
+                    )?;
+                }
+                if inputs.ij_linear_pixel.is_used() {
+                    put(
+                        inputs.ij_linear_pixel,
+                        &pair(setup.linear(centre.0, centre.1)),
+                    )?;
+                }
+                if inputs.ij_persp_centroid.is_used() {
+                    put(
+                        inputs.ij_persp_centroid,
+                        &pair(setup.perspective(centroid.0, centroid.1)),
+                    )?;
+                }
+                if inputs.ij_linear_centroid.is_used() {
+                    put(
+                        inputs.ij_linear_centroid,
+                        &pair(setup.linear(centroid.0, centroid.1)),
+                    )?;
+                }
+                if inputs.ij_persp_sample.is_used() {
+                    put(
+                        inputs.ij_persp_sample,
+                        &pair(setup.perspective(sample_pos.0, sample_pos.1)),
+                    )?;
+                }
+                if inputs.ij_linear_sample.is_used() {
+                    put(
+                        inputs.ij_linear_sample,
+                        &pair(setup.linear(sample_pos.0, sample_pos.1)),
+                    )?;
+                }
+                if inputs.center_rhw.is_used() {
+                    put(
+                        inputs.center_rhw,
+                        &[(setup.rhw_at(centre.0, centre.1) as f32).to_bits()],
+                    )?;
+                }
                 let coord = if inputs.frag_coord_at_sample {
                     sample_pos
                 } else {
                     centre
                 };
-                put(
-                    inputs.xy,
-                    &[(coord.0 * 16.0) as u32, (coord.1 * 16.0) as u32],
-                )?;
-                put(
-                    inputs.zw,
-                    &[
-                        (setup.depth(coord.0, coord.1) as f32).to_bits(),
-                        (setup.rhw_at(coord.0, coord.1) as f32).to_bits(),
-                    ],
-                )?;
+                if inputs.xy.is_used() {
+                    put(
+                        inputs.xy,
+                        &[(coord.0 * 16.0) as u32, (coord.1 * 16.0) as u32],
+                    )?;
+                }
+                if inputs.zw.is_used() {
+                    put(
+                        inputs.zw,
+                        &[
+                            (setup.depth(coord.0, coord.1) as f32).to_bits(),
+                            (setup.rhw_at(coord.0, coord.1) as f32).to_bits(),
+                        ],
+                    )?;
+                }
                 put(inputs.sample_mask, &[coverage])?;
                 let face = if setup.front_facing { 0 } else { 0xffff };
                 put_input(regs, inputs.face, lane, &[face], true)?;

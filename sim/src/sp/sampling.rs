@@ -94,6 +94,18 @@ fn texture_and_sampler<'c>(
     Ok((texture, sampler))
 }
 
+/// The texture and sampler of `slots`, which [`texture_and_sampler`]
+/// decoded.
+fn cached<'c>(ctx: &'c mut DispatchContext, slots: (Slot, Slot)) -> (&'c mut Texture, Sampler) {
+    let sampler = ctx.textures.samplers[&slots.1];
+    let texture = ctx
+        .textures
+        .textures
+        .get_mut(&slots.0)
+        .expect("decoded by texture_and_sampler");
+    (texture, sampler)
+}
+
 /// The sampler slot fiber `lane` uses.
 fn sampler_slot(
     w: &Wave,
@@ -321,6 +333,9 @@ pub(crate) fn execute(
         inputs[lane] = read_inputs(w, ctx, t, lane)?;
     }
     let mut results = Vec::with_capacity(mask.count_ones() as usize);
+    // The slots of the previous fiber: most lookups use one texture.
+    let mut previous: Option<(Slot, Slot)> = None;
+    let memory = ctx.memory;
     for lane in lanes(mask) {
         let i = inputs[lane];
         let lod = match t.op {
@@ -351,10 +366,16 @@ pub(crate) fn execute(
             offsets: i.offsets,
             lod,
         };
-        let tex = texture_slot(w, ctx, t, mask, lane)?;
-        let samp = sampler_slot(w, ctx, t, mask, lane)?;
-        let memory = ctx.memory;
-        let (texture, sampler) = texture_and_sampler(ctx, tex, samp)?;
+        let slots = (
+            texture_slot(w, ctx, t, mask, lane)?,
+            sampler_slot(w, ctx, t, mask, lane)?,
+        );
+        if previous != Some(slots) {
+            // Decodes (or finds) them; the lookups below use the cache.
+            texture_and_sampler(ctx, slots.0, slots.1)?;
+            previous = Some(slots);
+        }
+        let (texture, sampler) = cached(ctx, slots);
         let texel = match t.op {
             Opcode::Gather4r => tp::gather(texture, &sampler, memory, &lookup, 0)?,
             Opcode::Gather4g => tp::gather(texture, &sampler, memory, &lookup, 1)?,

@@ -10,8 +10,13 @@
 //!   the constants 0 and 1, after filtering.
 //! - MIN_LOD_CLAMP (VK_EXT_image_view_min_lod, relative to the view's
 //!   first level) floors the level of detail.
-
-use std::collections::HashMap;
+//!
+//! Texels are read through the texture cache: 8x8 blocks of decoded
+//! texels, loaded on first use and kept for the launch. The hardware's
+//! texture cache is not coherent with what the same draw or dispatch
+//! writes either (Vulkan orders such accesses only with barriers between
+//! commands), so a launch sees its textures as they were when it first
+//! read them.
 
 use parsnip_registers::descriptors::{a6xx, a7xx};
 use parsnip_registers::enums::{A6xxTexSwiz, A6xxTexType};
@@ -32,8 +37,58 @@ pub(crate) struct Texture {
     swizzle: [A6xxTexSwiz; 4],
     pub min_lod_clamp: f32,
     info: &'static GpuInfo,
-    /// The surfaces of the (level, layer)s read so far.
-    surfaces: HashMap<(u32, u32), Surface>,
+    /// The (level, layer)s read so far, and which was read last (lookups
+    /// come in runs on the same one).
+    planes: Vec<Plane>,
+    last: usize,
+}
+
+/// Texels per side of a cache block.
+const BLOCK: u32 = 8;
+
+/// One level's layer (or slice) and the cached blocks of its texels.
+struct Plane {
+    key: (u32, u32),
+    surface: Surface,
+    size: (u32, u32),
+    /// Blocks in a row.
+    across: u32,
+    blocks: Vec<Option<Box<[Texel; (BLOCK * BLOCK) as usize]>>>,
+}
+
+impl Plane {
+    fn new(key: (u32, u32), surface: Surface, size: (u32, u32)) -> Plane {
+        let across = size.0.div_ceil(BLOCK);
+        let down = size.1.div_ceil(BLOCK);
+        Plane {
+            key,
+            surface,
+            size,
+            across,
+            blocks: vec![None; (across * down) as usize],
+        }
+    }
+
+    fn texel(&mut self, memory: &AddressSpace, x: u32, y: u32) -> Result<Texel, Trap> {
+        let b = ((y / BLOCK) * self.across + x / BLOCK) as usize;
+        let within = ((y % BLOCK) * BLOCK + x % BLOCK) as usize;
+        if let Some(block) = &self.blocks[b] {
+            return Ok(block[within]);
+        }
+        let mut block = Box::new([Texel::Int([0; 4]); (BLOCK * BLOCK) as usize]);
+        let (x0, y0) = (x / BLOCK * BLOCK, y / BLOCK * BLOCK);
+        for dy in 0..BLOCK.min(self.size.1 - y0) {
+            for dx in 0..BLOCK.min(self.size.0 - x0) {
+                block[(dy * BLOCK + dx) as usize] = self
+                    .surface
+                    .read_texel(memory, x0 + dx, y0 + dy, 0)
+                    .map_err(surface_trap)?;
+            }
+        }
+        let texel = block[within];
+        self.blocks[b] = Some(block);
+        Ok(texel)
+    }
 }
 
 impl Texture {
@@ -59,7 +114,8 @@ impl Texture {
             swizzle,
             min_lod_clamp,
             info,
-            surfaces: HashMap::new(),
+            planes: Vec::new(),
+            last: 0,
         })
     }
 
@@ -112,16 +168,22 @@ impl Texture {
         x: u32,
         y: u32,
     ) -> Result<Texel, Trap> {
-        let info = self.info;
-        let surface = match self.surfaces.entry((level, layer)) {
-            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-            std::collections::hash_map::Entry::Vacant(e) => e.insert(
-                self.image
-                    .surface(level, layer, info)
-                    .map_err(surface_trap)?,
-            ),
-        };
-        surface.read_texel(memory, x, y, 0).map_err(surface_trap)
+        let key = (level, layer);
+        if !matches!(self.planes.get(self.last), Some(p) if p.key == key) {
+            self.last = match self.planes.iter().position(|p| p.key == key) {
+                Some(i) => i,
+                None => {
+                    let surface = self
+                        .image
+                        .surface(level, layer, self.info)
+                        .map_err(surface_trap)?;
+                    let [w, h, _] = self.level_size(level);
+                    self.planes.push(Plane::new(key, surface, (w, h)));
+                    self.planes.len() - 1
+                }
+            };
+        }
+        self.planes[self.last].texel(memory, x, y)
     }
 
     /// The result components the view's swizzle picks from `t`.

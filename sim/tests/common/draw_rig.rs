@@ -6,7 +6,7 @@ use std::sync::Arc;
 use parsnip_isa::{assemble, IsaGen};
 use parsnip_registers::Chip;
 use parsnip_sim::memory::OwnedBacking;
-use parsnip_sim::{GpuError, SubmitStats};
+use parsnip_sim::{GpuError, SimOptions, SubmitStats};
 
 use super::{test_options, Rig, Stream};
 
@@ -17,8 +17,13 @@ pub struct DrawRig {
 
 impl DrawRig {
     pub fn new(gpu: &str) -> DrawRig {
+        DrawRig::with_options(gpu, test_options())
+    }
+
+    /// A rig whose model runs with `options` (the benchmark's budgets).
+    pub fn with_options(gpu: &str, options: SimOptions) -> DrawRig {
         DrawRig {
-            rig: Rig::with_model(gpu, test_options()),
+            rig: Rig::with_model(gpu, options),
             next: 0x2_0000_0000,
         }
     }

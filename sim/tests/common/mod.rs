@@ -8,6 +8,7 @@ pub mod blit_state;
 pub mod compute_state;
 pub mod draw_rig;
 pub mod graphics_state;
+pub mod textured_quad;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
