@@ -8,6 +8,7 @@ pub mod blit_state;
 pub mod compute_state;
 pub mod draw_rig;
 pub mod graphics_state;
+pub mod scene;
 pub mod textured_quad;
 
 use std::sync::{Arc, Mutex};
@@ -89,6 +90,23 @@ impl Stream {
         let [lo, hi] = lo_hi(ib.iova);
         let size = CpIndirectBufferDw2 { size: ib.dwords }.to_raw();
         self.pkt("CP_INDIRECT_BUFFER", &[lo, hi, size])
+    }
+
+    /// The stream without its type 4 writes of the register at `offset`
+    /// (each write of one register is its own packet here): for state
+    /// left unprogrammed.
+    pub fn without_writes(&self, offset: u32) -> Stream {
+        let mut out = Stream::new(self.chip);
+        let mut at = 0;
+        while at < self.dwords.len() {
+            let header = pm4::Pm4Header::parse(self.dwords[at]).expect("a packet header");
+            let end = at + 1 + header.payload_dwords() as usize;
+            if !matches!(header, pm4::Pm4Header::Type4 { offset: o, .. } if o == offset) {
+                out.dwords.extend_from_slice(&self.dwords[at..end]);
+            }
+            at = end;
+        }
+        out
     }
 
     /// Length in dwords.
