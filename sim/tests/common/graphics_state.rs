@@ -63,7 +63,7 @@ pub struct Target {
     pub integer: Option<bool>,
 }
 
-/// A depth buffer, linear.
+/// A depth buffer: linear on a7xx; a6xx has no linear depth (TILE6_3).
 #[derive(Clone, Copy, Debug)]
 pub struct Depth {
     pub base: u64,

@@ -119,6 +119,19 @@ impl Scene {
         self.vertex_buffer
     }
 
+    /// Points the attributes at a new buffer holding `vertices`, for the
+    /// next stream.
+    pub fn set_vertices(&mut self, vertices: &[Vertex]) {
+        let floats: Vec<f32> = vertices.iter().flatten().flatten().copied().collect();
+        let vb = self.rig.floats(&floats);
+        let bytes = floats.len() as u32 * 4;
+        for a in self.pipeline.attributes.iter_mut() {
+            a.buffer = vb;
+            a.size = bytes;
+        }
+        self.vertex_buffer = (vb, bytes);
+    }
+
     /// The stream drawing `count` vertices of `primitive` once.
     pub fn stream(&self, primitive: PcDiPrimtype, count: u32) -> Stream {
         let mut s = self.rig.stream();
