@@ -96,6 +96,16 @@ fn layouts() -> Vec<Layout> {
             [fence, pad, timeout, queueid]
         ),
         layout!("drm_msm_submitqueue", MsmSubmitqueue, [flags, prio, id]),
+        layout!(
+            "drm_msm_submitqueue_query",
+            MsmSubmitqueueQuery,
+            [data, id, param, len, pad]
+        ),
+        layout!(
+            "drm_msm_gem_madvise",
+            MsmGemMadvise,
+            [handle, madv, retained]
+        ),
     ]
 }
 
@@ -113,7 +123,38 @@ fn values() -> Vec<(&'static str, u64)> {
         DRM_IOCTL_MSM_WAIT_FENCE,
         DRM_IOCTL_MSM_SUBMITQUEUE_NEW,
         DRM_IOCTL_MSM_SUBMITQUEUE_CLOSE,
+        DRM_IOCTL_MSM_SET_PARAM,
+        DRM_IOCTL_MSM_GEM_MADVISE,
+        DRM_IOCTL_MSM_SUBMITQUEUE_QUERY,
+        DRM_MSM_GET_PARAM,
+        DRM_MSM_SET_PARAM,
+        DRM_MSM_GEM_NEW,
+        DRM_MSM_GEM_INFO,
+        DRM_MSM_GEM_CPU_PREP,
+        DRM_MSM_GEM_CPU_FINI,
+        DRM_MSM_GEM_SUBMIT,
+        DRM_MSM_WAIT_FENCE,
+        DRM_MSM_GEM_MADVISE,
+        DRM_MSM_SUBMITQUEUE_NEW,
+        DRM_MSM_SUBMITQUEUE_CLOSE,
+        DRM_MSM_SUBMITQUEUE_QUERY,
         MSM_PIPE_3D0,
+        MSM_PARAM_PP_PGTABLE,
+        MSM_PARAM_SUSPENDS,
+        MSM_PARAM_SYSPROF,
+        MSM_PARAM_COMM,
+        MSM_PARAM_CMDLINE,
+        MSM_BO_SCANOUT,
+        MSM_BO_CACHE_MASK,
+        MSM_BO_UNCACHED,
+        MSM_INFO_GET_NAME,
+        MSM_SUBMIT_CMD_IB_TARGET_BUF,
+        MSM_SUBMIT_CMD_CTX_RESTORE_BUF,
+        MSM_SUBMIT_FENCE_FD_IN,
+        MSM_SUBMIT_FENCE_FD_OUT,
+        MSM_SUBMIT_SUDO,
+        MSM_SUBMIT_FENCE_SN_IN,
+        MSM_SUBMITQUEUE_PARAM_FAULTS,
         MSM_PARAM_GPU_ID,
         MSM_PARAM_GMEM_SIZE,
         MSM_PARAM_CHIP_ID,
@@ -269,6 +310,6 @@ fn msm_structs_constants_and_ioctl_numbers_match_the_kernel_header() {
         count("size "),
         count("offset "),
         count("value DRM_IOCTL_"),
-        count("value MSM_")
+        count("value MSM_") + count("value DRM_MSM_")
     );
 }

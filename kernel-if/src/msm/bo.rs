@@ -10,15 +10,16 @@
 
 use std::collections::HashMap;
 use std::ptr::NonNull;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
-use memmap2::{MmapOptions, MmapRaw};
 use parking_lot::Mutex;
 
+use super::deferred::Deferred;
 use super::drm_file::DrmFile;
 use super::uapi::{self, MsmGemInfo, MsmTimespec, MsmWaitFence, MSM_INFO_GET_OFFSET};
 use crate::bo::BoBacking;
 use crate::deadline::Deadline;
+use crate::device_mapping::DeviceMapping;
 use crate::error::{Error, Result};
 use crate::host_memory::PAGE_SIZE;
 use crate::va_allocator::VaAllocator;
@@ -30,6 +31,8 @@ pub struct MsmShared {
     pub user_va: Option<Mutex<UserVa>>,
     /// The last fence seqno submitted on each open queue.
     pub last_seqnos: Mutex<HashMap<u32, u32>>,
+    /// Submits held for their wait points.
+    pub deferred: Arc<Deferred>,
 }
 
 pub struct UserVa {
@@ -110,13 +113,15 @@ impl MsmShared {
     /// longer knows (closed since) counts as passed: its submits were
     /// accepted and the kernel retires them on its own.
     pub fn fence_passed(&self, queue: u32, seqno: u32) -> bool {
-        !matches!(
-            self.wait_fence(queue, seqno, Deadline::now()),
-            Err(Error::Timeout { .. })
-        )
+        !self.deferred.holds(queue, seqno)
+            && !matches!(
+                self.wait_fence(queue, seqno, Deadline::now()),
+                Err(Error::Timeout { .. })
+            )
     }
 
     pub fn wait_fence(&self, queue: u32, seqno: u32, deadline: Deadline) -> Result<()> {
+        self.deferred.wait_made(queue, seqno, deadline)?;
         let (tv_sec, tv_nsec) = deadline.monotonic_timespec();
         let arg = MsmWaitFence {
             fence: seqno,
@@ -149,44 +154,25 @@ pub struct MsmBo {
     pub iova: u64,
     /// The iova came from our allocator and goes back to it.
     pub user_iova: bool,
-    pub map: OnceLock<MmapRaw>,
+    pub map: DeviceMapping,
 }
 
 impl BoBacking for MsmBo {
     fn map(&self) -> Result<NonNull<u8>> {
-        if let Some(m) = self.map.get() {
-            return non_null(m);
-        }
-        let offset = self.shared.gem_info(self.handle, MSM_INFO_GET_OFFSET, 0)?;
-        let len = usize::try_from(self.size)
-            .map_err(|_| Error::InvalidArgument(format!("BO of {:#x} bytes", self.size)))?;
-        let map = MmapOptions::new()
-            .offset(offset)
-            .len(len)
-            .map_raw(self.shared.file.file())
-            .map_err(|source| Error::Io {
-                what: format!("mapping GEM object {} ({len:#x} bytes)", self.handle),
-                source,
-            })?;
-        // Two threads may map at once; the loser's mapping is unmapped here
-        // and both return the winner's.
-        let _ = self.map.set(map);
-        non_null(self.map.get().expect("set above"))
+        self.map.get(
+            self.shared.file.file(),
+            || self.shared.gem_info(self.handle, MSM_INFO_GET_OFFSET, 0),
+            self.size,
+            || format!("GEM object {}", self.handle),
+        )
     }
 
     fn release(&mut self) -> Result<()> {
-        drop(self.map.take());
+        self.map.unmap();
         self.shared.file.gem_close(self.handle)?;
         if self.user_iova {
             self.shared.free_va_after_work(self.iova)?;
         }
         Ok(())
     }
-}
-
-fn non_null(map: &MmapRaw) -> Result<NonNull<u8>> {
-    NonNull::new(map.as_mut_ptr()).ok_or_else(|| Error::Io {
-        what: "mapping a GEM object".into(),
-        source: std::io::Error::other("mmap returned address 0"),
-    })
 }

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use drm::control::Device as _;
 use drm::Device as _;
@@ -10,12 +10,14 @@ use drm::DriverCapability;
 use parking_lot::Mutex;
 
 use super::bo::{MsmBo, MsmShared, UserVa};
+use super::deferred::{points_available, Deferred, SubmitArgs};
 use super::drm_file::DrmFile;
 use super::uapi::{self, *};
 use crate::bo::{Bo, BoDesc, CpuCaching};
 use crate::deadline::Deadline;
 use crate::device::{Backend, CpuAccess, DeviceInfo, GpuFacts, KernelDevice, ALWAYS_ON_COUNTER_HZ};
 use crate::device_lost::LostState;
+use crate::device_mapping::DeviceMapping;
 use crate::error::{Error, Result};
 use crate::host_memory::round_to_page;
 use crate::submit::{Fence, QueueId, Submit};
@@ -27,6 +29,8 @@ use crate::va_allocator::VaAllocator;
 /// history in the kernel's msm_drv.c).
 const MIN_VERSION: (i32, i32) = (1, 6);
 const CACHED_COHERENT_VERSION: (i32, i32) = (1, 8);
+/// msm 1.9 lets userspace choose submit seqnos (MSM_SUBMIT_FENCE_SN_IN).
+const FENCE_SN_IN_VERSION: (i32, i32) = (1, 9);
 
 pub struct MsmDevice {
     shared: Arc<MsmShared>,
@@ -34,7 +38,10 @@ pub struct MsmDevice {
     /// MSM_PARAM_FAULTS when the device was opened; `None` on kernels that
     /// do not count faults (then only failed ioctls reveal a lost device).
     faults_at_open: Option<u64>,
-    lost: LostState,
+    lost: Arc<LostState>,
+    /// Whether the kernel takes seqnos from userspace
+    /// (MSM_SUBMIT_FENCE_SN_IN), which holding submits needs.
+    fence_sn_in: bool,
 }
 
 impl MsmDevice {
@@ -111,10 +118,12 @@ impl MsmDevice {
                 file,
                 user_va,
                 last_seqnos: Mutex::new(HashMap::new()),
+                deferred: Arc::new(Deferred::default()),
             }),
             info,
             faults_at_open,
-            lost: LostState::new(),
+            lost: Arc::new(LostState::new()),
+            fence_sn_in: (version.0, version.1) >= FENCE_SN_IN_VERSION,
         })
     }
 
@@ -137,6 +146,51 @@ impl MsmDevice {
             }
         }
         self.lost.check()
+    }
+
+    /// Makes a submit at once, the kernel choosing its seqno.
+    fn submit_now(&self, args: &SubmitArgs) -> Result<u32> {
+        let seqno = match args.submit(self.file()) {
+            Ok(seqno) => seqno,
+            Err(e) => {
+                self.check_faults()?;
+                return Err(e);
+            }
+        };
+        self.shared.last_seqnos.lock().insert(args.queue, seqno);
+        Ok(seqno)
+    }
+
+    /// Makes a submit with the queue's next seqno, or holds it (see
+    /// [`super::deferred`]) when a point it waits on has no fence yet or
+    /// the queue already holds submits.
+    fn submit_or_hold(&self, mut args: SubmitArgs) -> Result<u32> {
+        let held = self.shared.deferred.holds_queue(args.queue)
+            || !points_available(
+                self.file(),
+                &args.waits,
+                self.info.timeline_syncobjs,
+                Deadline::now(),
+            )?;
+        let mut last = self.shared.last_seqnos.lock();
+        let seqno = last.get(&args.queue).copied().unwrap_or(0).wrapping_add(1);
+        args.flags |= MSM_SUBMIT_FENCE_SN_IN;
+        args.seqno = seqno;
+        let queue = args.queue;
+        if held {
+            self.shared.deferred.hold(
+                self.shared.clone(),
+                self.lost.clone(),
+                self.info.timeline_syncobjs,
+                args,
+            )?;
+        } else if let Err(e) = args.submit(self.file()) {
+            drop(last);
+            self.check_faults()?;
+            return Err(e);
+        }
+        last.insert(queue, seqno);
+        Ok(seqno)
     }
 
     fn syncobj_handles(syncobjs: &[SyncObj]) -> Result<Vec<drm::control::syncobj::Handle>> {
@@ -257,7 +311,7 @@ impl KernelDevice for MsmDevice {
                 size,
                 iova,
                 user_iova: user_iova.is_some(),
-                map: OnceLock::new(),
+                map: DeviceMapping::default(),
             }),
         ))
     }
@@ -354,48 +408,25 @@ impl KernelDevice for MsmDevice {
                 ..MsmGemSubmitCmd::default()
             });
         }
-        let waits = Self::submit_syncobjs(submit.waits);
-        let signals = Self::submit_syncobjs(submit.signals);
-
-        // Vulkan synchronisation is explicit: the kernel must not add
-        // implicit waits on other users of these BOs.
-        let mut flags = MSM_PIPE_3D0 | MSM_SUBMIT_NO_IMPLICIT;
-        if !waits.is_empty() {
-            flags |= MSM_SUBMIT_SYNCOBJ_IN;
-        }
-        if !signals.is_empty() {
-            flags |= MSM_SUBMIT_SYNCOBJ_OUT;
-        }
-        let mut arg = MsmGemSubmit {
-            flags,
-            nr_bos: bos.len() as u32,
-            nr_cmds: cmds.len() as u32,
-            bos: bos.as_ptr() as u64,
-            cmds: cmds.as_ptr() as u64,
-            fence_fd: -1,
-            queueid: submit.queue.0,
-            in_syncobjs: waits.as_ptr() as u64,
-            out_syncobjs: signals.as_ptr() as u64,
-            nr_in_syncobjs: waits.len() as u32,
-            nr_out_syncobjs: signals.len() as u32,
-            syncobj_stride: std::mem::size_of::<MsmGemSubmitSyncobj>() as u32,
-            ..MsmGemSubmit::default()
+        let args = SubmitArgs {
+            queue: submit.queue.0,
+            // Vulkan synchronisation is explicit: the kernel must not add
+            // implicit waits on other users of these BOs.
+            flags: MSM_PIPE_3D0 | MSM_SUBMIT_NO_IMPLICIT,
+            seqno: 0,
+            bos,
+            cmds,
+            waits: Self::submit_syncobjs(submit.waits),
+            signals: Self::submit_syncobjs(submit.signals),
         };
-        // `bos`, `cmds`, `waits` and `signals` outlive the call.
-        if let Err(e) = self
-            .file()
-            .ioctl_rw("GEM_SUBMIT", uapi::msm_gem_submit, &mut arg)
-        {
-            self.check_faults()?;
-            return Err(e);
-        }
-        self.shared
-            .last_seqnos
-            .lock()
-            .insert(submit.queue.0, arg.fence);
+        let seqno = if self.fence_sn_in {
+            self.submit_or_hold(args)?
+        } else {
+            self.submit_now(&args)?
+        };
         Ok(Fence {
             queue: submit.queue,
-            seqno: arg.fence,
+            seqno,
         })
     }
 

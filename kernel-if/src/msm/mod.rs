@@ -6,6 +6,7 @@
 //! syncobjs, GEM_CLOSE) through the `drm` crate.
 
 mod bo;
+mod deferred;
 mod device;
 pub mod discovery;
 mod drm_file;
