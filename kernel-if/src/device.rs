@@ -33,6 +33,8 @@ pub enum Backend {
         node: std::path::PathBuf,
         version: (i32, i32, i32),
     },
+    /// A real GPU through Android's kgsl driver: its device node.
+    Kgsl { node: std::path::PathBuf },
     /// Accepts submits without executing them.
     Null,
     /// Parsnip's model of the GPU.

@@ -6,6 +6,7 @@
 //! objects. Back ends:
 //!
 //! - [`msm`]: a real Adreno through the Linux msm DRM driver;
+//! - [`kgsl`]: a real Adreno through Android's kgsl driver;
 //! - [`null`]: accepts and completes submits without executing them, for
 //!   measuring the driver's CPU cost;
 //! - [`sim`]: Parsnip's model of the GPU, selected by `PARSNIP_SIM`.
@@ -43,6 +44,7 @@ pub mod device_mapping;
 pub mod error;
 pub mod host_memory;
 pub mod ioctl_file;
+pub mod kgsl;
 pub mod msm;
 pub mod null;
 pub mod queue_worker;
@@ -58,6 +60,6 @@ pub use bo::{Bo, BoBacking, BoDesc, CpuCaching};
 pub use deadline::Deadline;
 pub use device::{Backend, CpuAccess, DeviceInfo, GpuFacts, KernelDevice};
 pub use error::{Error, Result};
-pub use select::{open_device, open_from_env};
+pub use select::{open_device, open_from_env, open_from_env_at};
 pub use submit::{BoUse, CommandBuffer, Fence, QueueId, Submit};
 pub use syncobj::{SyncObj, SyncPoint, WaitMode};

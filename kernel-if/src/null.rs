@@ -62,8 +62,8 @@ impl SoftwareBackend for NullDevice {
         ))
     }
 
-    fn new_queue(&self, id: u32) -> (String, ()) {
-        (format!("null queue {id}"), ())
+    fn new_queue(&self, id: u32, _priority: u32) -> Result<(String, ())> {
+        Ok((format!("null queue {id}"), ()))
     }
 
     /// Nothing runs: the submit completes once its waits are signalled.

@@ -1,7 +1,9 @@
 //! Which back end a process gets.
 //!
-//! - A real Adreno (a render node driven by msm) when one is present: the
-//!   first in node order.
+//! - A real Adreno when one is present: a render node driven by msm (the
+//!   first in node order), else Android's kgsl device (`/dev/kgsl-3d0`).
+//!   "Real" includes the userspace device `libparsnip_shim.so` gives a
+//!   process that preloads it: to this crate it is the kernel.
 //! - The simulator only when asked: `PARSNIP_SIM=<gpu>`, any GPU of the
 //!   catalogue by name (`a660`, `a740`, ...); an unknown name is an error
 //!   listing the supported ones. The model's own settings (strict mode, hang
@@ -12,14 +14,15 @@
 //!   or, for a GPU the catalogue lacks, its facts as numbers:
 //!   `PARSNIP_NULL=gpu_id=660,chip_id=0x06060001,gmem_size=0x180000,gmem_base=0x100000`.
 //!
-//! Never silently: with neither variable and no msm node, opening fails with
-//! a message saying so and naming `PARSNIP_SIM`.
+//! Never silently: with neither variable and no msm or kgsl device, opening
+//! fails with a message saying so and naming `PARSNIP_SIM`.
 
 use std::path::Path;
 use std::sync::Arc;
 
 use crate::device::{GpuFacts, KernelDevice};
 use crate::error::{Error, Result};
+use crate::kgsl::{uapi::KGSL_DEVICE_NODE, KgslDevice};
 use crate::msm::{self, MsmDevice};
 use crate::null::NullDevice;
 use crate::sim::SimDevice;
@@ -35,10 +38,19 @@ pub fn open_device() -> Result<Arc<dyn KernelDevice>> {
 }
 
 /// Opens the device `env` selects (a lookup of environment variables),
-/// looking for msm render nodes in `dri_dir`.
+/// looking for msm render nodes in `dri_dir`, then for kgsl's device.
 pub fn open_from_env(
     env: impl Fn(&str) -> Option<String>,
     dri_dir: &Path,
+) -> Result<Arc<dyn KernelDevice>> {
+    open_from_env_at(env, dri_dir, Path::new(KGSL_DEVICE_NODE))
+}
+
+/// [`open_from_env`] with kgsl's device node at `kgsl_node`.
+pub fn open_from_env_at(
+    env: impl Fn(&str) -> Option<String>,
+    dri_dir: &Path,
+    kgsl_node: &Path,
 ) -> Result<Arc<dyn KernelDevice>> {
     match (env(SIM_VAR), env(NULL_VAR)) {
         (Some(_), Some(_)) => Err(Error::InvalidArgument(format!(
@@ -46,7 +58,7 @@ pub fn open_from_env(
         ))),
         (Some(gpu), None) => open_simulator(&gpu, &env),
         (None, Some(gpu)) => Ok(Arc::new(NullDevice::new(null_gpu_facts(&gpu)?)?)),
-        (None, None) => open_msm(dri_dir),
+        (None, None) => open_hardware(dri_dir, kgsl_node),
     }
 }
 
@@ -63,7 +75,7 @@ fn open_simulator(
     Ok(Arc::new(SimDevice::new(info, options)?))
 }
 
-fn open_msm(dri_dir: &Path) -> Result<Arc<dyn KernelDevice>> {
+fn open_hardware(dri_dir: &Path, kgsl_node: &Path) -> Result<Arc<dyn KernelDevice>> {
     let found = msm::discover_in(dri_dir);
     let mut failures = Vec::new();
     for node in &found.msm {
@@ -72,11 +84,18 @@ fn open_msm(dri_dir: &Path) -> Result<Arc<dyn KernelDevice>> {
             Err(e) => failures.push(format!("{}: {e}", node.display())),
         }
     }
-    let seen = if failures.is_empty() {
-        found.summary(dri_dir)
-    } else {
-        failures.join("; ")
-    };
+    if failures.is_empty() {
+        failures.push(found.summary(dri_dir));
+    }
+    // Opening is the test for kgsl: there is no directory to list.
+    match KgslDevice::open(kgsl_node) {
+        Ok(device) => return Ok(Arc::new(device)),
+        Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
+            failures.push(format!("no {}", kgsl_node.display()))
+        }
+        Err(e) => failures.push(format!("{}: {e}", kgsl_node.display())),
+    }
+    let seen = failures.join("; ");
     Err(Error::NoDevice(format!(
         "no Adreno GPU found ({seen}). Set {SIM_VAR}=<gpu> (e.g. {SIM_VAR}=a660) to run on \
          Parsnip's simulated GPU"

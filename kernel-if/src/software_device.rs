@@ -45,7 +45,11 @@ pub(crate) struct SoftwareDevice<Q> {
 
 impl<Q> SoftwareDevice<Q> {
     pub fn new(gpu: GpuFacts, backend: crate::device::Backend) -> Result<Self> {
-        let info = DeviceInfo::software(gpu, backend);
+        Self::with_info(DeviceInfo::software(gpu, backend))
+    }
+
+    /// A device half with `info` as the device's facts.
+    pub fn with_info(info: DeviceInfo) -> Result<Self> {
         Ok(Self {
             va: Arc::new(Mutex::new(VaAllocator::new(info.va_start, info.va_size)?)),
             info,
@@ -98,7 +102,7 @@ pub(crate) trait SoftwareBackend: Send + Sync {
     fn new_bo(&self, desc: &BoDesc) -> Result<Bo>;
 
     /// The name of queue `id`'s worker thread, and the queue's state.
-    fn new_queue(&self, id: u32) -> (String, Self::QueueState);
+    fn new_queue(&self, id: u32, priority: u32) -> Result<(String, Self::QueueState)>;
 
     /// The work of a submit that has passed the shared checks.
     fn submit_job(&self, queue: &Self::QueueState, submit: &Submit<'_>) -> Job;
@@ -149,7 +153,7 @@ impl<T: SoftwareBackend> KernelDevice for T {
             )));
         }
         let id = dev.next_queue.fetch_add(1, Ordering::Relaxed);
-        let (name, state) = self.new_queue(id);
+        let (name, state) = self.new_queue(id, priority)?;
         let worker = QueueWorker::start(name, dev.syncs.clone(), dev.lost.clone())?;
         dev.queues
             .write()

@@ -134,9 +134,9 @@ impl SoftwareBackend for SimDevice {
         ))
     }
 
-    fn new_queue(&self, id: u32) -> (String, Self::QueueState) {
+    fn new_queue(&self, id: u32, _priority: u32) -> Result<(String, Self::QueueState)> {
         let name = format!("sim {} queue {id}", self.gpu.info().name);
-        (name, Arc::new(Mutex::new(self.gpu.new_context())))
+        Ok((name, Arc::new(Mutex::new(self.gpu.new_context()))))
     }
 
     /// Runs the command buffers on the queue's context, holding every BO the
