@@ -4,21 +4,8 @@
 
 mod drivers;
 
-use drivers::{lavapipe, parsnip, run_cts, scratch, Run};
-use parsnip_cts::results::{compare_outputs, Status};
+use drivers::{lavapipe, parsnip, problems_against, run_cts, scratch, Run};
 use std::sync::OnceLock;
-
-/// Cases whose feature Parsnip may leave unexposed: the issue does not
-/// require shaderInt64 or hostQueryReset; blits and depth copies and clears
-/// need a queue family with graphics, which Parsnip does not offer before
-/// the graphics work.
-const MAY_BE_UNSUPPORTED: &[&str] = &[
-    "arithmetic.int64",
-    "queries.host_reset",
-    "images.blits",
-    "images.round_trip_depth",
-    "images.clear_depth",
-];
 
 fn reference() -> &'static Run {
     static RUN: OnceLock<Run> = OnceLock::new();
@@ -33,22 +20,7 @@ fn matches_lavapipe(gpu: &str) {
         &scratch(&format!("parsnip_{gpu}")),
     );
     let reference = reference();
-    let mut problems = Vec::new();
-    for (case, status) in &run.results {
-        match status {
-            Status::Pass => {}
-            Status::NotSupported if MAY_BE_UNSUPPORTED.contains(&case.as_str()) => continue,
-            _ => {
-                problems.push(run.line(case).to_owned());
-                continue;
-            }
-        }
-        if reference.status(case) == Some(Status::Pass) {
-            if let Err(e) = compare_outputs(&reference.out, &run.out, case) {
-                problems.push(format!("differs from lavapipe: {e}"));
-            }
-        }
-    }
+    let problems = problems_against(reference, &run);
     assert_eq!(run.results.len(), reference.results.len(), "{}", run.stdout);
     assert!(
         problems.is_empty(),

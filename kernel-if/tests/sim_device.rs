@@ -7,13 +7,15 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+mod common;
+
+use common::{mem_write, pkt, read_u32, soon, submit};
 use parsnip_kernel_if::msm::DRI_DIR;
 use parsnip_kernel_if::select::SIM_VAR;
 use parsnip_kernel_if::sim::SimDevice;
 use parsnip_kernel_if::*;
 use parsnip_registers::enums::{CpCondFunction, PollMemoryType};
 use parsnip_registers::packets::CpWaitRegMemDw0;
-use parsnip_registers::pm4::{opcode_by_name, pkt7};
 use parsnip_registers::{gpu, Chip};
 use parsnip_sim::SimOptions;
 
@@ -31,56 +33,6 @@ fn device(name: &str) -> Arc<SimDevice> {
         ..SimOptions::default()
     };
     Arc::new(SimDevice::new(gpu::by_name(name).unwrap(), options).unwrap())
-}
-
-fn soon() -> Deadline {
-    Deadline::after(Duration::from_secs(10))
-}
-
-/// A type 7 packet by name.
-fn pkt(chip: Chip, name: &str, payload: &[u32]) -> Vec<u32> {
-    let op = opcode_by_name(chip, name).unwrap();
-    let mut p = vec![pkt7(op, payload.len() as u32)];
-    p.extend_from_slice(payload);
-    p
-}
-
-fn mem_write(chip: Chip, iova: u64, value: u32) -> Vec<u32> {
-    pkt(
-        chip,
-        "CP_MEM_WRITE",
-        &[iova as u32, (iova >> 32) as u32, value],
-    )
-}
-
-/// Writes `stream` at the start of `cs` and submits it with `bos`.
-fn submit(
-    dev: &dyn KernelDevice,
-    queue: QueueId,
-    cs: &Bo,
-    stream: &[u32],
-    bos: &[BoUse],
-    signals: &[SyncPoint],
-) -> Result<Fence> {
-    let bytes: Vec<u8> = stream.iter().flat_map(|d| d.to_le_bytes()).collect();
-    cs.write(0, &bytes)?;
-    dev.submit(&Submit {
-        queue,
-        commands: &[CommandBuffer {
-            bo: cs,
-            offset: 0,
-            dwords: stream.len() as u32,
-        }],
-        bos,
-        waits: &[],
-        signals,
-    })
-}
-
-fn read_u32(bo: &Bo, offset: u64) -> u32 {
-    let mut b = [0u8; 4];
-    bo.read(offset, &mut b).unwrap();
-    u32::from_le_bytes(b)
 }
 
 #[test]

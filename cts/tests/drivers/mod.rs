@@ -54,6 +54,54 @@ pub fn parsnip() -> PathBuf {
     path
 }
 
+/// The preloadable userspace Adreno the shim build leaves next to the
+/// ICD; panics with what to build when it is absent.
+pub fn shim() -> PathBuf {
+    let path = profile_dir().join("libparsnip_shim.so");
+    assert!(
+        path.is_file(),
+        "{} does not exist: build the shim (cargo build -p parsnip-shim) into this target \
+         directory and profile",
+        path.display()
+    );
+    path
+}
+
+/// Cases whose feature Parsnip may leave unexposed: the issue does not
+/// require shaderInt64 or hostQueryReset; blits and depth copies and clears
+/// need a queue family with graphics, which Parsnip does not offer before
+/// the graphics work.
+pub const MAY_BE_UNSUPPORTED: &[&str] = &[
+    "arithmetic.int64",
+    "queries.host_reset",
+    "images.blits",
+    "images.round_trip_depth",
+    "images.clear_depth",
+];
+
+/// What is wrong with a Parsnip `run` against lavapipe's `reference`: any
+/// case that did not pass (bar [`MAY_BE_UNSUPPORTED`] ones reporting so),
+/// and any exact output that differs from lavapipe's.
+pub fn problems_against(reference: &Run, run: &Run) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (case, status) in &run.results {
+        match status {
+            Status::Pass => {}
+            Status::NotSupported if MAY_BE_UNSUPPORTED.contains(&case.as_str()) => continue,
+            _ => {
+                problems.push(run.line(case).to_owned());
+                continue;
+            }
+        }
+        if reference.status(case) == Some(Status::Pass) {
+            if let Err(e) = parsnip_cts::results::compare_outputs(&reference.out, &run.out, case) {
+                problems.push(format!("differs from lavapipe: {e}"));
+            }
+        }
+    }
+    problems
+}
+
 /// A fresh directory for this test's files.
 pub fn scratch(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
@@ -92,6 +140,11 @@ impl Run {
 
 /// Runs every case on `driver` with `env` added, writing to `out`.
 pub fn run_cts(driver: &Path, env: &[(&str, &str)], out: &Path) -> Run {
+    run_cts_filtered(driver, env, out, &[])
+}
+
+/// Runs the cases `filters` select (all for none) on `driver`.
+pub fn run_cts_filtered(driver: &Path, env: &[(&str, &str)], out: &Path, filters: &[&str]) -> Run {
     let mut command = Command::new(env!("CARGO_BIN_EXE_parsnip-cts"));
     command
         .arg("--driver")
@@ -100,6 +153,9 @@ pub fn run_cts(driver: &Path, env: &[(&str, &str)], out: &Path) -> Run {
         .arg(out)
         .arg("--jobs")
         .arg("1");
+    for f in filters {
+        command.arg("--filter").arg(f);
+    }
     for (key, value) in env {
         command.env(key, value);
     }
