@@ -28,11 +28,8 @@ const CHILD_VAR: &str = "PARSNIP_SHIM_TEST_CHILD";
 /// The shim the build leaves next to the test binaries' directory.
 fn shim_library() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
-    let lib = exe
-        .parent()
-        .and_then(Path::parent)
-        .unwrap()
-        .join("libparsnip_shim.so");
+    // Cargo leaves the cdylib next to the test binaries, in deps/.
+    let lib = exe.parent().unwrap().join("libparsnip_shim.so");
     assert!(
         lib.is_file(),
         "{} does not exist: build the shim (cargo build -p parsnip-shim) first",

@@ -11,11 +11,8 @@ use std::process::Command;
 
 fn shim_library() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
-    let lib = exe
-        .parent()
-        .and_then(Path::parent)
-        .unwrap()
-        .join("libparsnip_shim.so");
+    // Cargo leaves the cdylib next to the test binaries, in deps/.
+    let lib = exe.parent().unwrap().join("libparsnip_shim.so");
     assert!(
         lib.is_file(),
         "{} does not exist: build the shim first",

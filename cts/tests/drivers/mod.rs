@@ -57,7 +57,7 @@ pub fn parsnip() -> PathBuf {
 /// The preloadable userspace Adreno the shim build leaves next to the
 /// ICD; panics with what to build when it is absent.
 pub fn shim() -> PathBuf {
-    let path = profile_dir().join("libparsnip_shim.so");
+    let path = profile_dir().join("deps/libparsnip_shim.so");
     assert!(
         path.is_file(),
         "{} does not exist: build the shim (cargo build -p parsnip-shim) into this target \
