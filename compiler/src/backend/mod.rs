@@ -98,7 +98,7 @@ pub fn compile(shader: &ir::Shader, model: &dyn ShaderModel) -> Result<CompiledS
     let mut m = isel::select(shader)?;
     mir::remove_dead(&mut m);
     sched::schedule(&mut m, model);
-    let alloc = ra::allocate(&mut m, shader.scratch_bytes)?;
+    let alloc = ra::allocate(&mut m, shader.scratch_bytes, ra::FULL_SCALARS)?;
     let (prog, starts) = legalize::legalize(&m, &alloc, model);
     let (instrs, words) = emit::emit(&prog, &starts, &m, &alloc, gen)?;
 

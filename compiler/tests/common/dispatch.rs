@@ -574,7 +574,11 @@ fn program_state(
         perwavememlayout: false,
     })?;
     cs.reg(&regs::SpCsPvtMemHwStackOffset { offset: 0 })?;
-    cs.load_state(A6xxStateType::ST6_SHADER, 0, instrlen, Load::Indirect(code))?;
+    // The SP fetches what is not preloaded as execution reaches it; Turnip preloads at
+    // most the instruction cache on a6xx (tu_shader.cc; freedreno_devices.py's
+    // instr_cache_size, in SP_CS_INSTRLEN's 16-instruction units).
+    let preload = instrlen.min(info.instr_cache_size);
+    cs.load_state(A6xxStateType::ST6_SHADER, 0, preload, Load::Indirect(code))?;
 
     // SHARED_SIZE: (n + 1) KiB; Turnip programs at least 1.
     let shared = s.shared_bytes.div_ceil(1024).saturating_sub(1).max(1);

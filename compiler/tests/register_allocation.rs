@@ -1,0 +1,208 @@
+//! Register allocation under pressure, on the simulated a660 and a740, each result
+//! compared with the CPU: spill slots beyond ldp/stp's 13-bit offset are reached through
+//! an address register, and half values stay in the half register file.
+
+mod common;
+mod corpus;
+
+use corpus::on_simulator::{self, Run};
+use corpus::{bytes, random, Case, Expect};
+
+const GPUS: [&str; 2] = ["a660", "a740"];
+
+/// Runs `case` (its SPIR-V given) on `gpu`; the results must be the CPU's.
+fn run_checked(gpu: &str, case: &Case, spirv: &[u32]) -> Run {
+    let run = on_simulator::run(gpu, case, spirv)
+        .unwrap_or_else(|e| panic!("{} on {gpu}: {e}", case.shader));
+    if let Err(e) = case.check(&run.results) {
+        panic!("{} on {gpu}: {e}\n{}", case.shader, run.shader.disassembly);
+    }
+    run
+}
+
+/// GLSL of a shader that loads `live` words per invocation and only then folds them, last
+/// first, so that all are live at once; `phases` such groups one after the other, each
+/// ending with a store of the fold so far (which no later load moves above).
+fn all_live_source(live: usize, phases: usize) -> String {
+    let mut s = String::from(
+        "#version 450\nlayout(local_size_x = 64) in;\n\
+         layout(binding = 0) buffer In { uint a[]; };\n\
+         layout(binding = 1) buffer Out { uint o[]; };\n\
+         void main() {\n    uint i = gl_GlobalInvocationID.x;\n    uint acc = 0u;\n",
+    );
+    for p in 0..phases {
+        for k in 0..live {
+            s += &format!(
+                "    uint v{p}_{k} = a[i * {n}u + {at}u];\n",
+                n = live * phases,
+                at = p * live + k
+            );
+        }
+        for k in (0..live).rev() {
+            s += &format!("    acc = acc * 3u + v{p}_{k};\n");
+        }
+        s += &format!("    o[{p}u * 64u + i] = acc;\n");
+    }
+    s += "}\n";
+    s
+}
+
+fn all_live_expected(a: &[u32], live: usize, phases: usize) -> Vec<u32> {
+    let mut o = vec![0u32; 64 * phases];
+    for (i, w) in a.chunks(live * phases).enumerate() {
+        let mut acc = 0u32;
+        for p in 0..phases {
+            for k in (0..live).rev() {
+                acc = acc.wrapping_mul(3).wrapping_add(w[p * live + k]);
+            }
+            o[p * 64 + i] = acc;
+        }
+    }
+    o
+}
+
+fn all_live_case(name: &'static str, live: usize, phases: usize) -> (Case, Vec<u32>) {
+    let spirv = common::spirv_of(name, &all_live_source(live, phases));
+    let input = random(11, 64 * live * phases);
+    let case = Case::new(name, 1)
+        .ssbo(0, bytes(&input))
+        .ssbo(1, vec![0; 64 * 4 * phases])
+        .expect(Expect::U32(all_live_expected(&input, live, phases)));
+    (case, spirv)
+}
+
+/// 1,300 values live at once spill more than the 1,024 four-byte slots ldp/stp's 13-bit
+/// offset reaches from the spill base: the farther ones are addressed through a register
+/// set to their 4 KiB block.
+#[test]
+fn far_spill_slots_are_addressed_through_a_register() {
+    let (case, spirv) = all_live_case("far_spills", 1300, 1);
+    for gpu in GPUS {
+        let s = run_checked(gpu, &case, &spirv).shader;
+        assert!(s.private_bytes > 4096, "{gpu}: {} bytes", s.private_bytes);
+        // Each far access: a mov of its 4 KiB block's address, then the access through
+        // that register at the offset within the block.
+        let mut block_reg: Option<String> = None;
+        let mut far = 0;
+        for line in s.disassembly.lines() {
+            if let Some(rest) = line.split("mov.u32u32 ").nth(1) {
+                let (reg, value) = rest.split_once(", ").unwrap_or(("", ""));
+                block_reg = value
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|v| *v > 0 && v % 4096 == 0)
+                    .map(|_| reg.to_string());
+            } else if let Some(reg) = &block_reg {
+                if (line.contains("ldp.") || line.contains("stp."))
+                    && line.contains(&format!("p[{reg}+"))
+                {
+                    far += 1;
+                    block_reg = None;
+                }
+            }
+        }
+        assert!(
+            far > 0,
+            "{gpu}: no access through an address register\n{}",
+            s.disassembly
+        );
+        println!(
+            "{gpu}: {} spills, {} bytes, {far} far accesses",
+            s.stats.spills, s.private_bytes
+        );
+    }
+}
+
+/// GLSL of an fp16 3x3 convolution shaped like ncnn's: each invocation computes one pixel
+/// of a 24x24 map for `outputs` output channels from the 3x3 neighbourhoods of all
+/// `channels` input channels (a padded 26x26 map each), all 9 * `channels` inputs held
+/// as half values at once.
+fn conv3x3_f16_source(channels: usize, outputs: usize) -> String {
+    let mut s = String::from(
+        "#version 450\n#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require\n\
+         layout(local_size_x = 64) in;\n\
+         layout(binding = 0) readonly buffer Img { float img[]; };\n\
+         layout(binding = 1) readonly buffer Wts { float w[]; };\n\
+         layout(binding = 2) writeonly buffer Out { float o[]; };\n\
+         void main() {\n    uint p = gl_GlobalInvocationID.x;\n\
+         \x20   uint y = p / 24u, x = p % 24u;\n",
+    );
+    for c in 0..channels {
+        for k in 0..9 {
+            let (dy, dx) = (k / 3, k % 3);
+            s += &format!(
+                "    float16_t v{c}_{k} = float16_t(img[{c}u * 676u + (y + {dy}u) * 26u + x + {dx}u]);\n"
+            );
+        }
+    }
+    for out in 0..outputs {
+        s += "    float16_t acc{out} = float16_t(0.0);\n"
+            .replace("{out}", &out.to_string())
+            .as_str();
+        for c in 0..channels {
+            for k in 0..9 {
+                let at = (out * channels + c) * 9 + k;
+                s += &format!("    acc{out} += v{c}_{k} * float16_t(w[{at}u]);\n");
+            }
+        }
+        s += &format!("    o[{out}u * 576u + p] = float(acc{out});\n");
+    }
+    s += "}\n";
+    s
+}
+
+/// ncnn's fp16 3x3 convolutions compiled to code naming hr60.z, outside the half
+/// register file (hr0..hr47, in the merged file the low 96 full scalars' halves): the
+/// model refused it and the device was lost. 144 half values live at once must now spill
+/// rather than leave the file; small integers keep every fp16 sum exact, so the result
+/// is the CPU's to the bit.
+#[test]
+fn half_registers_stay_in_the_half_register_file() {
+    let (channels, outputs) = (16, 2);
+    let spirv = common::spirv_of("conv3x3_f16", &conv3x3_f16_source(channels, outputs));
+    let small = |seed, n| -> Vec<f32> {
+        random(seed, n)
+            .iter()
+            .map(|r| (*r % 5) as f32 - 2.0)
+            .collect()
+    };
+    let img = small(21, channels * 26 * 26);
+    let w = small(22, outputs * channels * 9);
+    let mut want = vec![0f32; outputs * 576];
+    for out in 0..outputs {
+        for p in 0..576 {
+            let (y, x) = (p / 24, p % 24);
+            let mut acc = 0.0;
+            for c in 0..channels {
+                for k in 0..9 {
+                    let v = img[c * 676 + (y + k / 3) * 26 + x + k % 3];
+                    acc += v * w[(out * channels + c) * 9 + k];
+                }
+            }
+            want[out * 576 + p] = acc;
+        }
+    }
+    let case = Case::new("conv3x3_f16", 576 / 64)
+        .ssbo(0, corpus::fbytes(&img))
+        .ssbo(1, corpus::fbytes(&w))
+        .ssbo(2, vec![0; outputs * 576 * 4])
+        .expect(Expect::F32 {
+            values: want,
+            tolerance: 0.0,
+        });
+    for gpu in GPUS {
+        let s = run_checked(gpu, &case, &spirv).shader;
+        let highest = s
+            .disassembly
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter_map(|t| t.strip_prefix("hr")?.parse::<u32>().ok())
+            .max()
+            .unwrap_or(0);
+        assert!(highest < 48, "{gpu}: hr{highest}");
+        assert!(s.half_regs <= 48, "{gpu}: {} half registers", s.half_regs);
+        println!(
+            "{gpu}: highest hr{highest}, {} full and {} half vec4s, {} spills",
+            s.full_regs, s.half_regs, s.stats.spills
+        );
+    }
+}
