@@ -5,6 +5,7 @@ pub mod emit;
 pub mod isel;
 pub mod legalize;
 pub mod mir;
+pub mod occupancy;
 pub mod ra;
 pub mod sched;
 
@@ -97,8 +98,31 @@ pub fn compile(shader: &ir::Shader, model: &dyn ShaderModel) -> Result<CompiledS
     };
     let mut m = isel::select(shader)?;
     mir::remove_dead(&mut m);
+    let uses_barrier = shader.blocks.iter().any(|b| {
+        b.instrs.iter().any(|i| {
+            matches!(
+                i.op,
+                ir::Op::Barrier(ir::Barrier {
+                    execution: true,
+                    ..
+                })
+            )
+        })
+    });
+    let [x, y, z] = shader.local_size;
+    let invocations = x * y * z;
+    let plan = occupancy::plan(model, invocations, uses_barrier)?;
     sched::schedule(&mut m, model);
-    let alloc = ra::allocate(&mut m, shader.scratch_bytes, ra::FULL_SCALARS)?;
+    let alloc = ra::allocate(&mut m, shader.scratch_bytes, plan.budget).map_err(|e| {
+        if plan.budget < ra::FULL_SCALARS {
+            CompileError::new(format!(
+                "{e} (a work group of {invocations} invocations with a barrier leaves each {} registers)",
+                plan.budget / 4
+            ))
+        } else {
+            e
+        }
+    })?;
     let (prog, starts) = legalize::legalize(&m, &alloc, model);
     let (instrs, words) = emit::emit(&prog, &starts, &m, &alloc, gen)?;
 
@@ -124,32 +148,15 @@ pub fn compile(shader: &ir::Shader, model: &dyn ShaderModel) -> Result<CompiledS
     let full_regs = max_full.map_or(0, |f| f / 4 + 1);
     let half_regs = max_half.map_or(0, |h| h / 4 + 1);
 
-    let uses_barrier = shader.blocks.iter().any(|b| {
-        b.instrs.iter().any(|i| {
-            matches!(
-                i.op,
-                ir::Op::Barrier(ir::Barrier {
-                    execution: true,
-                    ..
-                })
-            )
-        })
-    });
-    let [x, y, z] = shader.local_size;
-    let invocations = x * y * z;
-    // All waves of a workgroup with a barrier must be resident at once (Mesa refuses such
-    // shaders otherwise): use double-size waves if single ones do not fit.
-    let mut double = false;
+    let double = plan.double;
+    // All waves of a work group with a barrier must be resident at once; the budget
+    // made sure of it.
     if uses_barrier
-        && invocations.div_ceil(model.wave_size(false)) > model.max_waves(full_regs, false)
+        && invocations.div_ceil(model.wave_size(double)) > model.max_waves(full_regs, double)
     {
-        double = model.gpu().supports_double_threadsize;
-        if !double || invocations.div_ceil(model.wave_size(true)) > model.max_waves(full_regs, true)
-        {
-            return Err(CompileError::new(format!(
-                "a workgroup of {invocations} invocations with a barrier needs more waves than fit at {full_regs} registers"
-            )));
-        }
+        return Err(CompileError::new(format!(
+            "a workgroup of {invocations} invocations with a barrier needs more waves than fit at {full_regs} registers"
+        )));
     }
     let end = prog
         .iter()
