@@ -1,13 +1,16 @@
 //! Register allocation under pressure, on the simulated a660 and a740, each result
-//! compared with the CPU: spill slots beyond ldp/stp's 13-bit offset are reached through
-//! an address register, half values stay in the half register file, and a work group
-//! with a barrier fits at once however many registers its shader would like.
+//! compared with the CPU: low pressure does not spill, spill slots are shared by values
+//! not live at once, slots beyond ldp/stp's 13-bit offset are reached through an address
+//! register, half values stay in the half register file, and a work group with a barrier
+//! fits at once however many registers its shader would like.
 
 mod common;
 mod corpus;
 
+use common::mad_chain;
 use corpus::on_simulator::{self, Run};
 use corpus::{bytes, random, Case, Expect};
+use parsnip_compiler::{compile, CompileOptions};
 
 const GPUS: [&str; 2] = ["a660", "a740"];
 
@@ -19,6 +22,34 @@ fn run_checked(gpu: &str, case: &Case, spirv: &[u32]) -> Run {
         panic!("{} on {gpu}: {e}\n{}", case.shader, run.shader.disassembly);
     }
     run
+}
+
+/// The shader: 1,000 dependent multiply-adds with 14 values live compiled to a
+/// spill, and then to an error. Now it needs no private memory at all, and it stays
+/// within the footprint at which an SP holds the most waves.
+#[test]
+fn a_chain_of_a_thousand_multiply_adds_does_not_spill() {
+    let steps = 1000;
+    let spirv = mad_chain::spirv(steps);
+    let groups = 2;
+    let input = random(
+        7,
+        mad_chain::LIVE * (mad_chain::LOCAL_SIZE * groups) as usize,
+    );
+    let case = Case::new("mad_chain_1000", groups)
+        .ssbo(0, bytes(&input))
+        .expect(Expect::U32(mad_chain::expected(&input, steps)));
+    for gpu in GPUS {
+        let run = run_checked(gpu, &case, &spirv);
+        let s = &run.shader;
+        assert_eq!(s.stats.spills, 0, "{gpu}");
+        assert_eq!(s.private_bytes, 0, "{gpu}");
+        assert_eq!(s.stats.max_waves, 16, "{gpu}: {} registers", s.full_regs);
+        println!(
+            "{gpu}: {} instructions, {} registers, {} waves",
+            s.stats.instructions, s.full_regs, s.stats.max_waves
+        );
+    }
 }
 
 /// GLSL of a shader that loads `live` words per invocation and only then folds them, last
@@ -72,6 +103,26 @@ fn all_live_case(name: &'static str, live: usize, phases: usize) -> (Case, Vec<u
     (case, spirv)
 }
 
+/// Two phases of 260 values live at once (more than the 192 scalars of the file), one
+/// after the other: each spills, and the second reuses the first's slots, so the spill
+/// area is about one phase's spills, not both.
+#[test]
+fn spill_slots_are_reused() {
+    let (case, spirv) = all_live_case("two_phases", 260, 2);
+    for gpu in GPUS {
+        let s = run_checked(gpu, &case, &spirv).shader;
+        let spills = s.stats.spills;
+        // At least 68 (260 - 192) per phase must spill.
+        assert!(spills >= 2 * 68, "{gpu}: {spills} spills");
+        assert!(
+            s.private_bytes < 4 * spills * 2 / 3,
+            "{gpu}: {spills} spills take {} bytes",
+            s.private_bytes
+        );
+        println!("{gpu}: {spills} spills in {} bytes", s.private_bytes);
+    }
+}
+
 /// 1,300 values live at once spill more than the 1,024 four-byte slots ldp/stp's 13-bit
 /// offset reaches from the spill base: the farther ones are addressed through a register
 /// set to their 4 KiB block.
@@ -111,6 +162,30 @@ fn far_spill_slots_are_addressed_through_a_register() {
             "{gpu}: {} spills, {} bytes, {far} far accesses",
             s.stats.spills, s.private_bytes
         );
+    }
+}
+
+/// Compiling never gives up on a valid shader for its length, and the length of the
+/// chain does not change its footprint.
+#[test]
+fn long_chains_keep_their_footprint() {
+    for steps in [100, 4000] {
+        let spirv = mad_chain::spirv(steps);
+        for gpu in GPUS {
+            let options = CompileOptions {
+                gpu: gpu.into(),
+                layout: parsnip_compiler::descriptor_layout::DescriptorLayout::packed(&[(
+                    0,
+                    0,
+                    parsnip_compiler::descriptor_layout::DescriptorKind::StorageBuffer,
+                    1,
+                )]),
+                ..CompileOptions::default()
+            };
+            let s = compile(&spirv, &options).unwrap_or_else(|e| panic!("{gpu} {steps}: {e}"));
+            assert_eq!(s.stats.spills, 0, "{gpu} {steps}");
+            assert_eq!(s.stats.max_waves, 16, "{gpu} {steps}");
+        }
     }
 }
 

@@ -112,7 +112,7 @@ pub fn compile(shader: &ir::Shader, model: &dyn ShaderModel) -> Result<CompiledS
     let [x, y, z] = shader.local_size;
     let invocations = x * y * z;
     let plan = occupancy::plan(model, invocations, uses_barrier)?;
-    sched::schedule(&mut m, model);
+    sched::schedule(&mut m, model, plan.target);
     let alloc = ra::allocate(&mut m, shader.scratch_bytes, plan.budget).map_err(|e| {
         if plan.budget < ra::FULL_SCALARS {
             CompileError::new(format!(

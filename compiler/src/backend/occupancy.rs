@@ -19,6 +19,9 @@ pub struct Occupancy {
     pub double: bool,
     /// Scalars register allocation may use.
     pub budget: u32,
+    /// Scalars the scheduler tries to stay within: the largest footprint at which an SP
+    /// still holds its most waves, within the budget.
+    pub target: u32,
 }
 
 /// The vec4 footprint of the full register file.
@@ -65,9 +68,14 @@ pub fn plan(model: &dyn ShaderModel, invocations: u32, uses_barrier: bool) -> Re
     } else {
         (false, FILE_VEC4)
     };
+    let most = model.max_waves(1, double);
+    let roomy = largest_footprint(model, most, double).unwrap_or(1);
+    // One vec4 of slack for the hardware-written inputs and the allocator's rounding.
+    let target = (roomy.min(budget_vec4) * 4).saturating_sub(4).max(8);
     Ok(Occupancy {
         double,
         budget: budget_vec4 * 4,
+        target,
     })
 }
 
@@ -99,5 +107,16 @@ mod tests {
             plan(a660.as_ref(), 1024, false).unwrap().budget,
             FULL_SCALARS
         );
+    }
+
+    #[test]
+    fn the_schedule_target_keeps_the_most_waves() {
+        // a660: 16 waves up to 8 vec4 (64 / 8 * 2); a740 up to 12 (96 / 12 * 2).
+        let a660 = model("a660").unwrap();
+        let a740 = model("a740").unwrap();
+        assert_eq!(plan(a660.as_ref(), 64, false).unwrap().target, 7 * 4);
+        assert_eq!(plan(a740.as_ref(), 64, false).unwrap().target, 11 * 4);
+        assert_eq!(a660.max_waves(8, false), 16);
+        assert_eq!(a660.max_waves(9, false), 14);
     }
 }

@@ -9,7 +9,9 @@
 //! 4 * 48, and parsnip-sim's register file rejects hr48 and up outside the shared
 //! registers), so half values sit below scalar 96.
 //!
-//! The budget is the whole file unless the caller gives less.
+//! The budget is the whole file unless the caller gives less: a work group with a barrier
+//! must have all its waves resident at once, which bounds the registers each may take
+//! ([`super::occupancy`]).
 //!
 //! Each round allocates the whole program; values that did not fit are spilled and the
 //! next round allocates the rewritten program, whose reload and store registers are never
