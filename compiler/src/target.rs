@@ -6,6 +6,7 @@
 use crate::error::{CompileError, Result};
 use parsnip_registers::chip::Chip;
 use parsnip_registers::gpu::{self, GpuInfo};
+use parsnip_registers::regs::SpCsPvtMemParam;
 
 /// Questions the back end asks about the generation.
 pub trait ShaderModel: Send + Sync {
@@ -59,6 +60,15 @@ pub trait ShaderModel: Send + Sync {
     fn private_memory_align(&self) -> u32 {
         512
     }
+}
+
+/// The most private memory one invocation can have, in bytes: what
+/// SP_CS_PVT_MEM_PARAM.MEMSIZEPERITEM holds (8 bits of 512-byte units, a6xx.xml), read
+/// from the register database. The driver programs each fiber's size there, with either
+/// PERWAVEMEMLAYOUT, so the hardware gives no more; the compiler refuses shaders that
+/// need more and the driver refuses binaries that claim more.
+pub fn max_private_bytes() -> u32 {
+    SpCsPvtMemParam::from_raw(u32::MAX).memsizeperitem
 }
 
 pub struct A6xx(&'static GpuInfo);
@@ -150,6 +160,17 @@ mod tests {
         assert_eq!(m.max_waves(16, false), 8);
         assert_eq!(m.max_waves(16, true), 4);
         assert_eq!(m.max_waves(48, false), 2);
+    }
+
+    #[test]
+    fn private_memory_ends_where_memsizeperitem_does() {
+        // 255 units of 512 bytes (a6xx.xml: bits 0-7, shr 9), the bound the driver's
+        // register write reported as "outside 0..=130560".
+        assert_eq!(max_private_bytes(), 130_560);
+        assert_eq!(
+            max_private_bytes() % model("a660").unwrap().private_memory_align(),
+            0
+        );
     }
 
     #[test]

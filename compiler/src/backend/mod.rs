@@ -89,6 +89,20 @@ fn words_to_dwords(words: &[u64]) -> Vec<u32> {
         .collect()
 }
 
+/// Refuses a shader whose private memory (`local` bytes of local arrays and `spilled`
+/// bytes of registers, `total` in all) the hardware cannot give each invocation.
+fn check_private_bytes(total: u32, local: u32, spilled: u32) -> Result<()> {
+    let limit = crate::target::max_private_bytes();
+    if total <= limit {
+        return Ok(());
+    }
+    Err(CompileError::new(format!(
+        "the shader needs {total} bytes of private memory per invocation ({local} for \
+         local arrays indexed at run time, {spilled} for spilled registers); \
+         SP_CS_PVT_MEM_PARAM.MEMSIZEPERITEM gives an invocation at most {limit}"
+    )))
+}
+
 /// Compiles a lowered, optimised shader.
 pub fn compile(shader: &ir::Shader, model: &dyn ShaderModel) -> Result<CompiledShader> {
     let gen = if model.gpu().chip == parsnip_registers::chip::Chip::A7xx {
@@ -96,6 +110,7 @@ pub fn compile(shader: &ir::Shader, model: &dyn ShaderModel) -> Result<CompiledS
     } else {
         IsaGen::A6xx
     };
+    check_private_bytes(shader.scratch_bytes, shader.scratch_bytes, 0)?;
     let mut m = isel::select(shader)?;
     mir::remove_dead(&mut m);
     let uses_barrier = shader.blocks.iter().any(|b| {
@@ -158,6 +173,8 @@ pub fn compile(shader: &ir::Shader, model: &dyn ShaderModel) -> Result<CompiledS
             "a workgroup of {invocations} invocations with a barrier needs more waves than fit at {full_regs} registers"
         )));
     }
+    let private_bytes = shader.scratch_bytes.next_multiple_of(4) + alloc.spill_bytes;
+    check_private_bytes(private_bytes, shader.scratch_bytes, alloc.spill_bytes)?;
     let end = prog
         .iter()
         .position(|l| matches!(l.op, legalize::LOp::End))
@@ -202,7 +219,7 @@ pub fn compile(shader: &ir::Shader, model: &dyn ShaderModel) -> Result<CompiledS
         const_vec4: shader.consts.dwords.div_ceil(4),
         consts: shader.consts.clone(),
         shared_bytes: shader.shared_bytes,
-        private_bytes: shader.scratch_bytes.next_multiple_of(4) + alloc.spill_bytes,
+        private_bytes,
         uses_barrier,
         bindless_textures,
         bindless_samplers,

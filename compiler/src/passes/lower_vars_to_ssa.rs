@@ -59,7 +59,10 @@ fn to_scratch(shader: &mut Shader, dynamic: &[bool]) {
             stride[v] = 8;
         }
         base[v] = bytes;
-        bytes = (bytes + stride[v] * local.slots.len() as u32).next_multiple_of(8);
+        // Saturating: a shader needing more than the hardware's private memory is refused
+        // by the back end, whatever the offsets.
+        let end = u64::from(bytes) + u64::from(stride[v]) * local.slots.len() as u64;
+        bytes = end.next_multiple_of(8).min(u64::from(!7u32)) as u32;
     }
     shader.scratch_bytes = bytes;
     for b in shader.block_ids().collect::<Vec<_>>() {

@@ -185,6 +185,10 @@ impl ShaderBinary {
             return None;
         }
         let (bindless_tex, bindless_samp) = (bindless & 1 != 0, bindless & 2 != 0);
+        // More private memory than an invocation can have is no binary the compiler made.
+        if private_bytes > parsnip_compiler::target::max_private_bytes() {
+            return None;
+        }
         Some(ShaderBinary {
             code,
             full_regs,
@@ -332,5 +336,17 @@ pub(crate) mod tests {
         let mut huge = bytes;
         huge[0..4].copy_from_slice(&u32::MAX.to_le_bytes());
         assert_eq!(ShaderBinary::from_bytes(&huge), None);
+        // More private memory than MEMSIZEPERITEM holds (255 * 512 bytes) is no
+        // binary the compiler made.
+        let most = ShaderBinary {
+            private_bytes: 130_560,
+            ..sample()
+        };
+        assert_eq!(ShaderBinary::from_bytes(&most.to_bytes()), Some(most));
+        let more = ShaderBinary {
+            private_bytes: 130_561,
+            ..sample()
+        };
+        assert_eq!(ShaderBinary::from_bytes(&more.to_bytes()), None);
     }
 }

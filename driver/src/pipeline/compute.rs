@@ -115,7 +115,7 @@ impl ComputePipeline {
         binary: Arc<ShaderBinary>,
         cache_hit: bool,
     ) -> VkResult<Arc<ComputePipeline>> {
-        let mut private = PrivateMemory::layout(&device.gpu, binary.private_bytes);
+        let mut private = PrivateMemory::layout(&device.gpu, binary.private_bytes)?;
         let private_bo = match &mut private {
             Some(p) => {
                 let bo = device.allocate_bo(p.total(&device.gpu), BoKind::DriverData)?;

@@ -16,6 +16,7 @@
 //! - where the hardware writes the built-ins (HLSQ_CS_CNTL_0/1 on a6xx,
 //!   SP_CS_CNTL_0/1 on both).
 
+use ash::vk;
 use parsnip_registers::enums::{A3xxThreadmode, A6xxStateType, A6xxThreadsize};
 use parsnip_registers::regs::{self};
 use parsnip_registers::Chip;
@@ -59,18 +60,28 @@ pub struct PrivateMemory {
 
 impl PrivateMemory {
     /// The layout for `bytes` per invocation on `gpu`, at an address given
-    /// later; `None` when the shader needs none.
-    pub fn layout(gpu: &GpuInfo, bytes: u32) -> Option<PrivateMemory> {
+    /// later; `None` when the shader needs none. More than MEMSIZEPERITEM
+    /// holds is refused: the compiler's limit
+    /// (`parsnip_compiler::target::max_private_bytes`) is the hardware's.
+    pub fn layout(gpu: &GpuInfo, bytes: u32) -> VkResult<Option<PrivateMemory>> {
         if bytes == 0 {
-            return None;
+            return Ok(None);
+        }
+        let limit = parsnip_compiler::target::max_private_bytes();
+        if bytes > limit {
+            eprintln!(
+                "parsnip: a shader needs {bytes} bytes of private memory per invocation; \
+                 SP_CS_PVT_MEM_PARAM.MEMSIZEPERITEM holds at most {limit}"
+            );
+            return Err(vk::Result::ERROR_UNKNOWN);
         }
         let per_fiber = bytes.next_multiple_of(512);
         let per_sp = (per_fiber * gpu.entry.fibers_per_sp).next_multiple_of(4096);
-        Some(PrivateMemory {
+        Ok(Some(PrivateMemory {
             iova: 0,
             per_fiber,
             per_sp,
-        })
+        }))
     }
 
     /// Bytes of the whole area: every SP's.
@@ -280,5 +291,27 @@ mod tests {
         // 00000000 written as one packet there, register by register here).
         assert_eq!(find(d, 0x40a9_b601).unwrap()[0], 0, "SP_CS_PVT_MEM_PARAM");
         assert_eq!(shared_size_field(16 * 1024), 15);
+    }
+
+    #[test]
+    fn private_memory_stops_where_memsizeperitem_does() {
+        let g = GpuInfo::new(gpu::by_name("a660").unwrap(), 0x0606_0001, 19_200_000);
+        // 255 units of 512 bytes fit the field (a6xx.xml: bits 0-7, shr 9); a660 has
+        // 128 * 2 * 16 fibers per SP (freedreno_devices.py).
+        let most = PrivateMemory::layout(&g, 130_560).unwrap().unwrap();
+        assert_eq!((most.per_fiber, most.per_sp), (130_560, 130_560 * 4096));
+        let w = packets(&g, &sample(), 0x1_0000_5680, most).unwrap();
+        assert_eq!(
+            find(&w.dwords, 0x40a9_b601).unwrap()[0],
+            0xff,
+            "MEMSIZEPERITEM"
+        );
+        // One byte more was the issue's "262144 is outside 0..=130560" at pipeline
+        // creation; now the layout refuses it, saying why.
+        assert_eq!(
+            PrivateMemory::layout(&g, 130_561),
+            Err(vk::Result::ERROR_UNKNOWN)
+        );
+        assert_eq!(PrivateMemory::layout(&g, 0), Ok(None));
     }
 }
