@@ -14,7 +14,7 @@ use std::collections::HashMap;
 /// hostile module can cause).
 const MAX_CALL_DEPTH: usize = 32;
 /// Most IR instructions a module may expand to.
-const MAX_INSTRS: usize = 1 << 20;
+pub(super) const MAX_INSTRS: usize = 1 << 20;
 
 /// Scalar leaves of a SPIR-V value and their sizes.
 #[derive(Clone, Debug)]

@@ -178,8 +178,11 @@ fn push_leaf_offsets(
     base: u32,
     out: &mut Vec<(u32, BitSize)>,
 ) -> R<()> {
-    if out.len() > 1 << 16 {
-        return Err("value too large".into());
+    if out.len() > super::module::MAX_LEAVES {
+        return Err(format!(
+            "a value of more than {} scalars is too large",
+            super::module::MAX_LEAVES
+        ));
     }
     let at = |off: u32| {
         base.checked_add(off)

@@ -10,9 +10,12 @@ use std::collections::HashMap;
 
 pub type Id = u32;
 
-/// Largest number of scalar leaves one type may have; bigger ones are refused rather than
-/// exhausting memory on a hostile module.
-const MAX_LEAVES: usize = 1 << 16;
+/// Largest number of scalar leaves a value may have. Types themselves are only bounded by
+/// the memory they describe (an array in a buffer may have any length the 32-bit offsets
+/// reach); a value is split into its scalars, each at least one instruction to compute or
+/// move, so one with more scalars than a shader may have instructions is refused rather
+/// than exhausting memory on a hostile module.
+pub(super) const MAX_LEAVES: usize = super::function::MAX_INSTRS;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Type {
@@ -116,6 +119,8 @@ pub struct Module {
     pub member_decorations: HashMap<(Id, u32), MemberDecorations>,
     /// Constants as their scalar leaves' bit patterns.
     pub constants: HashMap<Id, Vec<u64>>,
+    /// Scalars of all the constants, bounded like one value's.
+    constant_scalars: usize,
     constant_types: HashMap<Id, Id>,
     pub globals: HashMap<Id, Global>,
     pub functions: HashMap<Id, usize>,
@@ -137,6 +142,7 @@ impl Module {
             decorations: HashMap::new(),
             member_decorations: HashMap::new(),
             constants: HashMap::new(),
+            constant_scalars: 0,
             constant_types: HashMap::new(),
             globals: HashMap::new(),
             functions: HashMap::new(),
@@ -395,7 +401,7 @@ impl Module {
                 let len = self
                     .scalar_constant(len_id)
                     .ok_or_else(|| err(inst, format!("length %{len_id} is not a constant")))?;
-                if len == 0 || len > MAX_LEAVES as u64 {
+                if len == 0 || len > u64::from(u32::MAX) {
                     return Err(err(inst, format!("array length {len} is out of range")));
                 }
                 Some(Type::Array {
@@ -463,6 +469,13 @@ impl Module {
                 let ty = inst.result_type.ok_or_else(|| err(inst, "missing type"))?;
                 self.defined_type(inst, ty)?;
                 let leaves = self.constant_leaves(inst, ty, spec)?;
+                self.constant_scalars += leaves.len();
+                if self.constant_scalars > MAX_LEAVES {
+                    return Err(err(
+                        inst,
+                        format!("the module's constants have more than {MAX_LEAVES} scalars"),
+                    ));
+                }
                 self.constants.insert(id, leaves);
                 self.constant_types.insert(id, ty);
             }
