@@ -10,7 +10,8 @@
 //! - SP_CS_CTRL_REG0: wave size, merged registers, the register footprint
 //!   and branch stack depth;
 //! - SP_CS_INSTRLEN, SP_CS_OBJ_START (the code), private memory;
-//! - CP_LOAD_STATE6 of the code into the SP's instruction cache;
+//! - CP_LOAD_STATE6 of the code into the SP's instruction cache (as much as
+//!   it holds);
 //! - shared memory size (SP_CS_UNKNOWN_A9B1, and HLSQ_CS_UNKNOWN_B9D0 on
 //!   a6xx, in 1 KiB units minus one, at least one unit);
 //! - where the hardware writes the built-ins (HLSQ_CS_CNTL_0/1 on a6xx,
@@ -147,11 +148,15 @@ pub fn packets(
     if chip == Chip::A7xx {
         w.reg(&regs::SpCsVgprConfig(0))?;
     }
+    // The SP fetches the part of a long program not preloaded as it runs;
+    // Turnip preloads at most the instruction cache (tu_shader.cc, on a6xx;
+    // freedreno_devices.py's instr_cache_size counts SP_CS_INSTRLEN units),
+    // and NUM_UNIT could not say more than 1023 anyway.
     load_cs_state(
         &mut w,
         A6xxStateType::ST6_SHADER,
         0,
-        instrlen,
+        instrlen.min(gpu.entry.instr_cache_size),
         Source::Indirect(code_iova),
     )?;
 
@@ -313,5 +318,28 @@ mod tests {
             Err(vk::Result::ERROR_UNKNOWN)
         );
         assert_eq!(PrivateMemory::layout(&g, 0), Ok(None));
+    }
+
+    #[test]
+    fn long_programs_preload_only_the_instruction_cache() {
+        // a660's instruction cache holds 127 units of 16 instructions
+        // (freedreno_devices.py); CP_LOAD_STATE6's NUM_UNIT is bits 22-31.
+        let g = GpuInfo::new(gpu::by_name("a660").unwrap(), 0x0606_0001, 19_200_000);
+        let long = ShaderBinary {
+            code: vec![0; 2 * 16 * 2000],
+            ..sample()
+        };
+        let w = packets(&g, &long, 0x1_0000_5680, PrivateMemory::default()).unwrap();
+        let load = find(&w.dwords, 0x7034_8003).unwrap()[0];
+        assert_eq!(load >> 22, 127);
+        use parsnip_registers::{pm4, Register};
+        let instrlen = regs::SpCsInstrlen::offset(Chip::A6xx).unwrap();
+        let header = pm4::pkt4(instrlen, 1);
+        let at = w.dwords.iter().position(|&x| x == header).unwrap();
+        assert_eq!(
+            w.dwords[at + 1],
+            2000,
+            "SP_CS_INSTRLEN is the whole program"
+        );
     }
 }
