@@ -168,22 +168,43 @@ impl Dominators {
 /// Drops blocks the entry cannot reach, renumbers the others (keeping their order), and
 /// removes phi sources from dropped or no-longer-preceding blocks.
 pub fn remove_unreachable_blocks(shader: &mut Shader) {
-    let rpo = reverse_postorder(shader);
     let mut reachable = vec![false; shader.blocks.len()];
-    for b in &rpo {
+    for b in reverse_postorder(shader) {
         reachable[b.index()] = true;
     }
-    let mut renumber = HashMap::new();
-    let mut kept = Vec::new();
-    for (i, block) in std::mem::take(&mut shader.blocks).into_iter().enumerate() {
-        if reachable[i] {
-            renumber.insert(BlockId(i as u32), BlockId(kept.len() as u32));
-            kept.push(block);
+    let kept: Vec<BlockId> = shader
+        .block_ids()
+        .filter(|b| reachable[b.index()])
+        .collect();
+    reorder_blocks(shader, &kept);
+    // Phi sources must name actual predecessors.
+    let preds = predecessors(shader);
+    for (i, block) in shader.blocks.iter_mut().enumerate() {
+        for phi in &mut block.phis {
+            phi.srcs.retain(|(p, _)| preds[i].contains(p));
         }
     }
-    // A merge or continue target may have become unreachable (a loop that never
-    // continues): the annotation then names the unreachable block; drop it to a jump's
-    // meaning by pointing nowhere.
+}
+
+/// Puts the blocks in `order` (the entry first) and drops the others, renaming every
+/// reference to a block; phi sources from dropped blocks go.
+pub fn reorder_blocks(shader: &mut Shader, order: &[BlockId]) {
+    let renumber: HashMap<BlockId, BlockId> = order
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (*b, BlockId(i as u32)))
+        .collect();
+    let mut old: Vec<Option<super::Block>> = std::mem::take(&mut shader.blocks)
+        .into_iter()
+        .map(Some)
+        .collect();
+    let mut kept: Vec<super::Block> = order
+        .iter()
+        .map(|b| old[b.index()].take().expect("each block once in the order"))
+        .collect();
+    // A merge or continue target may have been dropped (a loop that never continues):
+    // the annotation then names a dropped block; drop it to a jump's meaning by pointing
+    // nowhere.
     for block in &mut kept {
         for s in block.term.successors_mut() {
             *s = renumber[s];
@@ -208,13 +229,6 @@ pub fn remove_unreachable_blocks(shader: &mut Shader) {
         }
     }
     shader.blocks = kept;
-    // Phi sources must name actual predecessors.
-    let preds = predecessors(shader);
-    for (i, block) in shader.blocks.iter_mut().enumerate() {
-        for phi in &mut block.phis {
-            phi.srcs.retain(|(p, _)| preds[i].contains(p));
-        }
-    }
 }
 
 /// Replaces a two-way branch on a known condition by a jump, dropping the phi sources of

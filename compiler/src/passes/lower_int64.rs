@@ -3,8 +3,9 @@
 //! from unsigned compares, products from `umul_high`, comparisons from the high halves
 //! then the low ones, shifts from the two halves with the amount split at 32.
 //!
-//! Division, remainder, bit counting and conversions between 64-bit integers and floats
-//! are refused with an error naming the operation.
+//! Division and remainder arrive as loops of 64-bit steps (`lower_div64`); bit counting
+//! and conversions between 64-bit integers and floats are refused with an error naming
+//! the operation.
 
 use crate::error::{CompileError, Result};
 use crate::ir::cfg::reverse_postorder;

@@ -1,6 +1,7 @@
 //! The passes over the IR, one per file, and the order the compiler runs them in.
 
 pub mod lower_descriptors;
+pub mod lower_div64;
 pub mod lower_int64;
 pub mod lower_int_ops;
 pub mod lower_io;
@@ -59,6 +60,9 @@ pub fn run_all(
     after_pass("lower_io", shader);
     lower_descriptors::run(shader, layout)?;
     after_pass("lower_descriptors", shader);
+    if lower_div64::run(shader) {
+        after_pass("lower_div64", shader);
+    }
     lower_int64::run(shader)?;
     after_pass("lower_int64", shader);
     optimize(shader, after_pass);

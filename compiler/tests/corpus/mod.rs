@@ -11,7 +11,7 @@ mod misc;
 pub mod on_simulator;
 pub mod rules;
 mod texel;
-mod types;
+pub mod types;
 
 use parsnip_compiler::descriptor_layout::{DescriptorKind, DescriptorLayout};
 use rspirv::spirv::ImageFormat;

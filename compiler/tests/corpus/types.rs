@@ -51,6 +51,74 @@ fn float16() -> Case {
         })
 }
 
+/// Dividend and divisor pairs for 64-bit division: divisors below and above 2^32 and
+/// 2^63, equal operands, dividends below their divisors, 1 and -1, every combination of
+/// signs; never a zero divisor nor i64::MIN / -1, which SPIR-V leaves undefined.
+pub fn division_pairs(n: usize) -> Vec<(u64, u64)> {
+    let min = i64::MIN as u64;
+    let mut pairs = vec![
+        (u64::MAX, 1),
+        (u64::MAX, u64::MAX),
+        (u64::MAX, 1 << 63),
+        ((1 << 63) - 1, 1 << 63),
+        (min, 2),
+        (min, u64::MAX - 1),
+        (7, 3),
+        (7, (-3i64) as u64),
+        ((-7i64) as u64, 3),
+        ((-7i64) as u64, (-3i64) as u64),
+        ((-6i64) as u64, 3),
+        (5, 0x1_0000_0000),
+        (0x1_0000_0000, 0xffff_ffff),
+        (0x1234_5678_9abc_def0, 0x1_0000_0001),
+        (0xfedc_ba98_7654_3210, 0x8000_0000_0000_0001),
+        (0, 12345),
+    ];
+    let r = random(40, 4 * n);
+    pairs.truncate(n);
+    for k in 0..n - pairs.len() {
+        let a = (u64::from(r[4 * k]) << 32 | u64::from(r[4 * k + 1])) >> (k % 64);
+        let mut b = (u64::from(r[4 * k + 2]) << 32 | u64::from(r[4 * k + 3])) >> (k * 7 % 64);
+        if b == 0 || (a == min && b == u64::MAX) {
+            b = 3;
+        }
+        pairs.push((a, b));
+    }
+    pairs
+}
+
+/// SPIR-V's OpSMod: the remainder with the sign of the divisor.
+pub fn smod(x: i64, y: i64) -> i64 {
+    let r = x.wrapping_rem(y);
+    if r != 0 && (r < 0) != (y < 0) {
+        r + y
+    } else {
+        r
+    }
+}
+
+/// The 16 pairs of edge cases in one work group of 16: the IR interpreter runs each
+/// division's 64 steps after every pass (`int64_division.rs` runs more on the
+/// simulator).
+fn int64_division() -> Case {
+    let pairs = division_pairs(16);
+    let input: Vec<u32> = pairs
+        .iter()
+        .flat_map(|&(a, b)| [a as u32, (a >> 32) as u32, b as u32, (b >> 32) as u32])
+        .collect();
+    let mut o = Vec::new();
+    for &(a, b) in &pairs {
+        let (x, y) = (a as i64, b as i64);
+        for v in [a / b, a % b, x.wrapping_div(y) as u64, smod(x, y) as u64] {
+            o.extend_from_slice(&[v as u32, (v >> 32) as u32]);
+        }
+    }
+    Case::new("int64_division", 1)
+        .ssbo(0, bytes(&input))
+        .ssbo(1, vec![0; 16 * 32])
+        .expect(Expect::U32(o))
+}
+
 fn int64() -> Case {
     let a = random(9, N);
     let mut o = Vec::new();
@@ -249,6 +317,7 @@ pub fn all() -> Vec<Case> {
         int16(),
         float16(),
         int64(),
+        int64_division(),
         bool_logic(),
         vectors(),
         matrices(),

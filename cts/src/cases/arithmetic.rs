@@ -49,6 +49,10 @@ pub const CASES: &[Case] = &[
         name: "arithmetic.int64",
         run: int64,
     },
+    Case {
+        name: "arithmetic.int64_division",
+        run: int64_division,
+    },
 ];
 
 /// Invocations per case: four workgroups of the shaders' 64.
@@ -519,4 +523,47 @@ fn int64(h: &mut Harness) -> Result<CaseResult, Stop> {
         })
         .collect();
     check_one_dispatch(h, &shaders::INT64, &to_bytes(&operands), &want, GROUPS)
+}
+
+/// 64-bit division and remainder, unsigned and signed, on operands of every
+/// magnitude and sign; never a zero divisor nor i64::MIN / -1, which SPIR-V
+/// leaves undefined. GLSL leaves `%` of negative operands undefined too
+/// (glslang emits OpSMod, which lavapipe computes as OpSRem), so the signed
+/// remainder divides the operands shifted right by one, never negative; the
+/// compiler's own tests hold the sign rules.
+fn int64_division(h: &mut Harness) -> Result<CaseResult, Stop> {
+    if !h.caps().shader_int64 {
+        return Err(Stop::NotSupported("shaderInt64".into()));
+    }
+    let mut seq = Sequence::new(11);
+    let mut operands = Vec::with_capacity(2 * N);
+    for k in 0..N {
+        let a = seq.next_u64() >> (k % 64);
+        let b = seq.next_u64() >> (k * 7 % 64);
+        let a = if k % 2 == 1 { a.wrapping_neg() } else { a };
+        let b = if k % 4 >= 2 { b.wrapping_neg() } else { b };
+        let b = if b < 2 || (a == i64::MIN as u64 && b == u64::MAX) {
+            3
+        } else {
+            b
+        };
+        operands.extend_from_slice(&[a, b]);
+    }
+    operands[..8].copy_from_slice(&[u64::MAX, 1 << 63, 7, (-3i64) as u64, 5, 1 << 32, 0, 9]);
+    let want: Vec<u64> = operands
+        .chunks(2)
+        .flat_map(|p| {
+            let (a, b) = (p[0], p[1]);
+            let (x, y) = (a as i64, b as i64);
+            let (p, q) = ((a >> 1) as i64, (b >> 1) as i64);
+            [a / b, a % b, x.wrapping_div(y) as u64, (p % q) as u64]
+        })
+        .collect();
+    check_one_dispatch(
+        h,
+        &shaders::INT64_DIVISION,
+        &to_bytes(&operands),
+        &want,
+        GROUPS,
+    )
 }
