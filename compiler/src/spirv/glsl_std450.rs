@@ -4,7 +4,7 @@
 
 use super::function::{err, Comp, Ids, Ptr, Translator, Val};
 use super::operands::{id_at, lit_at};
-use crate::error::Result;
+use crate::error::{CompileError, Result};
 use crate::ir::*;
 use rspirv::dr;
 use rspirv::spirv::GlslStd450Op as G;
@@ -78,6 +78,48 @@ impl Translator<'_> {
     fn clamp_f(&mut self, x: &Comp, lo: &Comp, hi: &Comp) -> Result<Comp> {
         let t = self.map2(AluOp::FMax, x, lo)?;
         self.map2(AluOp::FMin, &t, hi)
+    }
+
+    /// `x * 2^e`, correctly rounded, for every float of `size` and every 32-bit `e`. A
+    /// single power of two overflows or underflows long before the product does (a
+    /// subnormal x with e above 127: dEQP's ldexp_subnormals got infinities from
+    /// x * exp2(e)), so e, clamped to three times the normal exponent range (beyond it
+    /// every finite product is 0 or infinite), is split into e1, the part within that
+    /// range, then e2 and e3 likewise from the rest; x is multiplied by 2^e3, 2^e2 and
+    /// last 2^e1, each power built from its exponent field. Every factor scales the
+    /// same way, so only the last product can round: an earlier one can only become
+    /// subnormal when the result is far below the smallest subnormal anyway.
+    fn ldexp(&mut self, x: Src, size: BitSize, e: Src) -> Result<Src> {
+        // (exponent bias, mantissa bits): IEEE binary32 and binary16.
+        let (bias, mantissa) = match size {
+            BitSize::B16 => (15i64, 10u64),
+            BitSize::B32 => (127, 23),
+            other => {
+                return Err(CompileError::new(format!(
+                    "ldexp of {}-bit floats is not supported",
+                    other.bits()
+                )))
+            }
+        };
+        let (lo, hi) = (1 - bias, bias);
+        let int = |v: i64| Src::Imm(v as u64 & 0xffff_ffff);
+        let clamp = |t: &mut Self, v: Src, lo: i64, hi: i64| -> Result<Src> {
+            let v = t.alu(AluOp::SMax, BitSize::B32, &[v, int(lo)])?;
+            t.alu(AluOp::SMin, BitSize::B32, &[v, int(hi)])
+        };
+        let all = clamp(self, e, 3 * lo, 3 * hi)?;
+        let e1 = clamp(self, all, lo, hi)?;
+        let rest = self.alu(AluOp::ISub, BitSize::B32, &[all, e1])?;
+        let e2 = clamp(self, rest, lo, hi)?;
+        let e3 = self.alu(AluOp::ISub, BitSize::B32, &[rest, e2])?;
+        let mut product = x;
+        for k in [e3, e2, e1] {
+            let field = self.alu(AluOp::IAdd, BitSize::B32, &[k, int(bias)])?;
+            let bits = self.alu(AluOp::Shl, BitSize::B32, &[field, Src::Imm(mantissa)])?;
+            let power = self.convert(ConvKind::I2I { signed: false }, BitSize::B32, size, bits)?;
+            product = self.alu(AluOp::FMul, size, &[product, power])?;
+        }
+        Ok(product)
     }
 
     fn determinant(&mut self, m: &[Src], n: usize, size: BitSize) -> Result<Src> {
@@ -352,14 +394,8 @@ impl Translator<'_> {
                 let (x, e) = (arg(self, 0)?, arg(self, 1)?);
                 let mut srcs = Vec::new();
                 for i in 0..x.len() {
-                    let ef = self.convert(
-                        ConvKind::I2F { signed: true },
-                        e.sizes[i],
-                        x.sizes[i],
-                        e.srcs[i],
-                    )?;
-                    let p = self.alu(A::FExp2, x.sizes[i], &[ef])?;
-                    srcs.push(self.alu(A::FMul, x.sizes[i], &[x.srcs[i], p])?);
+                    let e = self.index32(e.srcs[i], e.sizes[i])?;
+                    srcs.push(self.ldexp(x.srcs[i], x.sizes[i], e)?);
                 }
                 Comp::new(srcs, x.sizes.clone())
             }

@@ -206,6 +206,74 @@ fn frexp_ldexp_modf() -> Case {
         })
 }
 
+/// ldexp on vec3 as dEQP's ldexp_subnormals.highp.vec3 calls it: subnormal and normal
+/// x with exponents from far below to far above one power of two's range, and the
+/// extremes. The result is x * 2^e rounded once to f32 (exact in f64 first; beyond
+/// 2^400 either way every f32 saturates).
+fn ldexp_vec3() -> Case {
+    let r = random(46, 2 * 3 * N);
+    let special = [
+        i32::MIN,
+        -400,
+        -300,
+        -277,
+        -150,
+        -149,
+        -127,
+        -126,
+        0,
+        1,
+        127,
+        128,
+        149,
+        150,
+        254,
+        255,
+        276,
+        277,
+        400,
+        i32::MAX,
+    ];
+    let mut input = Vec::new();
+    let mut want = Vec::new();
+    for i in 0..N {
+        let mut xs = [0f32; 3];
+        let mut es = [0i32; 3];
+        for k in 0..3 {
+            let (a, b) = (r[6 * i + 2 * k], r[6 * i + 2 * k + 1]);
+            let sign = a & 0x8000_0000;
+            // Mostly subnormal (exponent field 0), some normal, some zero.
+            let bits = match a % 8 {
+                0 => sign | (a & 0x3f80_0000) | (b & 0x7f_ffff),
+                1 => sign,
+                _ => sign | (b & 0x7f_ffff).max(1),
+            };
+            xs[k] = f32::from_bits(bits);
+            es[k] = if b % 5 == 0 {
+                special[(b as usize / 5) % special.len()]
+            } else {
+                (b % 601) as i32 - 300
+            };
+        }
+        if i == 0 {
+            xs = [f32::INFINITY, -0.0, f32::MIN_POSITIVE];
+        }
+        input.extend(xs.iter().map(|x| x.to_bits()));
+        input.push(0);
+        input.extend(es.iter().map(|e| *e as u32));
+        input.push(0);
+        for (x, e) in xs.iter().zip(es) {
+            let exact = f64::from(*x) * 2f64.powi(e.clamp(-400, 400));
+            want.push((exact as f32).to_bits());
+        }
+        want.push(0);
+    }
+    Case::new("ldexp_vec3", 4)
+        .ssbo(0, bytes(&input))
+        .ssbo(1, vec![0; N * 16])
+        .expect(Expect::U32(want))
+}
+
 fn vector_relational() -> Case {
     let a: Vec<i32> = random(45, N * 4)
         .iter()
@@ -240,6 +308,7 @@ pub fn all() -> Vec<Case> {
         packing(),
         extended_arith(),
         frexp_ldexp_modf(),
+        ldexp_vec3(),
         vector_relational(),
     ]
 }

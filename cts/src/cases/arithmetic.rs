@@ -53,6 +53,10 @@ pub const CASES: &[Case] = &[
         name: "arithmetic.int64_division",
         run: int64_division,
     },
+    Case {
+        name: "arithmetic.ldexp_range",
+        run: ldexp_range,
+    },
 ];
 
 /// Invocations per case: four workgroups of the shaders' 64.
@@ -566,4 +570,32 @@ fn int64_division(h: &mut Harness) -> Result<CaseResult, Stop> {
         &want,
         GROUPS,
     )
+}
+
+/// ldexp(x, e) on vec3 with normal x and results, but exponents e out to
+/// +-247, beyond what one power of two holds: the result is x * 2^e exactly.
+fn ldexp_range(h: &mut Harness) -> Result<CaseResult, Stop> {
+    let mut seq = Sequence::new(12);
+    let mut input = Vec::with_capacity(8 * N);
+    let mut want = Vec::with_capacity(4 * N);
+    for _ in 0..N {
+        let mut xs = [0f32; 3];
+        let mut es = [0i32; 3];
+        for k in 0..3 {
+            let from = seq.below(254) as i32 - 126;
+            let to = seq.below(241) as i32 - 120;
+            let mantissa = seq.next_u32() & 0x807f_ffff;
+            xs[k] = f32::from_bits(mantissa | ((from + 127) as u32) << 23);
+            es[k] = to - from;
+        }
+        input.extend(xs.iter().map(|x| x.to_bits()));
+        input.push(0);
+        input.extend(es.iter().map(|e| *e as u32));
+        input.push(0);
+        for k in 0..3 {
+            want.push(xs[k] * 2f32.powi(es[k] / 2) * 2f32.powi(es[k] - es[k] / 2));
+        }
+        want.push(1.0);
+    }
+    check_one_dispatch(h, &shaders::LDEXP_RANGE, &to_bytes(&input), &want, GROUPS)
 }
