@@ -469,6 +469,10 @@ impl<'m> Translator<'m> {
             BuiltIn::WorkgroupSize => {
                 return Ok(Src::Imm(self.shader.local_size[c as usize] as u64))
             }
+            // The index of the physical device running the invocation within its device
+            // group (SPV_KHR_device_group): every group the driver reports holds one
+            // physical device, so it is always 0.
+            BuiltIn::DeviceIndex => return Ok(Src::Imm(0)),
             other => {
                 return Err(CompileError::new(format!(
                     "built-in {other:?} is not supported in compute shaders"

@@ -202,6 +202,8 @@ impl Module {
                     | C::ImageCubeArray
                     | C::SampledImageArrayDynamicIndexing
                     | C::StorageImageArrayDynamicIndexing
+                    // Only DeviceIndex, which the front end knows (SPV_KHR_device_group).
+                    | C::DeviceGroup
             );
             if !supported {
                 return Err(err(inst, format!("capability {cap:?} is not supported")));

@@ -37,6 +37,18 @@ fn ubo_std140() -> Case {
         })
 }
 
+/// gl_DeviceIndex on a device group of one device: 0, so each value is the first
+/// uniform plus the second (std140 strides the array by 16 bytes).
+fn device_index() -> Case {
+    let u: Vec<u32> = random(47, 33 * 4).iter().map(|r| r / 10).collect();
+    let mut case = Case::new("device_index", 1)
+        .ssbo(0, vec![0; 96 * 4])
+        .expect(Expect::U32(vec![u[0] + u[4]; 96]))
+        .ubo(1, bytes(&u));
+    case.groups = [2, 4, 1];
+    case
+}
+
 fn push_constants() -> Case {
     let (base, gain, mask, table) = (1000u32, 0.75f32, [0x35u32, 0x100], [7u32, 70, 700, 7000]);
     let mut pc = vec![base, gain.to_bits(), mask[0], mask[1]];
@@ -198,6 +210,7 @@ pub fn all() -> Vec<Case> {
     vec![
         ubo_std140(),
         push_constants(),
+        device_index(),
         shared_reverse(),
         shared_reduction(),
         atomics_ssbo(),

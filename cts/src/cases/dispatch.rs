@@ -1,6 +1,7 @@
 //! What an invocation knows about where it is: its identifiers in a 3-D
 //! dispatch, and workgroup sizes chosen at pipeline creation.
 
+use super::one_dispatch::check_one_dispatch;
 use crate::bytes::to_bytes;
 use crate::case::{Case, CaseResult, Stop};
 use crate::harness::{Bind, Harness, PipelineDesc, Slot};
@@ -15,6 +16,10 @@ pub const CASES: &[Case] = &[
     Case {
         name: "dispatch.local_sizes",
         run: local_sizes,
+    },
+    Case {
+        name: "dispatch.device_index",
+        run: device_index,
     },
 ];
 
@@ -98,4 +103,20 @@ fn local_sizes(h: &mut Harness) -> Result<CaseResult, Stop> {
         result.check(&format!("size_{x}x{y}"), &h.read_as::<u32>(&output)?, &want);
     }
     Ok(result)
+}
+
+/// gl_DeviceIndex is 0: every device group holds one physical device, so
+/// each device's index within its group is 0 (what dEQP's
+/// compute.pipeline.device_group.device_index relies on).
+fn device_index(h: &mut Harness) -> Result<CaseResult, Stop> {
+    let offsets = [1000u32, 20, 300];
+    let invocations = 128u32;
+    let want: Vec<u32> = (0..invocations).flat_map(|i| [0, 1000 + 20 + i]).collect();
+    check_one_dispatch(
+        h,
+        &shaders::DEVICE_INDEX,
+        &to_bytes(&offsets),
+        &want,
+        invocations / 64,
+    )
 }
