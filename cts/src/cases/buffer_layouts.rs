@@ -37,6 +37,10 @@ pub const CASES: &[Case] = &[
         name: "buffer_layouts.texel_buffers",
         run: texel_buffers,
     },
+    Case {
+        name: "buffer_layouts.long_fixed_arrays",
+        run: long_fixed_arrays,
+    },
 ];
 
 const STORAGE: vk::BufferUsageFlags = vk::BufferUsageFlags::STORAGE_BUFFER;
@@ -412,5 +416,29 @@ fn texel_buffers(h: &mut Harness) -> Result<CaseResult, Stop> {
     let mut result = CaseResult::new();
     result.check("fetched", &h.read_as::<u32>(&output)?, &want);
     result.check("words", &h.read_as::<u32>(&words)?, &want_words);
+    Ok(result)
+}
+
+/// Blocks declaring arrays of 2^17 and 2^20 words (as VkFFT's and wgpu's are
+/// declared): 256 invocations read far into one and write far into the
+/// other, and one stores the sum of their length()s.
+fn long_fixed_arrays(h: &mut Harness) -> Result<CaseResult, Stop> {
+    const SMALL: usize = 1 << 17;
+    const LARGE: usize = 1 << 20;
+    let words = super::pseudo_random::Sequence::new(31).u32s(SMALL);
+    let input = h.host_buffer_with(STORAGE, &to_bytes(&words))?;
+    let output = h.host_buffer(4 * (LARGE as u64 + 1), STORAGE)?;
+    h.write(&output, 0, &vec![0u8; 4 * (LARGE + 1)])?;
+    let pipeline = h.compute(&shaders::LONG_ARRAYS, &[&[Slot::STORAGE, Slot::STORAGE]])?;
+    let set = h.descriptor_set(&pipeline, 0, &[Bind::whole(&input), Bind::whole(&output)])?;
+    h.dispatch_and_wait(&pipeline, &[set], [4, 1, 1])?;
+    let got = from_bytes::<u32>(&h.read(&output)?);
+    let mut want = vec![0u32; LARGE + 1];
+    want[0] = (SMALL + LARGE) as u32;
+    for i in 0..256 {
+        want[LARGE - i * 4093] = words[SMALL - 1 - i * 509].wrapping_add(i as u32);
+    }
+    let mut result = CaseResult::new();
+    result.check("results", &got, &want);
     Ok(result)
 }

@@ -1,8 +1,10 @@
 //! Compute pipelines: specialization constants, and what
 //! VK_KHR_pipeline_executable_properties reports about the compiled code.
 
+use super::one_dispatch::check_one_dispatch;
 use super::pseudo_random::Sequence;
 use super::step::{self, step, WORDS};
+use crate::bytes::to_bytes;
 use crate::case::{Case, CaseResult, OrStop, Stop};
 use crate::harness::{Bind, Dependency, Harness, PipelineDesc, Slot};
 use crate::shaders;
@@ -21,6 +23,10 @@ pub const CASES: &[Case] = &[
     Case {
         name: "pipelines.executable_properties",
         run: executable_properties,
+    },
+    Case {
+        name: "pipelines.long_straight_line",
+        run: long_straight_line,
     },
 ];
 
@@ -202,4 +208,27 @@ fn shader_reuse_differing_layouts(h: &mut Harness) -> Result<CaseResult, Stop> {
     let mut result = CaseResult::new();
     result.check("target", &bits(&words), &bits(&want));
     Ok(result)
+}
+
+/// 4,480 dependent multiply-adds in a straight line over 14 live words per
+/// invocation: a pipeline with little register pressure and a long program.
+fn long_straight_line(h: &mut Harness) -> Result<CaseResult, Stop> {
+    let invocations = 128;
+    let words = Sequence::new(51).u32s(14 * invocations);
+    let mut want = words.clone();
+    for a in want.chunks_mut(14) {
+        for _ in 0..8 * 40 {
+            for j in 0..14 {
+                let k = 1025 + 2 * j as u32;
+                a[j] = a[j].wrapping_mul(k).wrapping_add(a[(j + 1) % 14]);
+            }
+        }
+    }
+    check_one_dispatch(
+        h,
+        &shaders::MAD_CHAIN,
+        &to_bytes(&words),
+        &want,
+        (invocations / 64) as u32,
+    )
 }

@@ -25,6 +25,10 @@ pub const CASES: &[Case] = &[
         name: "shared_memory.atomics",
         run: atomics,
     },
+    Case {
+        name: "shared_memory.many_values_across_a_barrier",
+        run: many_values_across_a_barrier,
+    },
 ];
 
 /// Two workgroups of 128: each invocation reads its mirror's value.
@@ -88,4 +92,35 @@ fn atomics(h: &mut Harness) -> Result<CaseResult, Stop> {
         })
         .collect();
     check_one_dispatch(h, &shaders::SHARED_ATOMICS, &to_bytes(&values), &want, 2)
+}
+
+/// Two workgroups of 672, each invocation holding 48 words across a barrier:
+/// it publishes their sum, and folds its neighbour's sum with all of them.
+fn many_values_across_a_barrier(h: &mut Harness) -> Result<CaseResult, Stop> {
+    const SIZE: usize = 672;
+    if h.properties().limits.max_compute_work_group_invocations < SIZE as u32 {
+        return Err(Stop::NotSupported("672 invocations per workgroup".into()));
+    }
+    let words = Sequence::new(24).u32s(48 * 2 * SIZE);
+    let sums: Vec<u32> = words
+        .chunks(48)
+        .map(|v| v.iter().fold(0u32, |s, x| s.wrapping_add(*x)))
+        .collect();
+    let want: Vec<u32> = (0..2 * SIZE)
+        .map(|g| {
+            let group = g / SIZE * SIZE;
+            let mut acc = sums[group + (g - group + 1) % SIZE];
+            for k in (0..48).rev() {
+                acc = acc.wrapping_mul(5).wrapping_add(words[48 * g + k]);
+            }
+            acc
+        })
+        .collect();
+    check_one_dispatch(
+        h,
+        &shaders::BARRIER_MANY_VALUES,
+        &to_bytes(&words),
+        &want,
+        2,
+    )
 }
