@@ -49,6 +49,15 @@ fn device_index() -> Case {
     case
 }
 
+/// amber's buffer: 16 words filled with 123; each of 4 work groups of 3 leaves 7 + 3.
+fn shared_atomics_barrier() -> Case {
+    let mut want = vec![123u32; 16];
+    want[..4].copy_from_slice(&[10; 4]);
+    Case::new("shared_atomics_barrier", 4)
+        .ssbo(0, bytes(&[123u32; 16]))
+        .expect(Expect::U32(want))
+}
+
 fn push_constants() -> Case {
     let (base, gain, mask, table) = (1000u32, 0.75f32, [0x35u32, 0x100], [7u32, 70, 700, 7000]);
     let mut pc = vec![base, gain.to_bits(), mask[0], mask[1]];
@@ -211,6 +220,7 @@ pub fn all() -> Vec<Case> {
         ubo_std140(),
         push_constants(),
         device_index(),
+        shared_atomics_barrier(),
         shared_reverse(),
         shared_reduction(),
         atomics_ssbo(),

@@ -26,6 +26,10 @@ pub const CASES: &[Case] = &[
         run: atomics,
     },
     Case {
+        name: "shared_memory.atomics_across_barriers",
+        run: atomics_across_barriers,
+    },
+    Case {
         name: "shared_memory.many_values_across_a_barrier",
         run: many_values_across_a_barrier,
     },
@@ -92,6 +96,12 @@ fn atomics(h: &mut Harness) -> Result<CaseResult, Stop> {
         })
         .collect();
     check_one_dispatch(h, &shaders::SHARED_ATOMICS, &to_bytes(&values), &want, 2)
+}
+
+/// Four workgroups of 3: one invocation exchanges 7 into a shared word, all
+/// three add 1 after a barrier, and after another the first exchanges it out.
+fn atomics_across_barriers(h: &mut Harness) -> Result<CaseResult, Stop> {
+    check_one_dispatch(h, &shaders::SHARED_ATOMICS_BARRIER, &[0; 4], &[10u32; 4], 4)
 }
 
 /// Two workgroups of 672, each invocation holding 48 words across a barrier:
