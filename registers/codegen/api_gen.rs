@@ -345,30 +345,138 @@ fn raw_ty(shape: &Shape) -> String {
     }
 }
 
-fn pack_stmt(f: &ApiField, target: &str) -> String {
-    let access = if f.rust == "0" {
+fn access(f: &ApiField) -> String {
+    if f.rust == "0" {
         "self.0".to_string()
     } else {
         format!("self.{}", f.rust)
+    }
+}
+
+fn mask(width: u32) -> u64 {
+    if width >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    }
+}
+
+/// The field's bits in place in its word (a `u64` expression), at
+/// positions known here: straight-line shifts and masks once inlined.
+fn pack_expr(f: &ApiField) -> String {
+    let v = access(f);
+    let (lo, shr) = (f.low, f.shr);
+    let width = f.high - f.low + 1;
+    let m = format!("{:#x}", mask(width));
+    let bits = match &f.ty {
+        RustTy::Bool if width == 1 => return format!("(u64::from({v}) << {lo})"),
+        RustTy::Bool | RustTy::U32 => format!("u64::from({v}) >> {shr}"),
+        RustTy::U64 => format!("{v} >> {shr}"),
+        RustTy::I32 => format!("(i64::from({v}) >> {shr}) as u64"),
+        RustTy::I64 => format!("({v} >> {shr}) as u64"),
+        RustTy::Fixed { .. } => {
+            format!("crate::encode::fixed_bits(f64::from({v}), {})", f.radix)
+        }
+        RustTy::Float => format!("crate::encode::float_bits({v}, {width})"),
+        RustTy::Enum(_) => format!("u64::from({v}.0) >> {shr}"),
     };
-    let (lo, hi, shr, xml) = (f.low, f.high, f.shr, &f.xml);
-    match &f.ty {
-        RustTy::Bool if lo == hi => format!("{target}.bit({xml:?}, {lo}, {access});"),
-        RustTy::Bool => format!("{target}.uint({xml:?}, {lo}, {hi}, {shr}, u64::from({access}));"),
-        RustTy::U32 => format!("{target}.uint({xml:?}, {lo}, {hi}, {shr}, u64::from({access}));"),
-        RustTy::U64 => format!("{target}.uint({xml:?}, {lo}, {hi}, {shr}, {access});"),
-        RustTy::I32 => format!("{target}.int({xml:?}, {lo}, {hi}, {shr}, i64::from({access}));"),
-        RustTy::I64 => format!("{target}.int({xml:?}, {lo}, {hi}, {shr}, {access});"),
-        RustTy::Fixed { signed, .. } => {
-            format!(
-                "{target}.fixed({xml:?}, {lo}, {hi}, {}, {signed}, f64::from({access}));",
-                f.radix
-            )
+    format!("(({bits}) & {m}) << {lo}")
+}
+
+/// The statement checking that the field's value fits (`None` for a
+/// one-bit boolean, which always does).
+fn check_stmt(f: &ApiField) -> Option<String> {
+    let v = access(f);
+    let (shr, xml) = (f.shr, &f.xml);
+    let width = f.high - f.low + 1;
+    let call = match &f.ty {
+        RustTy::Bool if width == 1 => return None,
+        RustTy::Bool | RustTy::U32 => {
+            format!("check_uint(Self::NAME, {xml:?}, u64::from({v}), {width}, {shr})")
         }
-        RustTy::Float => format!("{target}.float({xml:?}, {lo}, {hi}, {access});"),
+        RustTy::U64 => format!("check_uint(Self::NAME, {xml:?}, {v}, {width}, {shr})"),
+        RustTy::I32 => {
+            format!("check_int(Self::NAME, {xml:?}, i64::from({v}), {width}, {shr})")
+        }
+        RustTy::I64 => format!("check_int(Self::NAME, {xml:?}, {v}, {width}, {shr})"),
+        RustTy::Fixed { signed, .. } => format!(
+            "check_fixed(Self::NAME, {xml:?}, f64::from({v}), {width}, {}, {signed})",
+            f.radix
+        ),
+        RustTy::Float => format!("check_float(Self::NAME, {xml:?}, {v}, {width})"),
         RustTy::Enum(_) => {
-            format!("{target}.uint({xml:?}, {lo}, {hi}, {shr}, u64::from({access}.0));")
+            format!("check_uint(Self::NAME, {xml:?}, u64::from({v}.0), {width}, {shr})")
         }
+    };
+    Some(format!("crate::encode::{call}?;"))
+}
+
+/// `check`, `pack`, `try_to_raw` and `to_raw` of a struct whose raw form
+/// is `raw`; `pack_body` builds it from the fields.
+fn emit_packing(out: &mut String, fields: &[ApiField], raw: &str, pack_body: &str, what: &str) {
+    writeln!(
+        out,
+        "    /// Whether every field fits its bits; the first that does not is the error."
+    )
+    .unwrap();
+    writeln!(out, "    #[inline(always)]\n    #[allow(clippy::all)]").unwrap();
+    writeln!(
+        out,
+        "    pub fn check(&self) -> Result<(), crate::encode::FieldError> {{"
+    )
+    .unwrap();
+    for f in fields {
+        if let Some(stmt) = check_stmt(f) {
+            writeln!(out, "        {stmt}").unwrap();
+        }
+    }
+    writeln!(out, "        Ok(())\n    }}").unwrap();
+    writeln!(out, "    #[inline(always)]").unwrap();
+    writeln!(out, "    #[allow(clippy::all)]").unwrap();
+    writeln!(
+        out,
+        "    fn pack(&self) -> {raw} {{\n        {pack_body}\n    }}"
+    )
+    .unwrap();
+    writeln!(out, "    /// {what}; an out-of-range field is an error.").unwrap();
+    writeln!(out, "    #[inline(always)]").unwrap();
+    writeln!(
+        out,
+        "    pub fn try_to_raw(&self) -> Result<{raw}, crate::encode::FieldError> {{"
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "        self.check()?;\n        Ok(self.pack())\n    }}"
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "    /// {what} (out-of-range fields: debug assertion, else truncated)."
+    )
+    .unwrap();
+    writeln!(out, "    #[inline(always)]").unwrap();
+    writeln!(out, "    #[track_caller]").unwrap();
+    writeln!(out, "    pub fn to_raw(&self) -> {raw} {{").unwrap();
+    writeln!(out, "        if cfg!(debug_assertions) {{").unwrap();
+    writeln!(
+        out,
+        "            if let Err(e) = self.check() {{ crate::encode::field_overflow(&e) }}"
+    )
+    .unwrap();
+    writeln!(out, "        }}\n        self.pack()\n    }}").unwrap();
+}
+
+/// The OR of the fields' bits, or `0` for none.
+fn or_of(fields: &[&ApiField]) -> String {
+    if fields.is_empty() {
+        "0".into()
+    } else {
+        fields
+            .iter()
+            .map(|f| pack_expr(f))
+            .collect::<Vec<_>>()
+            .join(" | ")
     }
 }
 
@@ -450,34 +558,19 @@ fn emit_struct(out: &mut String, e: &Entry, places: &[(Chips, Place)], chip_note
     match &l.shape {
         Shape::Words(n) => {
             writeln!(out, "    pub const DWORDS: usize = {n};").unwrap();
-            writeln!(
+            let words: Vec<String> = (0..*n)
+                .map(|w| {
+                    let in_word: Vec<&ApiField> = l.fields.iter().filter(|f| f.word == w).collect();
+                    format!("({}) as u32", or_of(&in_word))
+                })
+                .collect();
+            emit_packing(
                 out,
-                "    fn packers(&self) -> [crate::encode::Packer; {n}] {{"
-            )
-            .unwrap();
-            writeln!(out, "        let mut p: [crate::encode::Packer; {n}] = std::array::from_fn(|_| crate::encode::Packer::new(Self::NAME));").unwrap();
-            for f in &l.fields {
-                writeln!(out, "        {}", pack_stmt(f, &format!("p[{}]", f.word))).unwrap();
-            }
-            writeln!(out, "        p\n    }}").unwrap();
-            writeln!(
-                out,
-                "    /// The descriptor's dwords; an out-of-range field is an error."
-            )
-            .unwrap();
-            writeln!(
-                out,
-                "    pub fn try_to_raw(&self) -> Result<{raw}, crate::encode::FieldError> {{"
-            )
-            .unwrap();
-            writeln!(out, "        let mut out = [0u32; {n}];").unwrap();
-            writeln!(out, "        for (o, p) in out.iter_mut().zip(self.packers()) {{ *o = p.finish()? as u32; }}").unwrap();
-            writeln!(out, "        Ok(out)\n    }}").unwrap();
-            writeln!(out, "    /// The descriptor's dwords (out-of-range fields: debug assertion, else truncated).").unwrap();
-            writeln!(out, "    pub fn to_raw(&self) -> {raw} {{").unwrap();
-            writeln!(out, "        let mut out = [0u32; {n}];").unwrap();
-            writeln!(out, "        for (o, p) in out.iter_mut().zip(self.packers()) {{ *o = p.finish_masked() as u32; }}").unwrap();
-            writeln!(out, "        out\n    }}").unwrap();
+                &l.fields,
+                &raw,
+                &format!("[{}]", words.join(", ")),
+                "The descriptor's dwords",
+            );
             writeln!(out, "    #[allow(clippy::all)]").unwrap();
             writeln!(out, "    pub fn from_raw(raw: &{raw}) -> Self {{").unwrap();
             writeln!(out, "        Self {{").unwrap();
@@ -493,40 +586,13 @@ fn emit_struct(out: &mut String, e: &Entry, places: &[(Chips, Place)], chip_note
             writeln!(out, "        }}\n    }}").unwrap();
         }
         _ => {
-            writeln!(out, "    fn packer(&self) -> crate::encode::Packer {{").unwrap();
-            writeln!(out, "        #[allow(unused_mut)]\n        let mut p = crate::encode::Packer::new(Self::NAME);").unwrap();
-            for f in &l.fields {
-                writeln!(out, "        {}", pack_stmt(f, "p")).unwrap();
-            }
-            writeln!(out, "        p\n    }}").unwrap();
-            writeln!(
-                out,
-                "    /// The raw value; an out-of-range field is an error."
-            )
-            .unwrap();
-            writeln!(
-                out,
-                "    pub fn try_to_raw(&self) -> Result<{raw}, crate::encode::FieldError> {{"
-            )
-            .unwrap();
-            // A 64-bit value needs no narrowing.
-            let cast = if raw == "u64" {
-                String::new()
+            let all: Vec<&ApiField> = l.fields.iter().collect();
+            let body = if raw == "u64" {
+                or_of(&all)
             } else {
-                format!(" as {raw}")
+                format!("({}) as {raw}", or_of(&all))
             };
-            let map = if cast.is_empty() {
-                String::new()
-            } else {
-                format!(".map(|v| v{cast})")
-            };
-            writeln!(out, "        self.packer().finish(){map}\n    }}").unwrap();
-            writeln!(
-                out,
-                "    /// The raw value (out-of-range fields: debug assertion, else truncated)."
-            )
-            .unwrap();
-            writeln!(out, "    pub fn to_raw(&self) -> {raw} {{\n        self.packer().finish_masked(){cast}\n    }}").unwrap();
+            emit_packing(out, &l.fields, &raw, &body, "The raw value");
             writeln!(out, "    #[allow(clippy::all)]").unwrap();
             writeln!(out, "    pub fn from_raw(raw: {raw}) -> Self {{").unwrap();
             writeln!(out, "        let raw = u64::from(raw);").unwrap();
@@ -576,7 +642,7 @@ fn emit_struct(out: &mut String, e: &Entry, places: &[(Chips, Place)], chip_note
         .unwrap();
         writeln!(
             out,
-            "    fn layout(chip: crate::Chip) -> Option<(u32, u32, u32)> {{\n        match chip {{"
+            "    #[inline]\n    fn layout(chip: crate::Chip) -> Option<(u32, u32, u32)> {{\n        match chip {{"
         )
         .unwrap();
         for (c, p) in places {
@@ -609,7 +675,7 @@ fn emit_struct(out: &mut String, e: &Entry, places: &[(Chips, Place)], chip_note
         .unwrap();
         writeln!(
             out,
-            "    fn offset(chip: crate::Chip) -> Option<u32> {{\n        match chip {{"
+            "    #[inline]\n    fn offset(chip: crate::Chip) -> Option<u32> {{\n        match chip {{"
         )
         .unwrap();
         for (c, p) in places {
@@ -622,7 +688,8 @@ fn emit_struct(out: &mut String, e: &Entry, places: &[(Chips, Place)], chip_note
         }
         writeln!(out, "        }}\n    }}").unwrap();
     }
-    writeln!(out, "    fn try_raw(&self) -> Result<u64, crate::encode::FieldError> {{\n        self.packer().finish()\n    }}").unwrap();
+    let widen = if is64 { "" } else { ".map(u64::from)" };
+    writeln!(out, "    #[inline(always)]\n    fn try_raw(&self) -> Result<u64, crate::encode::FieldError> {{\n        self.try_to_raw(){widen}\n    }}").unwrap();
     writeln!(out, "}}").unwrap();
 }
 

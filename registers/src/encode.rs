@@ -41,7 +41,9 @@ impl fmt::Display for FieldError {
 
 impl std::error::Error for FieldError {}
 
-fn ones(bits: u32) -> u64 {
+/// The mask of the low `bits` bits.
+#[inline(always)]
+pub const fn ones(bits: u32) -> u64 {
     if bits >= 64 {
         u64::MAX
     } else {
@@ -49,175 +51,190 @@ fn ones(bits: u32) -> u64 {
     }
 }
 
-/// Accumulates fields into a raw value, remembering the first field that
-/// did not fit.
-#[derive(Debug)]
-pub struct Packer {
-    raw: u64,
-    what: &'static str,
-    error: Option<FieldError>,
+// The checks below are what the generated `try_to_raw`s (and, in debug
+// builds, `to_raw`s) run for each field: one comparison or two on the normal
+// path, which folds away for constant values once inlined; the error itself
+// is built out of line.
+
+/// An unsigned `value` stored `>> shr` in `width` bits.
+#[inline(always)]
+pub fn check_uint(
+    register: &'static str,
+    field: &'static str,
+    value: u64,
+    width: u32,
+    shr: u32,
+) -> Result<(), FieldError> {
+    if value & ones(shr) != 0 || value >> shr > ones(width) {
+        return Err(uint_error(register, field, value, width, shr));
+    }
+    Ok(())
 }
 
-impl Packer {
-    pub fn new(what: &'static str) -> Self {
-        Packer {
-            raw: 0,
-            what,
-            error: None,
+#[cold]
+#[inline(never)]
+fn uint_error(
+    register: &'static str,
+    field: &'static str,
+    value: u64,
+    width: u32,
+    shr: u32,
+) -> FieldError {
+    let problem = if value & ones(shr) != 0 {
+        FieldProblem::Misaligned {
+            value,
+            alignment: 1u64 << shr,
         }
-    }
-
-    fn fail(&mut self, field: &'static str, problem: FieldProblem) {
-        if self.error.is_none() {
-            self.error = Some(FieldError {
-                register: self.what,
-                field,
-                problem,
-            });
+    } else {
+        FieldProblem::OutOfRange {
+            value: i128::from(value),
+            min: 0,
+            max: i128::from(ones(width)) << shr,
         }
+    };
+    FieldError {
+        register,
+        field,
+        problem,
     }
+}
 
-    fn put(&mut self, low: u32, high: u32, bits: u64) {
-        self.raw |= (bits & ones(high - low + 1)) << low;
+/// A two's complement `value` stored `>> shr` in `width` bits.
+#[inline(always)]
+pub fn check_int(
+    register: &'static str,
+    field: &'static str,
+    value: i64,
+    width: u32,
+    shr: u32,
+) -> Result<(), FieldError> {
+    let stored = i128::from(value >> shr);
+    let half = 1i128 << (width - 1);
+    if value as u64 & ones(shr) != 0 || stored < -half || stored >= half {
+        return Err(int_error(register, field, value, width, shr));
     }
+    Ok(())
+}
 
-    pub fn bit(&mut self, _field: &'static str, pos: u32, value: bool) {
-        self.put(pos, pos, u64::from(value));
-    }
-
-    /// An unsigned value stored `>> shr` in bits `low..=high`.
-    pub fn uint(&mut self, field: &'static str, low: u32, high: u32, shr: u32, value: u64) {
-        let width = high - low + 1;
-        let alignment = 1u64 << shr;
-        if value & (alignment - 1) != 0 {
-            self.fail(field, FieldProblem::Misaligned { value, alignment });
+#[cold]
+#[inline(never)]
+fn int_error(
+    register: &'static str,
+    field: &'static str,
+    value: i64,
+    width: u32,
+    shr: u32,
+) -> FieldError {
+    let problem = if value as u64 & ones(shr) != 0 {
+        FieldProblem::Misaligned {
+            value: value as u64,
+            alignment: 1u64 << shr,
         }
-        let stored = value >> shr;
-        if stored > ones(width) {
-            let max = i128::from(ones(width)) << shr;
-            self.fail(
-                field,
-                FieldProblem::OutOfRange {
-                    value: i128::from(value),
-                    min: 0,
-                    max,
-                },
-            );
+    } else {
+        let half = 1i128 << (width - 1);
+        FieldProblem::OutOfRange {
+            value: i128::from(value),
+            min: -half << shr,
+            max: (half - 1) << shr,
         }
-        self.put(low, high, stored);
+    };
+    FieldError {
+        register,
+        field,
+        problem,
     }
+}
 
-    /// A two's complement value stored `>> shr` in bits `low..=high`.
-    pub fn int(&mut self, field: &'static str, low: u32, high: u32, shr: u32, value: i64) {
-        let width = high - low + 1;
-        let alignment = 1i64 << shr;
-        if value & (alignment - 1) != 0 {
-            self.fail(
-                field,
-                FieldProblem::Misaligned {
-                    value: value as u64,
-                    alignment: alignment as u64,
-                },
-            );
-        }
-        let stored = value >> shr;
-        let min = -(1i128 << (width - 1));
-        let max = (1i128 << (width - 1)) - 1;
-        if i128::from(stored) < min || i128::from(stored) > max {
-            self.fail(
-                field,
-                FieldProblem::OutOfRange {
-                    value: i128::from(value),
-                    min: min << shr,
-                    max: max << shr,
-                },
-            );
-        }
-        self.put(low, high, stored as u64);
-    }
+/// The two's complement bits of a fixed-point `value` with `radix` fraction
+/// bits, rounded to the nearest step (not yet masked to the field).
+#[inline]
+pub fn fixed_bits(value: f64, radix: u32) -> u64 {
+    (value * (1u64 << radix) as f64).round() as i64 as u64
+}
 
-    /// A fixed-point value with `radix` fraction bits. Values between two
-    /// steps are rounded to the nearest one; out-of-range values are errors.
-    pub fn fixed(
-        &mut self,
-        field: &'static str,
-        low: u32,
-        high: u32,
-        radix: u32,
-        signed: bool,
-        value: f64,
-    ) {
-        let width = high - low + 1;
-        let scaled = (value * (1u64 << radix) as f64).round();
-        let (min, max) = if signed {
-            (
-                -((1i128 << (width - 1)) as f64),
-                ((1i128 << (width - 1)) - 1) as f64,
-            )
-        } else {
-            (0.0, ones(width) as f64)
-        };
-        if !scaled.is_finite() || scaled < min || scaled > max {
-            self.fail(field, FieldProblem::NotRepresentable { value });
-        }
-        self.put(low, high, scaled as i64 as u64);
+/// A fixed-point `value` with `radix` fraction bits in `width` bits.
+#[inline]
+pub fn check_fixed(
+    register: &'static str,
+    field: &'static str,
+    value: f64,
+    width: u32,
+    radix: u32,
+    signed: bool,
+) -> Result<(), FieldError> {
+    let scaled = (value * (1u64 << radix) as f64).round();
+    let (min, max) = if signed {
+        (
+            -((1i128 << (width - 1)) as f64),
+            ((1i128 << (width - 1)) - 1) as f64,
+        )
+    } else {
+        (0.0, ones(width) as f64)
+    };
+    if !scaled.is_finite() || scaled < min || scaled > max {
+        return Err(not_representable(register, field, value));
     }
+    Ok(())
+}
 
-    /// An IEEE float of the field's width (32 bits, or 16 for a half).
-    pub fn float(&mut self, field: &'static str, low: u32, high: u32, value: f32) {
-        let bits = if high - low + 1 == 16 {
-            match f32_to_half(value) {
-                Some(h) => u64::from(h),
-                None => {
-                    self.fail(
-                        field,
-                        FieldProblem::NotRepresentable {
-                            value: f64::from(value),
-                        },
-                    );
-                    0
-                }
-            }
-        } else {
-            u64::from(value.to_bits())
-        };
-        self.put(low, high, bits);
+/// The bits of an IEEE float field of `width` bits (32, or 16 for a half;
+/// a value no half holds packs as 0, which `check_float` reports).
+#[inline]
+pub fn float_bits(value: f32, width: u32) -> u64 {
+    if width == 16 {
+        f32_to_half(value).map_or(0, u64::from)
+    } else {
+        u64::from(value.to_bits())
     }
+}
 
-    /// The packed value, or the first field that did not fit.
-    pub fn finish(self) -> Result<u64, FieldError> {
-        match self.error {
-            None => Ok(self.raw),
-            Some(e) => Err(e),
-        }
+/// An IEEE float `value` in a field of `width` bits.
+#[inline]
+pub fn check_float(
+    register: &'static str,
+    field: &'static str,
+    value: f32,
+    width: u32,
+) -> Result<(), FieldError> {
+    if width == 16 && f32_to_half(value).is_none() {
+        return Err(not_representable(register, field, f64::from(value)));
     }
+    Ok(())
+}
 
-    /// The packed value with out-of-range fields truncated to their bits;
-    /// a debug build asserts that none was.
-    pub fn finish_masked(self) -> u64 {
-        debug_assert!(
-            self.error.is_none(),
-            "{}",
-            self.error
-                .as_ref()
-                .map(|e| e.to_string())
-                .unwrap_or_default()
-        );
-        self.raw
+#[cold]
+#[inline(never)]
+fn not_representable(register: &'static str, field: &'static str, value: f64) -> FieldError {
+    FieldError {
+        register,
+        field,
+        problem: FieldProblem::NotRepresentable { value },
     }
+}
+
+/// What a generated `to_raw` does with a field that does not fit: a debug
+/// build stops; a release build has already truncated it.
+#[cold]
+#[inline(never)]
+#[track_caller]
+pub fn field_overflow(e: &FieldError) -> ! {
+    panic!("{e}")
 }
 
 /// Bit `pos` of `raw`.
+#[inline]
 pub fn bit(raw: u64, pos: u32) -> bool {
     raw >> pos & 1 != 0
 }
 
 /// The unsigned value of bits `low..=high`, shifted back left by `shr`.
+#[inline]
 pub fn uint(raw: u64, low: u32, high: u32, shr: u32) -> u64 {
     (raw >> low & ones(high - low + 1)) << shr
 }
 
 /// The sign-extended value of bits `low..=high`, shifted back by `shr`.
+#[inline]
 pub fn int(raw: u64, low: u32, high: u32, shr: u32) -> i64 {
     let width = high - low + 1;
     let v = raw >> low & ones(width);
@@ -230,6 +247,7 @@ pub fn int(raw: u64, low: u32, high: u32, shr: u32) -> i64 {
 }
 
 /// A fixed-point value of bits `low..=high` with `radix` fraction bits.
+#[inline]
 pub fn fixed(raw: u64, low: u32, high: u32, radix: u32, signed: bool) -> f64 {
     let v = if signed {
         int(raw, low, high, 0) as f64
@@ -240,6 +258,7 @@ pub fn fixed(raw: u64, low: u32, high: u32, radix: u32, signed: bool) -> f64 {
 }
 
 /// An IEEE float of bits `low..=high` (32, or 16 for a half).
+#[inline]
 pub fn float(raw: u64, low: u32, high: u32) -> f32 {
     let v = uint(raw, low, high, 0);
     if high - low + 1 == 16 {

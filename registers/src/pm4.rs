@@ -43,12 +43,14 @@ pub const PKT7_MAX_OPCODE: u32 = 0x7f;
 pub const PKT7_MAX_COUNT: u32 = 0x3fff;
 
 /// 1 when `v` has an even number of set bits (odd parity).
+#[inline]
 pub fn odd_parity_bit(v: u32) -> u32 {
     (v.count_ones() + 1) & 1
 }
 
 /// A type 4 header writing `count` dwords to consecutive registers from
 /// `offset`. Out-of-range arguments are a debug assertion (and truncated).
+#[inline]
 pub fn pkt4(offset: u32, count: u32) -> u32 {
     debug_assert!(
         offset <= PKT4_MAX_OFFSET,
@@ -60,6 +62,7 @@ pub fn pkt4(offset: u32, count: u32) -> u32 {
 }
 
 /// A type 7 header for `opcode` with a `count`-dword payload.
+#[inline]
 pub fn pkt7(opcode: u32, count: u32) -> u32 {
     debug_assert!(
         opcode <= PKT7_MAX_OPCODE,

@@ -39,6 +39,7 @@ pub struct RegWrite {
 
 impl RegWrite {
     /// The dwords a type-4 packet carries for this write.
+    #[inline]
     pub fn dwords(&self) -> impl Iterator<Item = u32> {
         let lo = self.value as u32;
         let hi = (self.value >> 32) as u32;
@@ -95,6 +96,7 @@ pub trait Register {
     /// The raw value; an out-of-range field is an error.
     fn try_raw(&self) -> Result<u64, FieldError>;
     /// The write that sets this register to this value on `chip`.
+    #[inline]
     fn write(&self, chip: Chip) -> Result<RegWrite, RegisterError> {
         let offset = Self::offset(chip).ok_or(RegisterError::NotOnChip {
             register: Self::NAME,
@@ -117,6 +119,7 @@ pub trait ArrayRegister {
     fn layout(chip: Chip) -> Option<(u32, u32, u32)>;
     fn try_raw(&self) -> Result<u64, FieldError>;
     /// Entry `index`'s offset on `chip`.
+    #[inline]
     fn offset(chip: Chip, index: u32) -> Result<u32, RegisterError> {
         let (base, stride, length) = Self::layout(chip).ok_or(RegisterError::NotOnChip {
             register: Self::NAME,
@@ -133,6 +136,7 @@ pub trait ArrayRegister {
         Ok(base + index * stride)
     }
     /// The write that sets entry `index` to this value on `chip`.
+    #[inline]
     fn write(&self, chip: Chip, index: u32) -> Result<RegWrite, RegisterError> {
         let offset = Self::offset(chip, index)?;
         let value = self.try_raw().map_err(RegisterError::Field)?;

@@ -163,12 +163,33 @@ fn packet_dwords_and_descriptors() {
     let back = descriptors::a7xx::TextureDescriptor::from_raw(&raw);
     assert_eq!((back.pitch, back.structsizetexels), (256, 256 << 7 >> 4));
     assert_eq!(back.to_raw(), raw);
-    assert!(descriptors::a6xx::TextureDescriptor {
+    let err = descriptors::a6xx::TextureDescriptor {
         width: 1 << 15,
         ..Default::default()
     }
     .try_to_raw()
-    .is_err());
+    .unwrap_err();
+    // WIDTH is bits 0-14 of dword 1 (a6xx.xml's A6XX_TEX_CONST_1).
+    assert_eq!((err.register, err.field), ("A6XX_TEX_CONST", "WIDTH"));
+    assert_eq!(
+        err.problem,
+        FieldProblem::OutOfRange {
+            value: 1 << 15,
+            min: 0,
+            max: (1 << 15) - 1
+        }
+    );
+}
+
+#[test]
+#[cfg(debug_assertions)]
+#[should_panic(expected = "A6XX_TEX_CONST.HEIGHT: 32768 is outside 0..=32767")]
+fn descriptor_to_raw_asserts_in_debug_builds() {
+    let _ = descriptors::a7xx::TextureDescriptor {
+        height: 1 << 15,
+        ..Default::default()
+    }
+    .to_raw();
 }
 
 #[test]
