@@ -22,7 +22,8 @@ pub unsafe extern "system" fn vkCreateCommandPool(
         "vkCreateCommandPool",
         vk::Result::ERROR_OUT_OF_HOST_MEMORY,
         || {
-            let device = handles::device(device)?;
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let device = unsafe { handles::device(device) }?;
             // SAFETY: the application's structure.
             let info = unsafe { ffi::input(p_info) }?;
             let pool = CommandPool::new(&device.device, info.queue_family_index, info.flags)?;
@@ -42,9 +43,11 @@ pub unsafe extern "system" fn vkDestroyCommandPool(
     _p_allocator: *const vk::AllocationCallbacks<'_>,
 ) {
     guard::void("vkDestroyCommandPool", || {
-        if let Some(object) = handles::drop_command_pool(pool) {
+        // SAFETY: the application destroys the handle, which valid usage makes its last use.
+        if let Some(object) = unsafe { handles::drop_command_pool(pool) } {
             for cmd in object.buffers.lock().drain(..) {
-                handles::drop_command_buffer(cmd);
+                // SAFETY: a child handle its parent retires; valid usage ends its use before the parent is destroyed or reset.
+                unsafe { handles::drop_command_buffer(cmd) };
             }
         }
         Ok(())
@@ -60,7 +63,8 @@ pub unsafe extern "system" fn vkResetCommandPool(
         "vkResetCommandPool",
         vk::Result::ERROR_OUT_OF_HOST_MEMORY,
         || {
-            handles::command_pool(pool)?.pool.reset();
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            unsafe { handles::command_pool(pool) }?.pool.reset();
             Ok(())
         },
     )
@@ -72,7 +76,8 @@ pub unsafe extern "system" fn vkTrimCommandPool(
     _flags: vk::CommandPoolTrimFlags,
 ) {
     guard::void("vkTrimCommandPool", || {
-        handles::command_pool(pool)?.pool.trim();
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        unsafe { handles::command_pool(pool) }?.pool.trim();
         Ok(())
     })
 }
@@ -88,7 +93,8 @@ pub unsafe extern "system" fn vkAllocateCommandBuffers(
         || {
             // SAFETY: the application's structure.
             let info = unsafe { ffi::input(p_info) }?;
-            let object = handles::command_pool(info.command_pool)?;
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let object = unsafe { handles::command_pool(info.command_pool) }?;
             let level = if info.level == vk::CommandBufferLevel::SECONDARY {
                 Level::Secondary
             } else {
@@ -113,12 +119,14 @@ pub unsafe extern "system" fn vkFreeCommandBuffers(
     p_buffers: *const vk::CommandBuffer,
 ) {
     guard::void("vkFreeCommandBuffers", || {
-        let object = handles::command_pool(pool)?;
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let object = unsafe { handles::command_pool(pool) }?;
         // SAFETY: pCommandBuffers holds commandBufferCount handles.
         let buffers = unsafe { ffi::slice(p_buffers, count) };
         let mut list = object.buffers.lock();
         for cmd in buffers.iter().filter(|c| !vk::Handle::is_null(**c)) {
-            handles::drop_command_buffer(*cmd);
+            // SAFETY: the application destroys the handle, which valid usage makes its last use.
+            unsafe { handles::drop_command_buffer(*cmd) };
             list.retain(|c| c != cmd);
         }
         Ok(())
@@ -132,7 +140,8 @@ pub unsafe extern "system" fn vkBeginCommandBuffer(
     guard::success(
         "vkBeginCommandBuffer",
         vk::Result::ERROR_OUT_OF_HOST_MEMORY,
-        || handles::command_buffer(command_buffer)?.begin(),
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        || unsafe { handles::command_buffer(command_buffer) }?.begin(),
     )
 }
 
@@ -140,7 +149,8 @@ pub unsafe extern "system" fn vkEndCommandBuffer(command_buffer: vk::CommandBuff
     guard::success(
         "vkEndCommandBuffer",
         vk::Result::ERROR_OUT_OF_HOST_MEMORY,
-        || handles::command_buffer(command_buffer)?.end(),
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        || unsafe { handles::command_buffer(command_buffer) }?.end(),
     )
 }
 
@@ -152,7 +162,8 @@ pub unsafe extern "system" fn vkResetCommandBuffer(
         "vkResetCommandBuffer",
         vk::Result::ERROR_OUT_OF_HOST_MEMORY,
         || {
-            handles::command_buffer(command_buffer)?.reset();
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            unsafe { handles::command_buffer(command_buffer) }?.reset();
             Ok(())
         },
     )

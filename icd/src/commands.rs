@@ -23,7 +23,8 @@ fn record(
     command_buffer: vk::CommandBuffer,
     command: impl FnOnce(&mut Recording) -> VkResult<()>,
 ) {
-    let Ok(cmd) = handles::command_buffer(command_buffer) else {
+    // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+    let Ok(cmd) = (unsafe { handles::command_buffer(command_buffer) }) else {
         return;
     };
     let recorded = guard::value(entry, false, || {
@@ -60,9 +61,10 @@ pub unsafe extern "system" fn vkCmdBindPipeline(
                 eprintln!("parsnip: vkCmdBindPipeline: only compute pipelines exist");
                 return Err(vk::Result::ERROR_UNKNOWN);
             }
-            handles::pipeline(pipeline)
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            unsafe { handles::pipeline(pipeline) }
         },
-        |rec, p| rec.bind_compute_pipeline(p),
+        |rec, p| rec.bind_compute_pipeline(p.clone()),
     );
 }
 
@@ -80,11 +82,13 @@ pub unsafe extern "system" fn vkCmdBindDescriptorSets(
         "vkCmdBindDescriptorSets",
         command_buffer,
         || {
-            let layout = handles::pipeline_layout(layout)?;
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let layout = unsafe { handles::pipeline_layout(layout) }?;
             // SAFETY: pDescriptorSets holds descriptorSetCount handles.
             let sets = unsafe { ffi::slice(p_sets, set_count) }
                 .iter()
-                .map(|s| handles::descriptor_set(*s))
+                // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                .map(|s| unsafe { handles::descriptor_set(*s) }.cloned())
                 .collect::<Result<Vec<_>, _>>()?;
             // SAFETY: pDynamicOffsets holds dynamicOffsetCount offsets.
             let offsets = unsafe { ffi::slice(p_dynamic, dynamic_count) }.to_vec();
@@ -146,7 +150,8 @@ pub unsafe extern "system" fn vkCmdDispatchIndirect(
     record_with(
         "vkCmdDispatchIndirect",
         command_buffer,
-        || handles::buffer(buffer),
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        || unsafe { handles::buffer(buffer) },
         |rec, b| rec.dispatch_indirect(&b, offset),
     );
 }
@@ -328,7 +333,14 @@ pub unsafe extern "system" fn vkCmdCopyBuffer(
                     size: r.size,
                 })
                 .collect::<Vec<_>>();
-            Ok((handles::buffer(src)?, handles::buffer(dst)?, regions))
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            Ok((
+                // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                unsafe { handles::buffer(src) }?,
+                // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                unsafe { handles::buffer(dst) }?,
+                regions,
+            ))
         },
         |rec, (src, dst, regions)| rec.copy_buffer(&src, &dst, &regions),
     );
@@ -344,7 +356,8 @@ pub unsafe extern "system" fn vkCmdFillBuffer(
     record_with(
         "vkCmdFillBuffer",
         command_buffer,
-        || handles::buffer(dst),
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        || unsafe { handles::buffer(dst) },
         |rec, dst| rec.fill_buffer(&dst, offset, size, data),
     );
 }
@@ -362,7 +375,8 @@ pub unsafe extern "system" fn vkCmdUpdateBuffer(
         || {
             // SAFETY: pData holds dataSize bytes.
             let data = unsafe { ffi::bytes(p_data, size as usize) }.to_vec();
-            Ok((handles::buffer(dst)?, data))
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            Ok((unsafe { handles::buffer(dst) }?, data))
         },
         |rec, (dst, data)| rec.update_buffer(&dst, offset, &data),
     );
@@ -379,7 +393,8 @@ fn write_event(
     record_with(
         entry,
         command_buffer,
-        || handles::event(event),
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        || unsafe { handles::event(event) },
         |rec, e| rec.write_event(&e, signal, stages),
     );
 }
@@ -433,7 +448,8 @@ pub unsafe extern "system" fn vkCmdSetEvent2(
             let stages = unsafe { v2_dependencies(info) }
                 .iter()
                 .fold(vk::PipelineStageFlags2::empty(), |s, d| s | d.src_stages);
-            Ok((handles::event(event)?, stages))
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            Ok((unsafe { handles::event(event) }?, stages))
         },
         |rec, (e, stages)| rec.write_event(&e, true, stages),
     );
@@ -449,7 +465,11 @@ pub unsafe extern "system" fn vkCmdResetEvent2(
 
 /// The driver's events for the application's handles.
 fn events(raw: &[vk::Event]) -> Result<Vec<Arc<Event>>, vk::Result> {
-    raw.iter().map(|e| handles::event(*e)).collect()
+    // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+    raw.iter()
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        .map(|e| unsafe { handles::event(*e) }.cloned())
+        .collect()
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -525,7 +545,8 @@ fn write_timestamp(
     record_with(
         entry,
         command_buffer,
-        || handles::query_pool(pool),
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        || unsafe { handles::query_pool(pool) },
         |rec, p| rec.write_timestamp(&p, query),
     );
 }
@@ -557,7 +578,8 @@ pub unsafe extern "system" fn vkCmdResetQueryPool(
     record_with(
         "vkCmdResetQueryPool",
         command_buffer,
-        || handles::query_pool(pool),
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        || unsafe { handles::query_pool(pool) },
         |rec, p| rec.reset_queries(&p, first, count),
     );
 }
@@ -576,7 +598,10 @@ pub unsafe extern "system" fn vkCmdCopyQueryPoolResults(
     record_with(
         "vkCmdCopyQueryPoolResults",
         command_buffer,
-        || Ok((handles::query_pool(pool)?, handles::buffer(dst)?)),
+        || {
+            // SAFETY: handles the application passed; valid usage keeps them live for the call.
+            Ok(unsafe { (handles::query_pool(pool)?, handles::buffer(dst)?) })
+        },
         |rec, (p, b)| rec.copy_query_results(&p, first, count, &b, offset, stride, flags),
     );
 }
@@ -587,11 +612,13 @@ pub unsafe extern "system" fn vkCmdExecuteCommands(
     p_buffers: *const vk::CommandBuffer,
 ) {
     guard::void("vkCmdExecuteCommands", || {
-        let primary = handles::command_buffer(command_buffer)?;
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let primary = unsafe { handles::command_buffer(command_buffer) }?;
         // SAFETY: pCommandBuffers holds commandBufferCount handles.
         let secondaries = unsafe { ffi::slice(p_buffers, count) }
             .iter()
-            .map(|c| handles::command_buffer(*c))
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            .map(|c| unsafe { handles::command_buffer(*c) }.cloned())
             .collect::<Result<Vec<_>, _>>()?;
         primary.execute_commands(&secondaries);
         Ok(())

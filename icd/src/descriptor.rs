@@ -64,7 +64,8 @@ pub unsafe extern "system" fn vkDestroyDescriptorSetLayout(
     _p_allocator: *const vk::AllocationCallbacks<'_>,
 ) {
     guard::void("vkDestroyDescriptorSetLayout", || {
-        handles::drop_set_layout(layout);
+        // SAFETY: the application destroys the handle, which valid usage makes its last use.
+        unsafe { handles::drop_set_layout(layout) };
         Ok(())
     })
 }
@@ -96,7 +97,8 @@ pub unsafe extern "system" fn vkCreateDescriptorPool(
         "vkCreateDescriptorPool",
         vk::Result::ERROR_OUT_OF_HOST_MEMORY,
         || {
-            let device = handles::device(device)?;
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let device = unsafe { handles::device(device) }?;
             // SAFETY: the application's structure.
             let info = unsafe { ffi::input(p_info) }?;
             // SAFETY: pPoolSizes holds poolSizeCount structures.
@@ -118,7 +120,8 @@ pub unsafe extern "system" fn vkCreateDescriptorPool(
 
 fn drop_pool_sets(object: &DescriptorPoolObject) {
     for set in object.sets.lock().drain(..) {
-        handles::drop_descriptor_set(set);
+        // SAFETY: a child handle its parent retires; valid usage ends its use before the parent is destroyed or reset.
+        unsafe { handles::drop_descriptor_set(set) };
     }
 }
 
@@ -128,7 +131,8 @@ pub unsafe extern "system" fn vkDestroyDescriptorPool(
     _p_allocator: *const vk::AllocationCallbacks<'_>,
 ) {
     guard::void("vkDestroyDescriptorPool", || {
-        if let Some(object) = handles::drop_descriptor_pool(pool) {
+        // SAFETY: the application destroys the handle, which valid usage makes its last use.
+        if let Some(object) = unsafe { handles::drop_descriptor_pool(pool) } {
             drop_pool_sets(&object);
         }
         Ok(())
@@ -144,7 +148,8 @@ pub unsafe extern "system" fn vkResetDescriptorPool(
         "vkResetDescriptorPool",
         vk::Result::ERROR_OUT_OF_HOST_MEMORY,
         || {
-            let object = handles::descriptor_pool(pool)?;
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let object = unsafe { handles::descriptor_pool(pool) }?;
             drop_pool_sets(&object);
             object.pool.reset();
             Ok(())
@@ -163,19 +168,22 @@ pub unsafe extern "system" fn vkAllocateDescriptorSets(
         || {
             // SAFETY: the application's structure.
             let info = unsafe { ffi::input(p_info) }?;
-            let object = handles::descriptor_pool(info.descriptor_pool)?;
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let object = unsafe { handles::descriptor_pool(info.descriptor_pool) }?;
             // SAFETY: pSetLayouts holds descriptorSetCount handles.
             let layouts = unsafe { ffi::slice(info.p_set_layouts, info.descriptor_set_count) };
             let mut made = Vec::with_capacity(layouts.len());
             for layout in layouts {
-                match handles::set_layout(*layout)
+                // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                match unsafe { handles::set_layout(*layout) }
                     .and_then(|l| DescriptorSet::allocate(&object.pool, &l))
                 {
                     Ok(set) => made.push(handles::new_descriptor_set(set)),
                     Err(e) => {
                         // Nothing is allocated when one allocation fails.
                         for h in made {
-                            handles::drop_descriptor_set(h);
+                            // SAFETY: a handle made just above and never handed to the application.
+                            unsafe { handles::drop_descriptor_set(h) };
                         }
                         return Err(e);
                     }
@@ -201,12 +209,14 @@ pub unsafe extern "system" fn vkFreeDescriptorSets(
         "vkFreeDescriptorSets",
         vk::Result::ERROR_OUT_OF_HOST_MEMORY,
         || {
-            let object = handles::descriptor_pool(pool)?;
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let object = unsafe { handles::descriptor_pool(pool) }?;
             // SAFETY: pDescriptorSets holds descriptorSetCount handles.
             let sets = unsafe { ffi::slice(p_sets, count) };
             let mut list = object.sets.lock();
             for set in sets.iter().filter(|s| **s != vk::DescriptorSet::null()) {
-                handles::drop_descriptor_set(*set);
+                // SAFETY: the application destroys the handle, which valid usage makes its last use.
+                unsafe { handles::drop_descriptor_set(*set) };
                 list.retain(|s| s != set);
             }
             Ok(())
@@ -217,7 +227,8 @@ pub unsafe extern "system" fn vkFreeDescriptorSets(
 /// The writes of one descriptor update, as driver values.
 fn buffer_write(info: &vk::DescriptorBufferInfo) -> Result<DescriptorWrite, vk::Result> {
     Ok(DescriptorWrite::Buffer {
-        buffer: handles::buffer(info.buffer)?,
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        buffer: unsafe { handles::buffer(info.buffer) }?.clone(),
         offset: info.offset,
         range: info.range,
     })
@@ -252,18 +263,24 @@ pub unsafe extern "system" fn vkUpdateDescriptorSets(
     guard::void("vkUpdateDescriptorSets", || {
         // SAFETY: pDescriptorWrites holds descriptorWriteCount structures.
         for w in unsafe { ffi::slice(p_writes, write_count) } {
-            let set = handles::descriptor_set(w.dst_set)?;
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let set = unsafe { handles::descriptor_set(w.dst_set) }?;
             let writes: Vec<DescriptorWrite> = if is_image(w.descriptor_type) {
                 // SAFETY: pImageInfo holds descriptorCount structures.
                 unsafe { ffi::slice(w.p_image_info, w.descriptor_count) }
                     .iter()
-                    .map(|i| image_write(&set, w.dst_binding, w.descriptor_type, i))
+                    .map(|i| image_write(set, w.dst_binding, w.descriptor_type, i))
                     .collect::<Result<_, _>>()?
             } else if is_texel(w.descriptor_type) {
                 // SAFETY: pTexelBufferView holds descriptorCount handles.
                 unsafe { ffi::slice(w.p_texel_buffer_view, w.descriptor_count) }
                     .iter()
-                    .map(|v| handles::buffer_view(*v).map(DescriptorWrite::TexelBuffer))
+                    // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                    .map(|v| {
+                        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                        unsafe { handles::buffer_view(*v) }
+                            .map(|v| DescriptorWrite::TexelBuffer(v.clone()))
+                    })
                     .collect::<Result<_, _>>()?
             } else {
                 // SAFETY: pBufferInfo holds descriptorCount structures.
@@ -281,8 +298,10 @@ pub unsafe extern "system" fn vkUpdateDescriptorSets(
         }
         // SAFETY: pDescriptorCopies holds descriptorCopyCount structures.
         for c in unsafe { ffi::slice(p_copies, copy_count) } {
-            let src = handles::descriptor_set(c.src_set)?;
-            let dst = handles::descriptor_set(c.dst_set)?;
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let src = unsafe { handles::descriptor_set(c.src_set) }?;
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let dst = unsafe { handles::descriptor_set(c.dst_set) }?;
             dst.copy_from(
                 c.dst_binding,
                 c.dst_array_element,
@@ -314,7 +333,8 @@ pub unsafe extern "system" fn vkCreateDescriptorUpdateTemplate(
                 );
                 return Err(vk::Result::ERROR_UNKNOWN);
             }
-            let layout = handles::set_layout(info.descriptor_set_layout)?;
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let layout = unsafe { handles::set_layout(info.descriptor_set_layout) }?;
             // SAFETY: pDescriptorUpdateEntries holds descriptorUpdateEntryCount
             // structures.
             let entries = unsafe {
@@ -333,7 +353,7 @@ pub unsafe extern "system" fn vkCreateDescriptorUpdateTemplate(
                 stride: e.stride,
             })
             .collect();
-            let template = DescriptorUpdateTemplate::new(layout, entries)?;
+            let template = DescriptorUpdateTemplate::new(layout.clone(), entries)?;
             // SAFETY: pDescriptorUpdateTemplate is valid for a write.
             unsafe { ffi::write(p_template, handles::new_update_template(template)) }
         },
@@ -346,7 +366,8 @@ pub unsafe extern "system" fn vkDestroyDescriptorUpdateTemplate(
     _p_allocator: *const vk::AllocationCallbacks<'_>,
 ) {
     guard::void("vkDestroyDescriptorUpdateTemplate", || {
-        handles::drop_update_template(template);
+        // SAFETY: the application destroys the handle, which valid usage makes its last use.
+        unsafe { handles::drop_update_template(template) };
         Ok(())
     })
 }
@@ -358,8 +379,10 @@ pub unsafe extern "system" fn vkUpdateDescriptorSetWithTemplate(
     p_data: *const c_void,
 ) {
     guard::void("vkUpdateDescriptorSetWithTemplate", || {
-        let set = handles::descriptor_set(set)?;
-        let template = handles::update_template(template)?;
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let set = unsafe { handles::descriptor_set(set) }?;
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let template = unsafe { handles::update_template(template) }?;
         for e in &template.entries {
             let mut writes = Vec::with_capacity(e.count as usize);
             for i in 0..e.count as usize {
@@ -373,7 +396,11 @@ pub unsafe extern "system" fn vkUpdateDescriptorSetWithTemplate(
                 } else if is_texel(e.ty) {
                     // SAFETY: as above: a VkBufferView there.
                     let view = unsafe { at.cast::<vk::BufferView>().read_unaligned() };
-                    writes.push(DescriptorWrite::TexelBuffer(handles::buffer_view(view)?));
+                    // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                    writes.push(DescriptorWrite::TexelBuffer(
+                        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                        unsafe { handles::buffer_view(view) }?.clone(),
+                    ));
                 } else {
                     // SAFETY: as above: a VkDescriptorBufferInfo there.
                     let info = unsafe { at.cast::<vk::DescriptorBufferInfo>().read_unaligned() };

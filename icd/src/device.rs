@@ -15,9 +15,11 @@ pub unsafe extern "system" fn vkDestroyDevice(
     _p_allocator: *const vk::AllocationCallbacks<'_>,
 ) {
     guard::void("vkDestroyDevice", || {
-        if let Some(object) = handles::drop_device(device) {
+        // SAFETY: the application destroys the handle, which valid usage makes its last use.
+        if let Some(object) = unsafe { handles::drop_device(device) } {
             for (_, _, q) in &object.queues {
-                handles::drop_queue(*q);
+                // SAFETY: a child handle its parent retires; valid usage ends its use before the parent is destroyed or reset.
+                unsafe { handles::drop_queue(*q) };
             }
             object.device.wait_idle()?;
         }
@@ -26,7 +28,8 @@ pub unsafe extern "system" fn vkDestroyDevice(
 }
 
 fn queue_handle(device: vk::Device, family: u32, index: u32) -> Result<vk::Queue, vk::Result> {
-    let object = handles::device(device)?;
+    // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+    let object = unsafe { handles::device(device) }?;
     object
         .queues
         .iter()
@@ -67,7 +70,8 @@ pub unsafe extern "system" fn vkGetDeviceQueue2(
 
 pub unsafe extern "system" fn vkDeviceWaitIdle(device: vk::Device) -> vk::Result {
     guard::success("vkDeviceWaitIdle", vk::Result::ERROR_DEVICE_LOST, || {
-        handles::device(device)?.device.wait_idle()
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        unsafe { handles::device(device) }?.device.wait_idle()
     })
 }
 
@@ -104,7 +108,8 @@ pub unsafe extern "system" fn vkAllocateMemory(
         "vkAllocateMemory",
         vk::Result::ERROR_OUT_OF_DEVICE_MEMORY,
         || {
-            let device = handles::device(device)?.device.clone();
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let device = unsafe { handles::device(device) }?.device.clone();
             // SAFETY: the application's structure.
             let info = unsafe { ffi::input(p_info) }?;
             let memory =
@@ -121,7 +126,8 @@ pub unsafe extern "system" fn vkFreeMemory(
     _p_allocator: *const vk::AllocationCallbacks<'_>,
 ) {
     guard::void("vkFreeMemory", || {
-        handles::drop_memory(memory);
+        // SAFETY: the application destroys the handle, which valid usage makes its last use.
+        unsafe { handles::drop_memory(memory) };
         Ok(())
     })
 }
@@ -135,7 +141,8 @@ pub unsafe extern "system" fn vkMapMemory(
     pp_data: *mut *mut c_void,
 ) -> vk::Result {
     guard::success("vkMapMemory", vk::Result::ERROR_MEMORY_MAP_FAILED, || {
-        let memory = handles::memory(memory)?;
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let memory = unsafe { handles::memory(memory) }?;
         let ptr = memory.map(offset, size)?;
         // SAFETY: ppData is valid for a write.
         unsafe { ffi::write(pp_data, ptr.as_ptr().cast()) }
@@ -144,7 +151,8 @@ pub unsafe extern "system" fn vkMapMemory(
 
 pub unsafe extern "system" fn vkUnmapMemory(_device: vk::Device, memory: vk::DeviceMemory) {
     guard::void("vkUnmapMemory", || {
-        handles::memory(memory)?.unmap();
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        unsafe { handles::memory(memory) }?.unmap();
         Ok(())
     })
 }
@@ -162,7 +170,8 @@ pub unsafe extern "system" fn vkFlushMappedMemoryRanges(
         || {
             // SAFETY: pMemoryRanges holds memoryRangeCount structures.
             for r in unsafe { ffi::slice(p_ranges, count) } {
-                handles::memory(r.memory)?;
+                // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                unsafe { handles::memory(r.memory) }?;
             }
             Ok(())
         },
@@ -184,7 +193,8 @@ pub unsafe extern "system" fn vkGetDeviceMemoryCommitment(
     p_committed: *mut vk::DeviceSize,
 ) {
     guard::void("vkGetDeviceMemoryCommitment", || {
-        let memory = handles::memory(memory)?;
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let memory = unsafe { handles::memory(memory) }?;
         // SAFETY: pCommittedMemoryInBytes is valid for a write.
         unsafe { ffi::write(p_committed, memory.size) }
     })
@@ -211,7 +221,8 @@ pub unsafe extern "system" fn vkCreateBuffer(
                 );
                 return Err(vk::Result::ERROR_UNKNOWN);
             }
-            let device = handles::device(device)?;
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let device = unsafe { handles::device(device) }?;
             let buffer = Buffer::create(&device.device, info.size, info.usage)?;
             // SAFETY: pBuffer is valid for a write.
             unsafe { ffi::write(p_buffer, handles::new_buffer(buffer)) }
@@ -225,7 +236,8 @@ pub unsafe extern "system" fn vkDestroyBuffer(
     _p: *const vk::AllocationCallbacks<'_>,
 ) {
     guard::void("vkDestroyBuffer", || {
-        handles::drop_buffer(buffer);
+        // SAFETY: the application destroys the handle, which valid usage makes its last use.
+        unsafe { handles::drop_buffer(buffer) };
         Ok(())
     })
 }
@@ -236,8 +248,10 @@ pub unsafe extern "system" fn vkGetBufferMemoryRequirements(
     p: *mut vk::MemoryRequirements,
 ) {
     guard::void("vkGetBufferMemoryRequirements", || {
-        let device = handles::device(device)?;
-        let buffer = handles::buffer(buffer)?;
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let device = unsafe { handles::device(device) }?;
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let buffer = unsafe { handles::buffer(buffer) }?;
         // SAFETY: the output structure is valid for a write.
         unsafe { ffi::write(p, buffer.memory_requirements(&device.device)) }
     })
@@ -249,10 +263,12 @@ pub unsafe extern "system" fn vkGetBufferMemoryRequirements2(
     p: *mut vk::MemoryRequirements2<'_>,
 ) {
     guard::void("vkGetBufferMemoryRequirements2", || {
-        let device = handles::device(device)?;
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let device = unsafe { handles::device(device) }?;
         // SAFETY: the application's structures.
         let info = unsafe { ffi::input(p_info) }?;
-        let buffer = handles::buffer(info.buffer)?;
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let buffer = unsafe { handles::buffer(info.buffer) }?;
         // SAFETY: the application's output structure.
         unsafe { write_requirements2(p, buffer.memory_requirements(&device.device)) }
     })
@@ -294,7 +310,13 @@ pub unsafe extern "system" fn vkBindBufferMemory(
     guard::success(
         "vkBindBufferMemory",
         vk::Result::ERROR_OUT_OF_HOST_MEMORY,
-        || handles::buffer(buffer)?.bind(handles::memory(memory)?, offset),
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        || {
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            unsafe { handles::buffer(buffer) }?
+                // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                .bind(unsafe { handles::memory(memory) }?.clone(), offset)
+        },
     )
 }
 
@@ -309,8 +331,14 @@ pub unsafe extern "system" fn vkBindBufferMemory2(
         || {
             // SAFETY: pBindInfos holds bindInfoCount structures.
             for info in unsafe { ffi::slice(p_infos, count) } {
-                handles::buffer(info.buffer)?
-                    .bind(handles::memory(info.memory)?, info.memory_offset)?;
+                // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                unsafe { handles::buffer(info.buffer) }?
+                    // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                    .bind(
+                        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                        unsafe { handles::memory(info.memory) }?.clone(),
+                        info.memory_offset,
+                    )?;
             }
             Ok(())
         },
@@ -327,12 +355,19 @@ pub unsafe extern "system" fn vkCreateBufferView(
         "vkCreateBufferView",
         vk::Result::ERROR_OUT_OF_HOST_MEMORY,
         || {
-            let device = handles::device(device)?;
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let device = unsafe { handles::device(device) }?;
             // SAFETY: the application's structure.
             let info = unsafe { ffi::input(p_info) }?;
-            let buffer = handles::buffer(info.buffer)?;
-            let view =
-                BufferView::new(&device.device, buffer, info.format, info.offset, info.range)?;
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let buffer = unsafe { handles::buffer(info.buffer) }?;
+            let view = BufferView::new(
+                &device.device,
+                buffer.clone(),
+                info.format,
+                info.offset,
+                info.range,
+            )?;
             // SAFETY: pView is valid for a write.
             unsafe { ffi::write(p_view, handles::new_buffer_view(view)) }
         },
@@ -345,7 +380,8 @@ pub unsafe extern "system" fn vkDestroyBufferView(
     _p_allocator: *const vk::AllocationCallbacks<'_>,
 ) {
     guard::void("vkDestroyBufferView", || {
-        handles::drop_buffer_view(view);
+        // SAFETY: the application destroys the handle, which valid usage makes its last use.
+        unsafe { handles::drop_buffer_view(view) };
         Ok(())
     })
 }

@@ -24,7 +24,8 @@ use crate::handles;
 /// device can execute.
 fn needs_graphics_queue(entry: &str, command_buffer: vk::CommandBuffer) {
     guard::void(entry, || {
-        let cmd = handles::command_buffer(command_buffer)?;
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let cmd = unsafe { handles::command_buffer(command_buffer) }?;
         eprintln!(
             "parsnip: {entry}: needs a graphics queue, which Parsnip does not offer yet; the \
              command buffer cannot be ended"

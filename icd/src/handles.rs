@@ -1,116 +1,133 @@
-//! The one place where Vulkan handles are made and resolved.
+//! The one place where Vulkan handles are made and resolved, as the loader
+//! and Mesa make them.
 //!
-//! - Dispatchable handles (instance, physical device, device, queue,
-//!   command buffer) are pointers the loader writes its dispatch table
-//!   pointer into: each points at a [`Dispatchable`] whose first word starts
-//!   as `ICD_LOADER_MAGIC`. The ICD keeps the allocation in a table and
-//!   resolves a handle by looking its address up; it never reads through the
-//!   pointer, so a stale or foreign handle is an error, not undefined
-//!   behaviour.
-//! - Non-dispatchable handles are numbers from a counter, looked up the same
-//!   way.
+//! Every handle is the address of a heap [`Slot`] holding the object: a
+//! handle resolves with one load, no lookup. The slot's first word is the
+//! loader's: for dispatchable handles (instance, physical device, device,
+//! queue, command buffer) it starts as `ICD_LOADER_MAGIC` and the loader
+//! writes its dispatch table pointer there (the loader interface's rule for
+//! dispatchable objects); non-dispatchable handles have the same layout so
+//! one table type serves both.
+//!
+//! Resolving reads through the application's handle, so it is `unsafe`:
+//! the caller promises the handle is one this driver made and the
+//! application has not destroyed, which the specification's valid usage
+//! makes the application's duty (an object outlives every command using
+//! it; destroying it is externally synchronised with those commands).
+//! `VK_NULL_HANDLE` is always recognised, without reading anything. Debug
+//! builds also keep each table's live handles and refuse a stale or
+//! foreign one with a message; release builds trust the handle, as Mesa's
+//! drivers do.
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, LazyLock};
+use std::marker::PhantomData;
+use std::sync::atomic::AtomicUsize;
+use std::sync::Arc;
 
 use ash::vk;
-use parking_lot::RwLock;
 
 /// What the loader expects in the first word of a dispatchable object until
 /// it sets its dispatch table there (the loader interface document's
 /// `ICD_LOADER_MAGIC`).
 pub const ICD_LOADER_MAGIC: usize = 0x01CD_C0DE;
 
-/// A dispatchable object as the loader sees it: the word it owns, then ours.
+/// What a handle points at: the loader's word, then the object.
 #[repr(C)]
-pub struct Dispatchable<T> {
+pub struct Slot<T> {
     /// Written by the loader (through its own pointer) after creation.
     loader_data: AtomicUsize,
     object: Arc<T>,
 }
 
-/// Live dispatchable objects of one type.
-pub struct DispatchableTable<T> {
-    live: LazyLock<RwLock<HashMap<usize, Box<Dispatchable<T>>>>>,
-}
-
-impl<T> DispatchableTable<T> {
-    pub const fn new() -> Self {
-        DispatchableTable {
-            live: LazyLock::new(|| RwLock::new(HashMap::new())),
-        }
-    }
-
-    /// A new handle for `object`, as the raw pointer value.
-    pub fn insert(&self, object: Arc<T>) -> usize {
-        let boxed = Box::new(Dispatchable {
-            loader_data: AtomicUsize::new(ICD_LOADER_MAGIC),
-            object,
-        });
-        let address = &*boxed as *const Dispatchable<T> as usize;
-        self.live.write().insert(address, boxed);
-        address
-    }
-
-    pub fn get(&self, handle: usize) -> Result<Arc<T>, vk::Result> {
-        self.live
-            .read()
-            .get(&handle)
-            .map(|d| d.object.clone())
-            .ok_or_else(|| unknown_handle(std::any::type_name::<T>(), handle as u64))
-    }
-
-    pub fn remove(&self, handle: usize) -> Option<Arc<T>> {
-        self.live.write().remove(&handle).map(|d| d.object)
-    }
-}
-
-impl<T> Default for DispatchableTable<T> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-static NEXT_HANDLE: AtomicU64 = AtomicU64::new(1);
-
-/// Live non-dispatchable objects of one type.
+/// The live handles of one object type.
 pub struct Table<T> {
-    live: LazyLock<RwLock<HashMap<u64, Arc<T>>>>,
+    #[cfg(debug_assertions)]
+    live: std::sync::LazyLock<parking_lot::Mutex<std::collections::HashSet<u64>>>,
+    _objects: PhantomData<fn() -> T>,
 }
 
 impl<T> Table<T> {
     pub const fn new() -> Self {
         Table {
-            live: LazyLock::new(|| RwLock::new(HashMap::new())),
+            #[cfg(debug_assertions)]
+            live: std::sync::LazyLock::new(Default::default),
+            _objects: PhantomData,
         }
     }
 
+    /// A new handle for `object`, as the raw value (never 0).
     pub fn insert(&self, object: Arc<T>) -> u64 {
-        let handle = NEXT_HANDLE.fetch_add(1, Ordering::Relaxed);
-        self.live.write().insert(handle, object);
+        let slot = Box::into_raw(Box::new(Slot {
+            loader_data: AtomicUsize::new(ICD_LOADER_MAGIC),
+            object,
+        }));
+        let handle = slot as usize as u64;
+        #[cfg(debug_assertions)]
+        self.live.lock().insert(handle);
         handle
     }
 
-    pub fn get(&self, handle: u64) -> Result<Arc<T>, vk::Result> {
-        self.live
-            .read()
-            .get(&handle)
-            .cloned()
-            .ok_or_else(|| unknown_handle(std::any::type_name::<T>(), handle))
+    /// Whether a debug build knows `handle` as live (release builds trust
+    /// every non-null handle).
+    fn is_live(&self, handle: u64) -> bool {
+        #[cfg(debug_assertions)]
+        if !self.live.lock().contains(&handle) {
+            return false;
+        }
+        handle != 0
+    }
+
+    /// The object behind `handle`.
+    ///
+    /// # Safety
+    /// `handle` is `VK_NULL_HANDLE` or a handle of this table that has not
+    /// been removed, and the object is not removed while the returned
+    /// reference is in use: the specification's valid usage for the
+    /// command that was handed the handle.
+    #[inline]
+    pub unsafe fn get<'a>(&self, handle: u64) -> Result<&'a Arc<T>, vk::Result> {
+        if !self.is_live(handle) {
+            return Err(not_live::<T>(handle));
+        }
+        let slot = handle as usize as *const Slot<T>;
+        // SAFETY: a live handle is the address of a slot `insert` leaked,
+        // which `remove` alone frees; the caller keeps it alive while the
+        // reference is used.
+        Ok(unsafe { &(*slot).object })
     }
 
     /// `None` for `VK_NULL_HANDLE`, the object otherwise.
-    pub fn get_optional(&self, handle: u64) -> Result<Option<Arc<T>>, vk::Result> {
+    ///
+    /// # Safety
+    /// As for [`Table::get`].
+    #[inline]
+    pub unsafe fn get_optional<'a>(&self, handle: u64) -> Result<Option<&'a Arc<T>>, vk::Result> {
         if handle == 0 {
             Ok(None)
         } else {
-            self.get(handle).map(Some)
+            // SAFETY: the caller's promise.
+            unsafe { self.get(handle) }.map(Some)
         }
     }
 
-    pub fn remove(&self, handle: u64) -> Option<Arc<T>> {
-        self.live.write().remove(&handle)
+    /// Retires `handle` (`None` for `VK_NULL_HANDLE`, which destroy
+    /// commands accept, and in debug builds for a handle that is not live).
+    ///
+    /// # Safety
+    /// `handle` is `VK_NULL_HANDLE` or a live handle of this table, and no
+    /// command uses it any more (the spec's valid usage for destroying).
+    pub unsafe fn remove(&self, handle: u64) -> Option<Arc<T>> {
+        if handle == 0 {
+            return None;
+        }
+        #[cfg(debug_assertions)]
+        if !self.live.lock().remove(&handle) {
+            let _ = not_live::<T>(handle);
+            return None;
+        }
+        // SAFETY: a live handle is a slot `insert` leaked from a box; it is
+        // retired here once, so the box is rebuilt once.
+        let slot = unsafe { Box::from_raw(handle as usize as *mut Slot<T>) };
+        Some(slot.object)
     }
 }
 
@@ -120,40 +137,39 @@ impl<T> Default for Table<T> {
     }
 }
 
-fn unknown_handle(ty: &str, handle: u64) -> vk::Result {
+#[cold]
+#[inline(never)]
+fn not_live<T>(handle: u64) -> vk::Result {
+    let ty = std::any::type_name::<T>();
     let name = ty.rsplit("::").next().unwrap_or(ty);
-    eprintln!("parsnip: {name} handle {handle:#x} is not a live object of this driver");
+    if handle == 0 {
+        eprintln!("parsnip: a required {name} handle is VK_NULL_HANDLE (the application's error)");
+    } else {
+        eprintln!("parsnip: {name} handle {handle:#x} is not a live object of this driver");
+    }
     vk::Result::ERROR_UNKNOWN
 }
 
 /// The typed accessors: one table per Vulkan object type, and functions
 /// turning `vk::` handles into driver objects and back.
-macro_rules! dispatchable_handles {
-    ($($table:ident: $vk:ty => $obj:ty, $get:ident, $new:ident, $drop:ident;)*) => {$(
-        pub static $table: DispatchableTable<$obj> = DispatchableTable::new();
-        pub fn $get(h: $vk) -> Result<Arc<$obj>, vk::Result> {
-            $table.get(vk::Handle::as_raw(h) as usize)
-        }
-        pub fn $new(o: Arc<$obj>) -> $vk {
-            <$vk as vk::Handle>::from_raw($table.insert(o) as u64)
-        }
-        pub fn $drop(h: $vk) -> Option<Arc<$obj>> {
-            $table.remove(vk::Handle::as_raw(h) as usize)
-        }
-    )*};
-}
-
 macro_rules! handles {
     ($($table:ident: $vk:ty => $obj:ty, $get:ident, $new:ident, $drop:ident;)*) => {$(
         pub static $table: Table<$obj> = Table::new();
-        pub fn $get(h: $vk) -> Result<Arc<$obj>, vk::Result> {
-            $table.get(vk::Handle::as_raw(h))
+        /// # Safety
+        /// As for [`Table::get`].
+        #[inline]
+        pub unsafe fn $get<'a>(h: $vk) -> Result<&'a Arc<$obj>, vk::Result> {
+            // SAFETY: the caller's promise.
+            unsafe { $table.get(vk::Handle::as_raw(h)) }
         }
         pub fn $new(o: Arc<$obj>) -> $vk {
             <$vk as vk::Handle>::from_raw($table.insert(o))
         }
-        pub fn $drop(h: $vk) -> Option<Arc<$obj>> {
-            $table.remove(vk::Handle::as_raw(h))
+        /// # Safety
+        /// As for [`Table::remove`].
+        pub unsafe fn $drop(h: $vk) -> Option<Arc<$obj>> {
+            // SAFETY: the caller's promise.
+            unsafe { $table.remove(vk::Handle::as_raw(h)) }
         }
     )*};
 }
@@ -161,15 +177,12 @@ macro_rules! handles {
 use crate::objects::{CommandPoolObject, DescriptorPoolObject, DeviceObject, InstanceObject};
 use parsnip_driver as d;
 
-dispatchable_handles! {
+handles! {
     INSTANCES: vk::Instance => InstanceObject, instance, new_instance, drop_instance;
     PHYSICAL_DEVICES: vk::PhysicalDevice => d::physical_device::PhysicalDevice, physical_device, new_physical_device, drop_physical_device;
     DEVICES: vk::Device => DeviceObject, device, new_device, drop_device;
     QUEUES: vk::Queue => d::queue::Queue, queue, new_queue, drop_queue;
     COMMAND_BUFFERS: vk::CommandBuffer => d::cmd::buffer::CommandBuffer, command_buffer, new_command_buffer, drop_command_buffer;
-}
-
-handles! {
     MEMORIES: vk::DeviceMemory => d::device_memory::DeviceMemory, memory, new_memory, drop_memory;
     BUFFERS: vk::Buffer => d::buffer::Buffer, buffer, new_buffer, drop_buffer;
     BUFFER_VIEWS: vk::BufferView => d::buffer::BufferView, buffer_view, new_buffer_view, drop_buffer_view;
@@ -194,32 +207,51 @@ handles! {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::Ordering;
 
     #[test]
-    fn dispatchable_handles_start_with_the_loader_magic_and_resolve_by_address() {
-        let table: DispatchableTable<u32> = DispatchableTable::new();
+    fn a_handle_is_the_address_of_its_slot_whose_first_word_is_the_loaders() {
+        let table: Table<u32> = Table::new();
         let h = table.insert(Arc::new(7));
-        assert_eq!(*table.get(h).unwrap(), 7);
-        {
-            let live = table.live.read();
-            let d = live.get(&h).unwrap();
-            assert_eq!(d.loader_data.load(Ordering::Relaxed), ICD_LOADER_MAGIC);
-            // The handle is the object's address, its first word the magic.
-            assert_eq!(&d.loader_data as *const AtomicUsize as usize, h);
-        }
-        assert!(table.remove(h).is_some());
-        assert!(table.get(h).is_err());
+        // SAFETY: `h` is live until the remove below.
+        let object = unsafe { table.get(h) }.unwrap();
+        assert_eq!(**object, 7);
+        // SAFETY: the slot lives until removed.
+        let slot = unsafe { &*(h as usize as *const Slot<u32>) };
+        assert_eq!(slot.loader_data.load(Ordering::Relaxed), ICD_LOADER_MAGIC);
+        assert_eq!(&slot.loader_data as *const AtomicUsize as usize as u64, h);
+        assert!(std::ptr::eq(&slot.object, object));
+        // SAFETY: no reference into the slot is used after this.
+        assert_eq!(unsafe { table.remove(h) }.map(|o| *o), Some(7));
     }
 
     #[test]
-    fn non_dispatchable_handles_are_never_null_and_die_once() {
+    fn null_handles_resolve_to_nothing_without_being_read() {
         let table: Table<&str> = Table::new();
+        // SAFETY: VK_NULL_HANDLE is never read.
+        unsafe {
+            assert_eq!(table.get_optional(0).unwrap(), None);
+            assert_eq!(table.get(0).err(), Some(vk::Result::ERROR_UNKNOWN));
+            assert!(table.remove(0).is_none());
+        }
+    }
+
+    #[cfg(debug_assertions)]
+    #[test]
+    fn debug_builds_refuse_stale_and_foreign_handles() {
+        let table: Table<&str> = Table::new();
+        let other: Table<&str> = Table::new();
         let a = table.insert(Arc::new("a"));
-        let b = table.insert(Arc::new("b"));
+        let b = other.insert(Arc::new("b"));
         assert!(a != 0 && b != 0 && a != b);
-        assert_eq!(table.get_optional(0).unwrap(), None);
-        assert_eq!(*table.remove(a).unwrap(), "a");
-        assert!(table.remove(a).is_none());
-        assert!(table.get(a).is_err());
+        // SAFETY: the debug registry refuses what is not live before any
+        // read; `a` and `b` are live where they are read.
+        unsafe {
+            assert!(table.get(b).is_err(), "another table's handle");
+            assert_eq!(*table.remove(a).unwrap(), "a");
+            assert!(table.remove(a).is_none(), "destroyed twice");
+            assert!(table.get(a).is_err(), "a stale handle");
+            assert_eq!(*other.remove(b).unwrap(), "b");
+        }
     }
 }

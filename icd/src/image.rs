@@ -39,7 +39,8 @@ pub unsafe extern "system" fn vkCreateImage(
         "vkCreateImage",
         vk::Result::ERROR_OUT_OF_HOST_MEMORY,
         || {
-            let device = handles::device(device)?;
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let device = unsafe { handles::device(device) }?;
             // SAFETY: the application's structure.
             let info = unsafe { ffi::input(p_info) }?;
             // SAFETY: as above; its chain is valid.
@@ -167,7 +168,8 @@ pub unsafe extern "system" fn vkGetImageDrmFormatModifierPropertiesEXT(
         "vkGetImageDrmFormatModifierPropertiesEXT",
         vk::Result::ERROR_OUT_OF_HOST_MEMORY,
         || {
-            let image = handles::image(image)?;
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let image = unsafe { handles::image(image) }?;
             let Some(m) = image.modifier else {
                 eprintln!("parsnip: vkGetImageDrmFormatModifierPropertiesEXT: no modifier");
                 return Err(vk::Result::ERROR_UNKNOWN);
@@ -261,14 +263,17 @@ pub unsafe extern "system" fn vkDestroyImage(
     _p: *const vk::AllocationCallbacks<'_>,
 ) {
     guard::void("vkDestroyImage", || {
-        handles::drop_image(image);
+        // SAFETY: the application destroys the handle, which valid usage makes its last use.
+        unsafe { handles::drop_image(image) };
         Ok(())
     })
 }
 
 fn requirements(device: vk::Device, image: vk::Image) -> VkResult<vk::MemoryRequirements> {
-    let device = handles::device(device)?;
-    let image = handles::image(image)?;
+    // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+    let device = unsafe { handles::device(device) }?;
+    // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+    let image = unsafe { handles::image(image) }?;
     Ok(image.memory_requirements(device.device.physical.memory.all_types_mask()))
 }
 
@@ -332,7 +337,11 @@ pub unsafe extern "system" fn vkBindImageMemory(
     guard::success(
         "vkBindImageMemory",
         vk::Result::ERROR_OUT_OF_HOST_MEMORY,
-        || handles::image(image)?.bind(handles::memory(memory)?, offset),
+        || {
+            // SAFETY: handles the application passed; valid usage keeps them live for the call.
+            let (image, memory) = unsafe { (handles::image(image)?, handles::memory(memory)?) };
+            image.bind(memory.clone(), offset)
+        },
     )
 }
 
@@ -347,8 +356,10 @@ pub unsafe extern "system" fn vkBindImageMemory2(
         || {
             // SAFETY: pBindInfos holds bindInfoCount structures.
             for info in unsafe { ffi::slice(p_infos, count) } {
-                handles::image(info.image)?
-                    .bind(handles::memory(info.memory)?, info.memory_offset)?;
+                // SAFETY: handles the application passed; valid usage keeps them live for the call.
+                let (image, memory) =
+                    unsafe { (handles::image(info.image)?, handles::memory(info.memory)?) };
+                image.bind(memory.clone(), info.memory_offset)?;
             }
             Ok(())
         },
@@ -362,7 +373,8 @@ pub unsafe extern "system" fn vkGetImageSubresourceLayout(
     p: *mut vk::SubresourceLayout,
 ) {
     guard::void("vkGetImageSubresourceLayout", || {
-        let image = handles::image(image)?;
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let image = unsafe { handles::image(image) }?;
         // SAFETY: the application's structure.
         let sub = unsafe { ffi::input(p_sub) }?;
         // SAFETY: the output structure is valid for a write.
@@ -380,12 +392,14 @@ pub unsafe extern "system" fn vkCreateImageView(
         "vkCreateImageView",
         vk::Result::ERROR_OUT_OF_HOST_MEMORY,
         || {
-            let device = handles::device(device)?;
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let device = unsafe { handles::device(device) }?;
             // SAFETY: the application's structure.
             let info = unsafe { ffi::input(p_info) }?;
-            // SAFETY: as above; VkImageViewMinLodCreateInfoEXT is not offered,
-            // so the chain has nothing the view depends on.
-            let image = handles::image(info.image)?;
+            // VkImageViewMinLodCreateInfoEXT is not offered, so the chain has
+            // nothing the view depends on.
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let image = unsafe { handles::image(info.image) }?;
             let desc = ViewDesc {
                 view_type: info.view_type,
                 format: info.format,
@@ -393,7 +407,7 @@ pub unsafe extern "system" fn vkCreateImageView(
                 range: info.subresource_range,
                 min_lod: 0.0,
             };
-            let view = ImageView::new(device.device.gpu.chip(), image, desc)?;
+            let view = ImageView::new(device.device.gpu.chip(), image.clone(), desc)?;
             // SAFETY: pView is valid for a write.
             unsafe { ffi::write(p_view, handles::new_image_view(view)) }
         },
@@ -419,17 +433,22 @@ pub(crate) fn image_write(
         .is_some_and(|b| !b.immutable_samplers.is_empty());
     let view = match ty {
         T::SAMPLED_IMAGE | T::STORAGE_IMAGE | T::INPUT_ATTACHMENT | T::COMBINED_IMAGE_SAMPLER => {
-            Some(handles::image_view(info.image_view)?)
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            Some(unsafe { handles::image_view(info.image_view) }?)
         }
         _ => None,
     };
     let sampler = match ty {
         T::SAMPLER | T::COMBINED_IMAGE_SAMPLER if !immutable => {
-            Some(handles::sampler(info.sampler)?)
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            Some(unsafe { handles::sampler(info.sampler) }?)
         }
         _ => None,
     };
-    Ok(DescriptorWrite::Image { view, sampler })
+    Ok(DescriptorWrite::Image {
+        view: view.cloned(),
+        sampler: sampler.cloned(),
+    })
 }
 
 pub unsafe extern "system" fn vkDestroyImageView(
@@ -438,7 +457,8 @@ pub unsafe extern "system" fn vkDestroyImageView(
     _p: *const vk::AllocationCallbacks<'_>,
 ) {
     guard::void("vkDestroyImageView", || {
-        handles::drop_image_view(view);
+        // SAFETY: the application destroys the handle, which valid usage makes its last use.
+        unsafe { handles::drop_image_view(view) };
         Ok(())
     })
 }
@@ -457,9 +477,14 @@ pub unsafe extern "system" fn vkCmdCopyBufferToImage(
         || {
             // SAFETY: pRegions holds regionCount structures.
             let regions = unsafe { ffi::slice(p_regions, count) }.to_vec();
-            Ok((handles::buffer(src)?, handles::image(dst)?, regions))
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            Ok((
+                unsafe { handles::buffer(src) }?,
+                unsafe { handles::image(dst) }?,
+                regions,
+            ))
         },
-        |rec, (src, dst, regions)| rec.copy_buffer_to_image(&src, &dst, &regions),
+        |rec, (src, dst, regions)| rec.copy_buffer_to_image(src, dst, &regions),
     );
 }
 
@@ -477,9 +502,14 @@ pub unsafe extern "system" fn vkCmdCopyImageToBuffer(
         || {
             // SAFETY: pRegions holds regionCount structures.
             let regions = unsafe { ffi::slice(p_regions, count) }.to_vec();
-            Ok((handles::image(src)?, handles::buffer(dst)?, regions))
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            Ok((
+                unsafe { handles::image(src) }?,
+                unsafe { handles::buffer(dst) }?,
+                regions,
+            ))
         },
-        |rec, (src, dst, regions)| rec.copy_image_to_buffer(&src, &dst, &regions),
+        |rec, (src, dst, regions)| rec.copy_image_to_buffer(src, dst, &regions),
     );
 }
 
@@ -498,9 +528,14 @@ pub unsafe extern "system" fn vkCmdCopyImage(
         || {
             // SAFETY: pRegions holds regionCount structures.
             let regions = unsafe { ffi::slice(p_regions, count) }.to_vec();
-            Ok((handles::image(src)?, handles::image(dst)?, regions))
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            Ok((
+                unsafe { handles::image(src) }?,
+                unsafe { handles::image(dst) }?,
+                regions,
+            ))
         },
-        |rec, (src, dst, regions)| rec.copy_image(&src, &dst, &regions),
+        |rec, (src, dst, regions)| rec.copy_image(src, dst, &regions),
     );
 }
 
@@ -521,9 +556,14 @@ pub unsafe extern "system" fn vkCmdBlitImage(
         || {
             // SAFETY: pRegions holds regionCount structures.
             let regions = unsafe { ffi::slice(p_regions, count) }.to_vec();
-            Ok((handles::image(src)?, handles::image(dst)?, regions))
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            Ok((
+                unsafe { handles::image(src) }?,
+                unsafe { handles::image(dst) }?,
+                regions,
+            ))
         },
-        |rec, (src, dst, regions)| rec.blit_image(&src, &dst, &regions, filter),
+        |rec, (src, dst, regions)| rec.blit_image(src, dst, &regions, filter),
     );
 }
 
@@ -539,8 +579,11 @@ pub unsafe extern "system" fn vkCmdResolveImage(
     record_with(
         "vkCmdResolveImage",
         command_buffer,
-        || Ok((handles::image(src)?, handles::image(dst)?)),
-        |rec, (src, dst)| rec.resolve_image(&src, &dst),
+        || {
+            // SAFETY: handles the application passed; valid usage keeps them live for the call.
+            Ok(unsafe { (handles::image(src)?, handles::image(dst)?) })
+        },
+        |rec, (src, dst)| rec.resolve_image(src, dst),
     );
 }
 
@@ -561,9 +604,10 @@ pub unsafe extern "system" fn vkCmdClearColorImage(
             let color = *unsafe { ffi::input(p_color) }?;
             // SAFETY: as above.
             let ranges = unsafe { ffi::slice(p_ranges, count) }.to_vec();
-            Ok((handles::image(image)?, color, ranges))
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            Ok((unsafe { handles::image(image) }?, color, ranges))
         },
-        |rec, (image, color, ranges)| rec.clear_color_image(&image, &color, &ranges),
+        |rec, (image, color, ranges)| rec.clear_color_image(image, &color, &ranges),
     );
 }
 
@@ -583,9 +627,10 @@ pub unsafe extern "system" fn vkCmdClearDepthStencilImage(
             let value = *unsafe { ffi::input(p_value) }?;
             // SAFETY: as above.
             let ranges = unsafe { ffi::slice(p_ranges, count) }.to_vec();
-            Ok((handles::image(image)?, value, ranges))
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            Ok((unsafe { handles::image(image) }?, value, ranges))
         },
-        |rec, (image, value, ranges)| rec.clear_depth_stencil_image(&image, &value, &ranges),
+        |rec, (image, value, ranges)| rec.clear_depth_stencil_image(image, &value, &ranges),
     );
 }
 
@@ -622,12 +667,14 @@ pub unsafe extern "system" fn vkCmdCopyBufferToImage2(
             // SAFETY: as above.
             let regions = unsafe { regions_v1(info.p_regions, info.region_count) };
             Ok((
-                handles::buffer(info.src_buffer)?,
-                handles::image(info.dst_image)?,
+                // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                unsafe { handles::buffer(info.src_buffer) }?,
+                // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                unsafe { handles::image(info.dst_image) }?,
                 regions,
             ))
         },
-        |rec, (src, dst, regions)| rec.copy_buffer_to_image(&src, &dst, &regions),
+        |rec, (src, dst, regions)| rec.copy_buffer_to_image(src, dst, &regions),
     );
 }
 
@@ -644,12 +691,14 @@ pub unsafe extern "system" fn vkCmdCopyImageToBuffer2(
             // SAFETY: as above.
             let regions = unsafe { regions_v1(info.p_regions, info.region_count) };
             Ok((
-                handles::image(info.src_image)?,
-                handles::buffer(info.dst_buffer)?,
+                // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                unsafe { handles::image(info.src_image) }?,
+                // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                unsafe { handles::buffer(info.dst_buffer) }?,
                 regions,
             ))
         },
-        |rec, (src, dst, regions)| rec.copy_image_to_buffer(&src, &dst, &regions),
+        |rec, (src, dst, regions)| rec.copy_image_to_buffer(src, dst, &regions),
     );
 }
 
@@ -675,12 +724,14 @@ pub unsafe extern "system" fn vkCmdCopyImage2(
                 })
                 .collect::<Vec<_>>();
             Ok((
-                handles::image(info.src_image)?,
-                handles::image(info.dst_image)?,
+                // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                unsafe { handles::image(info.src_image) }?,
+                // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                unsafe { handles::image(info.dst_image) }?,
                 regions,
             ))
         },
-        |rec, (src, dst, regions)| rec.copy_image(&src, &dst, &regions),
+        |rec, (src, dst, regions)| rec.copy_image(src, dst, &regions),
     );
 }
 
@@ -705,13 +756,15 @@ pub unsafe extern "system" fn vkCmdBlitImage2(
                 })
                 .collect::<Vec<_>>();
             Ok((
-                handles::image(info.src_image)?,
-                handles::image(info.dst_image)?,
+                // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                unsafe { handles::image(info.src_image) }?,
+                // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                unsafe { handles::image(info.dst_image) }?,
                 regions,
                 info.filter,
             ))
         },
-        |rec, (src, dst, regions, filter)| rec.blit_image(&src, &dst, &regions, filter),
+        |rec, (src, dst, regions, filter)| rec.blit_image(src, dst, &regions, filter),
     );
 }
 
@@ -726,11 +779,13 @@ pub unsafe extern "system" fn vkCmdResolveImage2(
             // SAFETY: the application's structure.
             let info = unsafe { ffi::input(p_info) }?;
             Ok((
-                handles::image(info.src_image)?,
-                handles::image(info.dst_image)?,
+                // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                unsafe { handles::image(info.src_image) }?,
+                // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                unsafe { handles::image(info.dst_image) }?,
             ))
         },
-        |rec, (src, dst)| rec.resolve_image(&src, &dst),
+        |rec, (src, dst)| rec.resolve_image(src, dst),
     );
 }
 
@@ -754,11 +809,13 @@ pub unsafe extern "system" fn vkCmdCopyBuffer2(
                 })
                 .collect::<Vec<_>>();
             Ok((
-                handles::buffer(info.src_buffer)?,
-                handles::buffer(info.dst_buffer)?,
+                // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                unsafe { handles::buffer(info.src_buffer) }?,
+                // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                unsafe { handles::buffer(info.dst_buffer) }?,
                 regions,
             ))
         },
-        |rec, (src, dst, regions)| rec.copy_buffer(&src, &dst, &regions),
+        |rec, (src, dst, regions)| rec.copy_buffer(src, dst, &regions),
     );
 }

@@ -48,9 +48,11 @@ pub unsafe extern "system" fn vkDestroyInstance(
     _p_allocator: *const vk::AllocationCallbacks<'_>,
 ) {
     guard::void("vkDestroyInstance", || {
-        if let Some(object) = handles::drop_instance(instance) {
+        // SAFETY: the application destroys the handle, which valid usage makes its last use.
+        if let Some(object) = unsafe { handles::drop_instance(instance) } {
             for pd in object.physical_devices.get().into_iter().flatten() {
-                handles::drop_physical_device(*pd);
+                // SAFETY: a child handle its parent retires; valid usage ends its use before the parent is destroyed or reset.
+                unsafe { handles::drop_physical_device(*pd) };
             }
         }
         Ok(())
@@ -107,7 +109,8 @@ pub unsafe extern "system" fn vkEnumerateInstanceVersion(p_api_version: *mut u32
 pub fn physical_device_handles(
     instance: vk::Instance,
 ) -> Result<Vec<vk::PhysicalDevice>, vk::Result> {
-    let object = handles::instance(instance)?;
+    // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+    let object = unsafe { handles::instance(instance) }?;
     Ok(object
         .physical_devices
         .get_or_init(|| {

@@ -112,7 +112,13 @@ pub unsafe extern "system" fn vkGetDeviceProcAddr(
     p_name: *const c_char,
 ) -> vk::PFN_vkVoidFunction {
     guard::value("vkGetDeviceProcAddr", None, || {
-        let device = handles::device(device).ok()?;
+        // No device, no device functions (a failed initialisation asks this
+        // on its way out): NULL, quietly, as Mesa's drivers answer.
+        if vk::Handle::is_null(device) {
+            return None;
+        }
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let device = unsafe { handles::device(device) }.ok()?;
         let offered = Offered {
             device_extensions: &device.device.extensions,
             ..Offered::driver()

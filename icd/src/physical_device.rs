@@ -21,7 +21,8 @@ pub unsafe extern "system" fn vkGetPhysicalDeviceProperties(
     p: *mut vk::PhysicalDeviceProperties,
 ) {
     guard::void("vkGetPhysicalDeviceProperties", || {
-        let pd = handles::physical_device(pd)?;
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let pd = unsafe { handles::physical_device(pd) }?;
         // SAFETY: the output structure is valid for a write.
         unsafe { ffi::write(p, pd.properties()) }
     })
@@ -110,12 +111,13 @@ pub unsafe extern "system" fn vkGetPhysicalDeviceProperties2(
     p: *mut vk::PhysicalDeviceProperties2<'_>,
 ) {
     guard::void("vkGetPhysicalDeviceProperties2", || {
-        let pd = handles::physical_device(pd)?;
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let pd = unsafe { handles::physical_device(pd) }?;
         // SAFETY: the output structure and its chain are valid.
         let out = unsafe { p.as_mut() }.ok_or(vk::Result::ERROR_UNKNOWN)?;
         out.properties = pd.properties();
         // SAFETY: as above.
-        unsafe { fill_property_chain(&pd, out.p_next) };
+        unsafe { fill_property_chain(pd, out.p_next) };
         Ok(())
     })
 }
@@ -215,7 +217,8 @@ pub unsafe extern "system" fn vkGetPhysicalDeviceFeatures(
     p: *mut vk::PhysicalDeviceFeatures,
 ) {
     guard::void("vkGetPhysicalDeviceFeatures", || {
-        let pd = handles::physical_device(pd)?;
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let pd = unsafe { handles::physical_device(pd) }?;
         // SAFETY: the output structure is valid for a write.
         unsafe { ffi::write(p, pd.features()) }
     })
@@ -226,7 +229,8 @@ pub unsafe extern "system" fn vkGetPhysicalDeviceFeatures2(
     p: *mut vk::PhysicalDeviceFeatures2<'_>,
 ) {
     guard::void("vkGetPhysicalDeviceFeatures2", || {
-        let pd = handles::physical_device(pd)?;
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let pd = unsafe { handles::physical_device(pd) }?;
         // SAFETY: the output structure and its chain are valid.
         let out = unsafe { p.as_mut() }.ok_or(vk::Result::ERROR_UNKNOWN)?;
         out.features = pd.features();
@@ -242,7 +246,8 @@ pub unsafe extern "system" fn vkGetPhysicalDeviceFormatProperties(
     p: *mut vk::FormatProperties,
 ) {
     guard::void("vkGetPhysicalDeviceFormatProperties", || {
-        let pd = handles::physical_device(pd)?;
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let pd = unsafe { handles::physical_device(pd) }?;
         // SAFETY: the output structure is valid for a write.
         unsafe { ffi::write(p, pd.format_properties(format)) }
     })
@@ -254,12 +259,13 @@ pub unsafe extern "system" fn vkGetPhysicalDeviceFormatProperties2(
     p: *mut vk::FormatProperties2<'_>,
 ) {
     guard::void("vkGetPhysicalDeviceFormatProperties2", || {
-        let pd = handles::physical_device(pd)?;
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let pd = unsafe { handles::physical_device(pd) }?;
         // SAFETY: the output structure is valid.
         let out = unsafe { p.as_mut() }.ok_or(vk::Result::ERROR_UNKNOWN)?;
         out.format_properties = pd.format_properties(format);
         // SAFETY: the output chain is valid.
-        unsafe { crate::image::drm_modifier_properties(&pd, format, out.p_next) };
+        unsafe { crate::image::drm_modifier_properties(pd, format, out.p_next) };
         Ok(())
     })
 }
@@ -277,7 +283,8 @@ pub unsafe extern "system" fn vkGetPhysicalDeviceImageFormatProperties(
         "vkGetPhysicalDeviceImageFormatProperties",
         vk::Result::ERROR_OUT_OF_HOST_MEMORY,
         || {
-            let pd = handles::physical_device(pd)?;
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let pd = unsafe { handles::physical_device(pd) }?;
             let props = pd.image_format_properties(format, ty, tiling, usage, flags)?;
             // SAFETY: the output structure is valid for a write.
             unsafe { ffi::write(p, props) }
@@ -294,7 +301,8 @@ pub unsafe extern "system" fn vkGetPhysicalDeviceImageFormatProperties2(
         "vkGetPhysicalDeviceImageFormatProperties2",
         vk::Result::ERROR_OUT_OF_HOST_MEMORY,
         || {
-            let pd = handles::physical_device(pd)?;
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let pd = unsafe { handles::physical_device(pd) }?;
             // SAFETY: the loader passes a valid info structure.
             let i = unsafe { info.as_ref() }.ok_or(vk::Result::ERROR_UNKNOWN)?;
             let props = pd.image_format_properties(i.format, i.ty, i.tiling, i.usage, i.flags)?;
@@ -340,7 +348,8 @@ pub unsafe extern "system" fn vkGetPhysicalDeviceQueueFamilyProperties(
     p: *mut vk::QueueFamilyProperties,
 ) {
     guard::void("vkGetPhysicalDeviceQueueFamilyProperties", || {
-        let pd = handles::physical_device(pd)?;
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let pd = unsafe { handles::physical_device(pd) }?;
         // SAFETY: the two-call idiom's pointers.
         unsafe { ffi::fill(p_count, p, &pd.queue_families()) }.map(|_| ())
     })
@@ -352,7 +361,8 @@ pub unsafe extern "system" fn vkGetPhysicalDeviceQueueFamilyProperties2(
     p: *mut vk::QueueFamilyProperties2<'_>,
 ) {
     guard::void("vkGetPhysicalDeviceQueueFamilyProperties2", || {
-        let pd = handles::physical_device(pd)?;
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let pd = unsafe { handles::physical_device(pd) }?;
         let families = pd.queue_families();
         // SAFETY: pCount is valid.
         let count = unsafe { p_count.as_mut() }.ok_or(vk::Result::ERROR_UNKNOWN)?;
@@ -375,7 +385,8 @@ pub unsafe extern "system" fn vkGetPhysicalDeviceMemoryProperties(
     p: *mut vk::PhysicalDeviceMemoryProperties,
 ) {
     guard::void("vkGetPhysicalDeviceMemoryProperties", || {
-        let pd = handles::physical_device(pd)?;
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let pd = unsafe { handles::physical_device(pd) }?;
         // SAFETY: the output structure is valid for a write.
         unsafe { ffi::write(p, pd.memory_properties()) }
     })
@@ -386,7 +397,8 @@ pub unsafe extern "system" fn vkGetPhysicalDeviceMemoryProperties2(
     p: *mut vk::PhysicalDeviceMemoryProperties2<'_>,
 ) {
     guard::void("vkGetPhysicalDeviceMemoryProperties2", || {
-        let pd = handles::physical_device(pd)?;
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let pd = unsafe { handles::physical_device(pd) }?;
         // SAFETY: the output structure is valid.
         let out = unsafe { p.as_mut() }.ok_or(vk::Result::ERROR_UNKNOWN)?;
         out.memory_properties = pd.memory_properties();
@@ -451,7 +463,8 @@ pub unsafe extern "system" fn vkEnumerateDeviceExtensionProperties(
             if !p_layer_name.is_null() {
                 return Err(vk::Result::ERROR_LAYER_NOT_PRESENT);
             }
-            let pd = handles::physical_device(pd)?;
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let pd = unsafe { handles::physical_device(pd) }?;
             let list: Vec<vk::ExtensionProperties> =
                 pd.extensions().iter().map(|e| e.properties()).collect();
             // SAFETY: the two-call idiom's pointers.
@@ -576,7 +589,8 @@ pub unsafe extern "system" fn vkCreateDevice(
         "vkCreateDevice",
         vk::Result::ERROR_INITIALIZATION_FAILED,
         || {
-            let pd = handles::physical_device(pd)?;
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let pd = unsafe { handles::physical_device(pd) }?;
             // SAFETY: the application's create info.
             let info = unsafe { ffi::input(p_create_info) }?;
             // SAFETY: pQueueCreateInfos holds queueCreateInfoCount structures.
@@ -605,7 +619,7 @@ pub unsafe extern "system" fn vkCreateDevice(
                 )
             };
             let device = Device::new(
-                &pd,
+                pd,
                 &DeviceDesc {
                     queues,
                     features,

@@ -29,7 +29,12 @@ pub unsafe extern "system" fn vkCreatePipelineLayout(
             // SAFETY: pSetLayouts holds setLayoutCount handles.
             let sets = unsafe { ffi::slice(info.p_set_layouts, info.set_layout_count) }
                 .iter()
-                .map(|h| handles::SET_LAYOUTS.get_optional(vk::Handle::as_raw(*h)))
+                // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                .map(|h| {
+                    // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                    unsafe { handles::SET_LAYOUTS.get_optional(vk::Handle::as_raw(*h)) }
+                        .map(|l| l.cloned())
+                })
                 .collect::<Result<Vec<_>, _>>()?;
             // SAFETY: pPushConstantRanges holds pushConstantRangeCount ranges.
             let ranges =
@@ -54,7 +59,8 @@ pub unsafe extern "system" fn vkDestroyPipelineLayout(
     _p_allocator: *const vk::AllocationCallbacks<'_>,
 ) {
     guard::void("vkDestroyPipelineLayout", || {
-        handles::drop_pipeline_layout(layout);
+        // SAFETY: the application destroys the handle, which valid usage makes its last use.
+        unsafe { handles::drop_pipeline_layout(layout) };
         Ok(())
     })
 }
@@ -86,7 +92,8 @@ pub unsafe extern "system" fn vkDestroyShaderModule(
     _p_allocator: *const vk::AllocationCallbacks<'_>,
 ) {
     guard::void("vkDestroyShaderModule", || {
-        handles::drop_shader_module(module);
+        // SAFETY: the application destroys the handle, which valid usage makes its last use.
+        unsafe { handles::drop_shader_module(module) };
         Ok(())
     })
 }
@@ -101,7 +108,8 @@ pub unsafe extern "system" fn vkCreatePipelineCache(
         "vkCreatePipelineCache",
         vk::Result::ERROR_OUT_OF_HOST_MEMORY,
         || {
-            let device = handles::device(device)?;
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let device = unsafe { handles::device(device) }?;
             // SAFETY: the application's structure.
             let info = unsafe { ffi::input(p_info) }?;
             // SAFETY: pInitialData holds initialDataSize bytes.
@@ -119,7 +127,8 @@ pub unsafe extern "system" fn vkDestroyPipelineCache(
     _p_allocator: *const vk::AllocationCallbacks<'_>,
 ) {
     guard::void("vkDestroyPipelineCache", || {
-        handles::drop_pipeline_cache(cache);
+        // SAFETY: the application destroys the handle, which valid usage makes its last use.
+        unsafe { handles::drop_pipeline_cache(cache) };
         Ok(())
     })
 }
@@ -134,7 +143,8 @@ pub unsafe extern "system" fn vkGetPipelineCacheData(
         "vkGetPipelineCacheData",
         vk::Result::ERROR_OUT_OF_HOST_MEMORY,
         || {
-            let data = handles::pipeline_cache(cache)?.data();
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let data = unsafe { handles::pipeline_cache(cache) }?.data();
             // SAFETY: pDataSize is valid for reads and writes.
             let size = unsafe { p_size.as_mut() }.ok_or(vk::Result::ERROR_UNKNOWN)?;
             if p_data.is_null() {
@@ -167,11 +177,13 @@ pub unsafe extern "system" fn vkMergePipelineCaches(
         "vkMergePipelineCaches",
         vk::Result::ERROR_OUT_OF_HOST_MEMORY,
         || {
-            let dst = handles::pipeline_cache(dst)?;
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let dst = unsafe { handles::pipeline_cache(dst) }?;
             // SAFETY: pSrcCaches holds srcCacheCount handles.
             let sources = unsafe { ffi::slice(p_src, count) }
                 .iter()
-                .map(|h| handles::pipeline_cache(*h))
+                // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                .map(|h| unsafe { handles::pipeline_cache(*h) }.cloned())
                 .collect::<Result<Vec<_>, _>>()?;
             dst.merge(&sources);
             Ok(())
@@ -215,28 +227,34 @@ pub unsafe extern "system" fn vkCreateComputePipelines(
         "vkCreateComputePipelines",
         vk::Result::ERROR_OUT_OF_HOST_MEMORY,
         || {
-            let device = handles::device(device)?;
-            let cache = handles::PIPELINE_CACHES.get_optional(vk::Handle::as_raw(cache))?;
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let device = unsafe { handles::device(device) }?;
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let cache =
+                // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                unsafe { handles::PIPELINE_CACHES.get_optional(vk::Handle::as_raw(cache)) }?;
             // SAFETY: pCreateInfos holds createInfoCount structures, and
             // pPipelines as many handles.
             let infos = unsafe { ffi::slice(p_infos, count) };
             let mut first_error = None;
             for (i, info) in infos.iter().enumerate() {
                 let made = (|| {
-                    let module = handles::shader_module(info.stage.module)?;
-                    let layout = handles::pipeline_layout(info.layout)?;
+                    // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                    let module = unsafe { handles::shader_module(info.stage.module) }?;
+                    // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                    let layout = unsafe { handles::pipeline_layout(info.layout) }?;
                     // SAFETY: pName is a valid string.
                     let entry = unsafe { ffi::cstr(info.stage.p_name) }
                         .and_then(|s| s.to_str().ok())
                         .unwrap_or("main");
                     let desc = ComputePipelineDesc {
-                        module: &module,
+                        module,
                         entry_point: entry,
                         // SAFETY: pSpecializationInfo is null or valid.
                         specialization: unsafe { specialization(info.stage.p_specialization_info) },
-                        layout,
+                        layout: layout.clone(),
                     };
-                    ComputePipeline::new(&device.device, &desc, cache.as_deref())
+                    ComputePipeline::new(&device.device, &desc, cache.map(|c| &**c))
                 })();
                 let handle = match made {
                     Ok(p) => handles::new_pipeline(p),
@@ -259,7 +277,8 @@ pub unsafe extern "system" fn vkDestroyPipeline(
     _p_allocator: *const vk::AllocationCallbacks<'_>,
 ) {
     guard::void("vkDestroyPipeline", || {
-        handles::drop_pipeline(pipeline);
+        // SAFETY: the application destroys the handle, which valid usage makes its last use.
+        unsafe { handles::drop_pipeline(pipeline) };
         Ok(())
     })
 }
@@ -276,7 +295,8 @@ unsafe fn executable(
     if info.executable_index != 0 {
         return Err(vk::Result::ERROR_UNKNOWN);
     }
-    handles::pipeline(info.pipeline)
+    // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+    unsafe { handles::pipeline(info.pipeline) }.cloned()
 }
 
 pub unsafe extern "system" fn vkGetPipelineExecutablePropertiesKHR(
@@ -291,7 +311,8 @@ pub unsafe extern "system" fn vkGetPipelineExecutablePropertiesKHR(
         || {
             // SAFETY: the application's structure.
             let info = unsafe { ffi::input(p_info) }?;
-            let pipeline = handles::pipeline(info.pipeline)?;
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let pipeline = unsafe { handles::pipeline(info.pipeline) }?;
             // SAFETY: pExecutableCount is valid.
             let count = unsafe { p_count.as_mut() }.ok_or(vk::Result::ERROR_UNKNOWN)?;
             if p_props.is_null() {

@@ -19,7 +19,8 @@ pub unsafe extern "system" fn vkCreateQueryPool(
         "vkCreateQueryPool",
         vk::Result::ERROR_OUT_OF_DEVICE_MEMORY,
         || {
-            let device = handles::device(device)?;
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let device = unsafe { handles::device(device) }?;
             // SAFETY: the application's structure.
             let info = unsafe { ffi::input(p_info) }?;
             let pool = QueryPool::new(&device.device, info.query_type, info.query_count)?;
@@ -35,7 +36,8 @@ pub unsafe extern "system" fn vkDestroyQueryPool(
     _p: *const vk::AllocationCallbacks<'_>,
 ) {
     guard::void("vkDestroyQueryPool", || {
-        handles::drop_query_pool(pool);
+        // SAFETY: the application destroys the handle, which valid usage makes its last use.
+        unsafe { handles::drop_query_pool(pool) };
         Ok(())
     })
 }
@@ -54,7 +56,8 @@ pub unsafe extern "system" fn vkGetQueryPoolResults(
         "vkGetQueryPoolResults",
         vk::Result::ERROR_DEVICE_LOST,
         || {
-            let pool = handles::query_pool(pool)?;
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let pool = unsafe { handles::query_pool(pool) }?;
             if p_data.is_null() {
                 return Err(vk::Result::ERROR_UNKNOWN);
             }
@@ -72,6 +75,7 @@ pub unsafe extern "system" fn vkResetQueryPool(
     count: u32,
 ) {
     guard::void("vkResetQueryPool", || {
-        handles::query_pool(pool)?.host_reset(first, count)
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        unsafe { handles::query_pool(pool) }?.host_reset(first, count)
     })
 }

@@ -14,7 +14,8 @@ fn semaphore_ops(list: &[vk::Semaphore], values: &[u64]) -> Result<Vec<Semaphore
         .enumerate()
         .map(|(i, h)| {
             Ok(SemaphoreOp {
-                semaphore: handles::semaphore(*h)?,
+                // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                semaphore: unsafe { handles::semaphore(*h) }?.clone(),
                 value: values.get(i).copied().unwrap_or(0),
             })
         })
@@ -59,7 +60,8 @@ unsafe fn batches_v1(submits: &[vk::SubmitInfo<'_>]) -> Result<Vec<SubmitBatch>,
             waits: semaphore_ops(waits, wait_values)?,
             command_buffers: cmds
                 .iter()
-                .map(|c| handles::command_buffer(*c))
+                // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                .map(|c| unsafe { handles::command_buffer(*c) }.cloned())
                 .collect::<Result<_, _>>()?,
             signals: semaphore_ops(signals, signal_values)?,
         });
@@ -77,7 +79,8 @@ unsafe fn batches_v2(submits: &[vk::SubmitInfo2<'_>]) -> Result<Vec<SubmitBatch>
             .iter()
             .map(|i| {
                 Ok(SemaphoreOp {
-                    semaphore: handles::semaphore(i.semaphore)?,
+                    // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                    semaphore: unsafe { handles::semaphore(i.semaphore) }?.clone(),
                     value: i.value,
                 })
             })
@@ -97,7 +100,8 @@ unsafe fn batches_v2(submits: &[vk::SubmitInfo2<'_>]) -> Result<Vec<SubmitBatch>
             waits: op(waits)?,
             command_buffers: cmds
                 .iter()
-                .map(|c| handles::command_buffer(c.command_buffer))
+                // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                .map(|c| unsafe { handles::command_buffer(c.command_buffer) }.cloned())
                 .collect::<Result<_, _>>()?,
             signals: op(signals)?,
         });
@@ -112,11 +116,13 @@ pub unsafe extern "system" fn vkQueueSubmit(
     fence: vk::Fence,
 ) -> vk::Result {
     guard::success("vkQueueSubmit", vk::Result::ERROR_DEVICE_LOST, || {
-        let queue = handles::queue(queue)?;
-        let fence = handles::FENCES.get_optional(vk::Handle::as_raw(fence))?;
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let queue = unsafe { handles::queue(queue) }?;
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let fence = unsafe { handles::FENCES.get_optional(vk::Handle::as_raw(fence)) }?;
         // SAFETY: pSubmits holds submitCount valid structures.
         let batches = unsafe { batches_v1(ffi::slice(p_submits, count)) }?;
-        queue.submit(&batches, fence.as_ref())
+        queue.submit(&batches, fence)
     })
 }
 
@@ -127,17 +133,20 @@ pub unsafe extern "system" fn vkQueueSubmit2(
     fence: vk::Fence,
 ) -> vk::Result {
     guard::success("vkQueueSubmit2", vk::Result::ERROR_DEVICE_LOST, || {
-        let queue = handles::queue(queue)?;
-        let fence = handles::FENCES.get_optional(vk::Handle::as_raw(fence))?;
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let queue = unsafe { handles::queue(queue) }?;
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let fence = unsafe { handles::FENCES.get_optional(vk::Handle::as_raw(fence)) }?;
         // SAFETY: pSubmits holds submitCount valid structures.
         let batches = unsafe { batches_v2(ffi::slice(p_submits, count)) }?;
-        queue.submit(&batches, fence.as_ref())
+        queue.submit(&batches, fence)
     })
 }
 
 pub unsafe extern "system" fn vkQueueWaitIdle(queue: vk::Queue) -> vk::Result {
     guard::success("vkQueueWaitIdle", vk::Result::ERROR_DEVICE_LOST, || {
-        handles::queue(queue)?.wait_idle()
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        unsafe { handles::queue(queue) }?.wait_idle()
     })
 }
 
@@ -152,8 +161,10 @@ pub unsafe extern "system" fn vkQueueBindSparse(
     fence: vk::Fence,
 ) -> vk::Result {
     guard::success("vkQueueBindSparse", vk::Result::ERROR_DEVICE_LOST, || {
-        let queue = handles::queue(queue)?;
-        let fence = handles::FENCES.get_optional(vk::Handle::as_raw(fence))?;
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let queue = unsafe { handles::queue(queue) }?;
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let fence = unsafe { handles::FENCES.get_optional(vk::Handle::as_raw(fence)) }?;
         // SAFETY: pBindInfo holds bindInfoCount valid structures.
         let infos = unsafe { ffi::slice(p_bind_info, count) };
         if infos
@@ -183,6 +194,6 @@ pub unsafe extern "system" fn vkQueueBindSparse(
                 signals: semaphore_ops(signals, signal_values)?,
             });
         }
-        queue.submit(&batches, fence.as_ref())
+        queue.submit(&batches, fence)
     })
 }

@@ -135,7 +135,8 @@ pub unsafe extern "system" fn vkDestroyRenderPass(
     _p_allocator: *const vk::AllocationCallbacks<'_>,
 ) {
     guard::void("vkDestroyRenderPass", || {
-        RENDER_PASSES.remove(vk::Handle::as_raw(render_pass));
+        // SAFETY: the application destroys the handle, which valid usage makes its last use.
+        unsafe { RENDER_PASSES.remove(vk::Handle::as_raw(render_pass)) };
         Ok(())
     })
 }
@@ -146,7 +147,8 @@ pub unsafe extern "system" fn vkGetRenderAreaGranularity(
     p_granularity: *mut vk::Extent2D,
 ) {
     guard::void("vkGetRenderAreaGranularity", || {
-        let device = handles::device(device)?;
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let device = unsafe { handles::device(device) }?;
         let granularity = rp::render_area_granularity(&device.device.gpu);
         // SAFETY: pGranularity is valid for a write.
         unsafe { ffi::write(p_granularity, granularity) }
@@ -165,14 +167,21 @@ pub unsafe extern "system" fn vkCreateFramebuffer(
         || {
             // SAFETY: the application's structure.
             let info = unsafe { ffi::input(p_info) }?;
-            let pass = RENDER_PASSES.get(vk::Handle::as_raw(info.render_pass))?;
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let pass = unsafe { RENDER_PASSES.get(vk::Handle::as_raw(info.render_pass)) }?;
             // SAFETY: pAttachments holds attachmentCount handles.
             let attachments = unsafe { ffi::slice(info.p_attachments, info.attachment_count) }
                 .iter()
-                .map(|v| handles::image_view(*v))
+                // SAFETY: handles the application passed; valid usage keeps them live for the call.
+                .map(|v| unsafe { handles::image_view(*v) }.cloned())
                 .collect::<Result<Vec<_>, _>>()?;
-            let framebuffer =
-                Framebuffer::new(pass, attachments, info.width, info.height, info.layers)?;
+            let framebuffer = Framebuffer::new(
+                pass.clone(),
+                attachments,
+                info.width,
+                info.height,
+                info.layers,
+            )?;
             let handle = vk::Handle::from_raw(FRAMEBUFFERS.insert(framebuffer));
             // SAFETY: pFramebuffer is valid for a write.
             unsafe { ffi::write(p_framebuffer, handle) }
@@ -186,7 +195,8 @@ pub unsafe extern "system" fn vkDestroyFramebuffer(
     _p_allocator: *const vk::AllocationCallbacks<'_>,
 ) {
     guard::void("vkDestroyFramebuffer", || {
-        FRAMEBUFFERS.remove(vk::Handle::as_raw(framebuffer));
+        // SAFETY: the application destroys the handle, which valid usage makes its last use.
+        unsafe { FRAMEBUFFERS.remove(vk::Handle::as_raw(framebuffer)) };
         Ok(())
     })
 }

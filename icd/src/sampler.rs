@@ -61,7 +61,8 @@ pub unsafe extern "system" fn vkDestroySampler(
     _p: *const vk::AllocationCallbacks<'_>,
 ) {
     guard::void("vkDestroySampler", || {
-        handles::drop_sampler(sampler);
+        // SAFETY: the application destroys the handle, which valid usage makes its last use.
+        unsafe { handles::drop_sampler(sampler) };
         Ok(())
     })
 }
@@ -89,7 +90,8 @@ pub(crate) unsafe fn immutable_samplers(
         let handles = unsafe { ffi::slice(b.p_immutable_samplers, b.descriptor_count) };
         let descriptors = handles
             .iter()
-            .map(|h| handles::sampler(*h).map(|s| s.descriptor))
+            // SAFETY: handles the application passed; valid usage keeps them live for the call.
+            .map(|h| unsafe { handles::sampler(*h) }.map(|s| s.descriptor))
             .collect::<Result<_, _>>()?;
         out.push(ImmutableSamplers {
             binding: b.binding,

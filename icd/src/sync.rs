@@ -19,7 +19,8 @@ pub unsafe extern "system" fn vkCreateFence(
         "vkCreateFence",
         vk::Result::ERROR_OUT_OF_HOST_MEMORY,
         || {
-            let device = handles::device(device)?;
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let device = unsafe { handles::device(device) }?;
             // SAFETY: the application's structure.
             let info = unsafe { ffi::input(p_info) }?;
             let fence = Fence::new(
@@ -38,7 +39,8 @@ pub unsafe extern "system" fn vkDestroyFence(
     _p: *const vk::AllocationCallbacks<'_>,
 ) {
     guard::void("vkDestroyFence", || {
-        handles::drop_fence(fence);
+        // SAFETY: the application destroys the handle, which valid usage makes its last use.
+        unsafe { handles::drop_fence(fence) };
         Ok(())
     })
 }
@@ -52,7 +54,8 @@ unsafe fn fences(
     // SAFETY: the caller's promise.
     unsafe { ffi::slice(p, count) }
         .iter()
-        .map(|f| handles::fence(*f))
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        .map(|f| unsafe { handles::fence(*f) }.cloned())
         .collect()
 }
 
@@ -76,7 +79,8 @@ pub unsafe extern "system" fn vkGetFenceStatus(
     fence: vk::Fence,
 ) -> vk::Result {
     guard::result("vkGetFenceStatus", vk::Result::ERROR_DEVICE_LOST, || {
-        handles::fence(fence)?.status()
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        unsafe { handles::fence(fence) }?.status()
     })
 }
 
@@ -108,7 +112,8 @@ pub unsafe extern "system" fn vkCreateSemaphore(
         "vkCreateSemaphore",
         vk::Result::ERROR_OUT_OF_HOST_MEMORY,
         || {
-            let device = handles::device(device)?;
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let device = unsafe { handles::device(device) }?;
             // SAFETY: the application's structure and its chain.
             let info = unsafe { ffi::input(p_info) }?;
             // SAFETY: as above.
@@ -132,7 +137,8 @@ pub unsafe extern "system" fn vkDestroySemaphore(
     _p: *const vk::AllocationCallbacks<'_>,
 ) {
     guard::void("vkDestroySemaphore", || {
-        handles::drop_semaphore(semaphore);
+        // SAFETY: the application destroys the handle, which valid usage makes its last use.
+        unsafe { handles::drop_semaphore(semaphore) };
         Ok(())
     })
 }
@@ -146,7 +152,8 @@ pub unsafe extern "system" fn vkGetSemaphoreCounterValue(
         "vkGetSemaphoreCounterValue",
         vk::Result::ERROR_DEVICE_LOST,
         || {
-            let value = handles::semaphore(semaphore)?.counter_value()?;
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let value = unsafe { handles::semaphore(semaphore) }?.counter_value()?;
             // SAFETY: pValue is valid for a write.
             unsafe { ffi::write(p_value, value) }
         },
@@ -171,7 +178,8 @@ pub unsafe extern "system" fn vkWaitSemaphores(
         let waits = list
             .iter()
             .zip(values)
-            .map(|(s, v)| handles::semaphore(*s).map(|s| (s, *v)))
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            .map(|(s, v)| unsafe { handles::semaphore(*s) }.map(|s| (s.clone(), *v)))
             .collect::<Result<Vec<_>, _>>()?;
         let any = info.flags.contains(vk::SemaphoreWaitFlags::ANY);
         match Semaphore::wait(&waits, any, timeout) {
@@ -189,7 +197,8 @@ pub unsafe extern "system" fn vkSignalSemaphore(
     guard::success("vkSignalSemaphore", vk::Result::ERROR_DEVICE_LOST, || {
         // SAFETY: the application's structure.
         let info = unsafe { ffi::input(p_info) }?;
-        handles::semaphore(info.semaphore)?.signal(info.value)
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        unsafe { handles::semaphore(info.semaphore) }?.signal(info.value)
     })
 }
 
@@ -203,7 +212,8 @@ pub unsafe extern "system" fn vkCreateEvent(
         "vkCreateEvent",
         vk::Result::ERROR_OUT_OF_DEVICE_MEMORY,
         || {
-            let device = handles::device(device)?;
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let device = unsafe { handles::device(device) }?;
             let event = Event::new(&device.device)?;
             // SAFETY: pEvent is valid for a write.
             unsafe { ffi::write(p_event, handles::new_event(event)) }
@@ -217,7 +227,8 @@ pub unsafe extern "system" fn vkDestroyEvent(
     _p: *const vk::AllocationCallbacks<'_>,
 ) {
     guard::void("vkDestroyEvent", || {
-        handles::drop_event(event);
+        // SAFETY: the application destroys the handle, which valid usage makes its last use.
+        unsafe { handles::drop_event(event) };
         Ok(())
     })
 }
@@ -227,7 +238,8 @@ pub unsafe extern "system" fn vkGetEventStatus(
     event: vk::Event,
 ) -> vk::Result {
     guard::result("vkGetEventStatus", vk::Result::ERROR_DEVICE_LOST, || {
-        Ok(if handles::event(event)?.is_set()? {
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        Ok(if unsafe { handles::event(event) }?.is_set()? {
             vk::Result::EVENT_SET
         } else {
             vk::Result::EVENT_RESET
@@ -237,12 +249,14 @@ pub unsafe extern "system" fn vkGetEventStatus(
 
 pub unsafe extern "system" fn vkSetEvent(_device: vk::Device, event: vk::Event) -> vk::Result {
     guard::success("vkSetEvent", vk::Result::ERROR_OUT_OF_HOST_MEMORY, || {
-        handles::event(event)?.set()
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        unsafe { handles::event(event) }?.set()
     })
 }
 
 pub unsafe extern "system" fn vkResetEvent(_device: vk::Device, event: vk::Event) -> vk::Result {
     guard::success("vkResetEvent", vk::Result::ERROR_OUT_OF_HOST_MEMORY, || {
-        handles::event(event)?.reset()
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        unsafe { handles::event(event) }?.reset()
     })
 }
