@@ -29,6 +29,10 @@ pub enum BoKind {
     DriverData,
 }
 
+/// Dwords [`DeviceBo::write_dwords`] and [`DeviceBo::read_dwords`] stage on
+/// the stack at a time.
+const STAGING_DWORDS: usize = 64;
+
 /// A BO of the device.
 pub struct DeviceBo {
     bo: Bo,
@@ -61,9 +65,63 @@ impl DeviceBo {
             .map_err(|e| crate::error::internal("BO write", e))
     }
 
+    /// Writes `dwords` (little-endian, as the GPU reads them) at `offset`,
+    /// straight into the CPU mapping: no allocation, no copy in between.
     pub fn write_dwords(&self, offset: u64, dwords: &[u32]) -> VkResult<()> {
-        let bytes: Vec<u8> = dwords.iter().flat_map(|d| d.to_le_bytes()).collect();
-        self.write(offset, &bytes)
+        let len = dwords.len() as u64 * 4;
+        if offset.checked_add(len).is_none_or(|end| end > self.size()) {
+            return Err(crate::error::internal(
+                "BO write",
+                format!(
+                    "{len} bytes at {offset:#x} are outside the BO's {:#x}",
+                    self.size()
+                ),
+            ));
+        }
+        let base = self
+            .bo
+            .map()
+            .map_err(|e| crate::error::internal("mapping a BO", e))?;
+        // SAFETY: the range was checked to lie inside the mapping, which
+        // stays valid while `self.bo` lives (kernel-if's `Bo::map`). Each
+        // dword is a plain unaligned store through the raw pointer, keeping
+        // no reference into memory the GPU may access concurrently, as it
+        // does on hardware.
+        unsafe {
+            let dst = base.as_ptr().add(offset as usize).cast::<u32>();
+            for (i, d) in dwords.iter().enumerate() {
+                dst.add(i).write_unaligned(d.to_le());
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads `out.len()` dwords from `offset`.
+    pub fn read_dwords(&self, offset: u64, out: &mut [u32]) -> VkResult<()> {
+        let mut at = offset;
+        for chunk in out.chunks_mut(STAGING_DWORDS) {
+            let mut bytes = [0u8; STAGING_DWORDS * 4];
+            let len = chunk.len() * 4;
+            self.read(at, &mut bytes[..len])?;
+            for (d, b) in chunk.iter_mut().zip(bytes.chunks_exact(4)) {
+                *d = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            }
+            at += len as u64;
+        }
+        Ok(())
+    }
+
+    /// Sets `len` bytes from `offset` to `byte`.
+    pub fn fill(&self, offset: u64, len: u64, byte: u8) -> VkResult<()> {
+        let bytes = [byte; STAGING_DWORDS * 4];
+        let mut at = offset;
+        let end = offset.saturating_add(len);
+        while at < end {
+            let n = (end - at).min(bytes.len() as u64);
+            self.write(at, &bytes[..n as usize])?;
+            at += n;
+        }
+        Ok(())
     }
 
     pub fn read(&self, offset: u64, out: &mut [u8]) -> VkResult<()> {

@@ -124,7 +124,7 @@ fn record_and_submit(gpu: &'static str, spirv: &[u8], trace: &Path) -> u64 {
         0,
         vk::DescriptorType::STORAGE_BUFFER,
         &[DescriptorWrite::Buffer {
-            buffer: buffer.clone(),
+            buffer: &buffer,
             offset: 0,
             range: vk::WHOLE_SIZE,
         }],

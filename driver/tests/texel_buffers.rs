@@ -340,20 +340,15 @@ fn dispatch(
     .unwrap();
     let set = DescriptorSet::allocate(&pool, &set_layout).unwrap();
     for (binding, view) in views.iter().enumerate() {
-        set.write(
-            binding as u32,
-            0,
-            ty,
-            &[DescriptorWrite::TexelBuffer(view.clone())],
-        )
-        .unwrap();
+        set.write(binding as u32, 0, ty, &[DescriptorWrite::TexelBuffer(view)])
+            .unwrap();
     }
     set.write(
         2,
         0,
         vk::DescriptorType::STORAGE_BUFFER,
         &[DescriptorWrite::Buffer {
-            buffer: out.clone(),
+            buffer: out,
             offset: 0,
             range: vk::WHOLE_SIZE,
         }],

@@ -150,7 +150,7 @@ pub unsafe extern "system" fn vkResetDescriptorPool(
         || {
             // SAFETY: a handle the application passed; valid usage keeps it live for the call.
             let object = unsafe { handles::descriptor_pool(pool) }?;
-            drop_pool_sets(&object);
+            drop_pool_sets(object);
             object.pool.reset();
             Ok(())
         },
@@ -176,7 +176,7 @@ pub unsafe extern "system" fn vkAllocateDescriptorSets(
             for layout in layouts {
                 // SAFETY: a handle the application passed; valid usage keeps it live for the call.
                 match unsafe { handles::set_layout(*layout) }
-                    .and_then(|l| DescriptorSet::allocate(&object.pool, &l))
+                    .and_then(|l| DescriptorSet::allocate(&object.pool, l))
                 {
                     Ok(set) => made.push(handles::new_descriptor_set(set)),
                     Err(e) => {
@@ -224,14 +224,31 @@ pub unsafe extern "system" fn vkFreeDescriptorSets(
     )
 }
 
-/// The writes of one descriptor update, as driver values.
-fn buffer_write(info: &vk::DescriptorBufferInfo) -> Result<DescriptorWrite, vk::Result> {
+/// One element of a descriptor update, as a driver value borrowing the
+/// application's objects for the call.
+///
+/// # Safety
+/// The handles in `info` are live for the call (valid usage).
+unsafe fn buffer_write<'a>(
+    info: &vk::DescriptorBufferInfo,
+) -> Result<DescriptorWrite<'a>, vk::Result> {
     Ok(DescriptorWrite::Buffer {
-        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
-        buffer: unsafe { handles::buffer(info.buffer) }?.clone(),
+        // SAFETY: the caller's promise.
+        buffer: unsafe { handles::buffer(info.buffer) }?,
         offset: info.offset,
         range: info.range,
     })
+}
+
+/// A texel buffer element.
+///
+/// # Safety
+/// As for [`buffer_write`].
+unsafe fn texel_write<'a>(view: vk::BufferView) -> Result<DescriptorWrite<'a>, vk::Result> {
+    // SAFETY: the caller's promise.
+    Ok(DescriptorWrite::TexelBuffer(unsafe {
+        handles::buffer_view(view)
+    }?))
 }
 
 fn is_texel(ty: vk::DescriptorType) -> bool {
@@ -265,36 +282,30 @@ pub unsafe extern "system" fn vkUpdateDescriptorSets(
         for w in unsafe { ffi::slice(p_writes, write_count) } {
             // SAFETY: a handle the application passed; valid usage keeps it live for the call.
             let set = unsafe { handles::descriptor_set(w.dst_set) }?;
-            let writes: Vec<DescriptorWrite> = if is_image(w.descriptor_type) {
+            let (binding, element, ty) = (w.dst_binding, w.dst_array_element, w.descriptor_type);
+            let count = w.descriptor_count as usize;
+            if is_image(ty) {
                 // SAFETY: pImageInfo holds descriptorCount structures.
-                unsafe { ffi::slice(w.p_image_info, w.descriptor_count) }
-                    .iter()
-                    .map(|i| image_write(set, w.dst_binding, w.descriptor_type, i))
-                    .collect::<Result<_, _>>()?
-            } else if is_texel(w.descriptor_type) {
+                let infos = unsafe { ffi::slice(w.p_image_info, w.descriptor_count) };
+                // SAFETY: the views and samplers are live for the call (valid usage).
+                set.write_each(binding, element, ty, count, |i| unsafe {
+                    image_write(set, binding, ty, &infos[i])
+                })?;
+            } else if is_texel(ty) {
                 // SAFETY: pTexelBufferView holds descriptorCount handles.
-                unsafe { ffi::slice(w.p_texel_buffer_view, w.descriptor_count) }
-                    .iter()
-                    // SAFETY: a handle the application passed; valid usage keeps it live for the call.
-                    .map(|v| {
-                        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
-                        unsafe { handles::buffer_view(*v) }
-                            .map(|v| DescriptorWrite::TexelBuffer(v.clone()))
-                    })
-                    .collect::<Result<_, _>>()?
+                let views = unsafe { ffi::slice(w.p_texel_buffer_view, w.descriptor_count) };
+                // SAFETY: the views are live for the call (valid usage).
+                set.write_each(binding, element, ty, count, |i| unsafe {
+                    texel_write(views[i])
+                })?;
             } else {
                 // SAFETY: pBufferInfo holds descriptorCount structures.
-                unsafe { ffi::slice(w.p_buffer_info, w.descriptor_count) }
-                    .iter()
-                    .map(buffer_write)
-                    .collect::<Result<_, _>>()?
-            };
-            set.write(
-                w.dst_binding,
-                w.dst_array_element,
-                w.descriptor_type,
-                &writes,
-            )?;
+                let infos = unsafe { ffi::slice(w.p_buffer_info, w.descriptor_count) };
+                // SAFETY: the buffers are live for the call (valid usage).
+                set.write_each(binding, element, ty, count, |i| unsafe {
+                    buffer_write(&infos[i])
+                })?;
+            }
         }
         // SAFETY: pDescriptorCopies holds descriptorCopyCount structures.
         for c in unsafe { ffi::slice(p_copies, copy_count) } {
@@ -305,7 +316,7 @@ pub unsafe extern "system" fn vkUpdateDescriptorSets(
             dst.copy_from(
                 c.dst_binding,
                 c.dst_array_element,
-                &src,
+                src,
                 c.src_binding,
                 c.src_array_element,
                 c.descriptor_count,
@@ -384,30 +395,30 @@ pub unsafe extern "system" fn vkUpdateDescriptorSetWithTemplate(
         // SAFETY: a handle the application passed; valid usage keeps it live for the call.
         let template = unsafe { handles::update_template(template) }?;
         for e in &template.entries {
-            let mut writes = Vec::with_capacity(e.count as usize);
-            for i in 0..e.count as usize {
+            set.write_each(e.binding, e.element, e.ty, e.count as usize, |i| {
                 // SAFETY: the template says where each element's info is in
                 // pData, which the application laid out accordingly.
                 let at = unsafe { p_data.cast::<u8>().add(e.offset + i * e.stride) };
                 if is_image(e.ty) {
-                    // SAFETY: as above: a VkDescriptorImageInfo there.
-                    let info = unsafe { at.cast::<vk::DescriptorImageInfo>().read_unaligned() };
-                    writes.push(image_write(&set, e.binding, e.ty, &info)?);
+                    // SAFETY: as above: a VkDescriptorImageInfo of live
+                    // objects there.
+                    unsafe {
+                        image_write(
+                            set,
+                            e.binding,
+                            e.ty,
+                            &at.cast::<vk::DescriptorImageInfo>().read_unaligned(),
+                        )
+                    }
                 } else if is_texel(e.ty) {
-                    // SAFETY: as above: a VkBufferView there.
-                    let view = unsafe { at.cast::<vk::BufferView>().read_unaligned() };
-                    // SAFETY: a handle the application passed; valid usage keeps it live for the call.
-                    writes.push(DescriptorWrite::TexelBuffer(
-                        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
-                        unsafe { handles::buffer_view(view) }?.clone(),
-                    ));
+                    // SAFETY: as above: a live VkBufferView there.
+                    unsafe { texel_write(at.cast::<vk::BufferView>().read_unaligned()) }
                 } else {
-                    // SAFETY: as above: a VkDescriptorBufferInfo there.
-                    let info = unsafe { at.cast::<vk::DescriptorBufferInfo>().read_unaligned() };
-                    writes.push(buffer_write(&info)?);
+                    // SAFETY: as above: a VkDescriptorBufferInfo of a live
+                    // buffer there.
+                    unsafe { buffer_write(&at.cast::<vk::DescriptorBufferInfo>().read_unaligned()) }
                 }
-            }
-            set.write(e.binding, e.element, e.ty, &writes)?;
+            })?;
         }
         Ok(())
     })

@@ -414,18 +414,22 @@ pub unsafe extern "system" fn vkCreateImageView(
     )
 }
 
-/// A `VkDescriptorImageInfo` as a driver write to `binding` of `set`: the
-/// handles the descriptor type uses resolved, the others left unread (a
-/// sampler that the binding's immutable samplers replace, a view a sampler
-/// binding has no use for), since the application may leave them invalid.
-/// A write continuing into later bindings finds them alike: the spec asks
+/// A `VkDescriptorImageInfo` as a driver write to `binding` of `set`,
+/// borrowing the application's objects for the call: the handles the
+/// descriptor type uses resolved, the others left unread (a sampler that
+/// the binding's immutable samplers replace, a view a sampler binding has
+/// no use for), since the application may leave them invalid. A write
+/// continuing into later bindings finds them alike: the spec asks
 /// consecutive bindings of one update to have the same immutable samplers.
-pub(crate) fn image_write(
+///
+/// # Safety
+/// The handles of `info` the type uses are live for the call (valid usage).
+pub(crate) unsafe fn image_write<'a>(
     set: &DescriptorSet,
     binding: u32,
     ty: vk::DescriptorType,
     info: &vk::DescriptorImageInfo,
-) -> Result<DescriptorWrite, vk::Result> {
+) -> Result<DescriptorWrite<'a>, vk::Result> {
     use vk::DescriptorType as T;
     let immutable = set
         .layout
@@ -433,22 +437,19 @@ pub(crate) fn image_write(
         .is_some_and(|b| !b.immutable_samplers.is_empty());
     let view = match ty {
         T::SAMPLED_IMAGE | T::STORAGE_IMAGE | T::INPUT_ATTACHMENT | T::COMBINED_IMAGE_SAMPLER => {
-            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
-            Some(unsafe { handles::image_view(info.image_view) }?)
+            // SAFETY: the caller's promise.
+            Some(&**unsafe { handles::image_view(info.image_view) }?)
         }
         _ => None,
     };
     let sampler = match ty {
         T::SAMPLER | T::COMBINED_IMAGE_SAMPLER if !immutable => {
-            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
-            Some(unsafe { handles::sampler(info.sampler) }?)
+            // SAFETY: the caller's promise.
+            Some(&**unsafe { handles::sampler(info.sampler) }?)
         }
         _ => None,
     };
-    Ok(DescriptorWrite::Image {
-        view: view.cloned(),
-        sampler: sampler.cloned(),
-    })
+    Ok(DescriptorWrite::Image { view, sampler })
 }
 
 pub unsafe extern "system" fn vkDestroyImageView(

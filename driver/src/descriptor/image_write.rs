@@ -179,9 +179,10 @@ mod tests {
             )
             .unwrap();
             let set = DescriptorSet::allocate(&pool, &layout).unwrap();
+            let sampler = sampler(3.0);
             let write = DescriptorWrite::Image {
-                view: Some(view),
-                sampler: Some(sampler(3.0)),
+                view: Some(&view),
+                sampler: Some(&sampler),
             };
             set.write(0, 0, vk::DescriptorType::COMBINED_IMAGE_SAMPLER, &[write])
                 .unwrap();
@@ -231,11 +232,12 @@ mod tests {
             "immutable from the start"
         );
         assert_eq!(slot(&fresh, 6), fixed.descriptor);
-        let image =
-            |view: &Arc<ImageView>, sampler: Option<&Arc<Sampler>>| DescriptorWrite::Image {
-                view: Some(view.clone()),
-                sampler: sampler.cloned(),
-            };
+        fn image<'a>(view: &'a ImageView, sampler: Option<&'a Sampler>) -> DescriptorWrite<'a> {
+            DescriptorWrite::Image {
+                view: Some(view),
+                sampler,
+            }
+        }
         use vk::DescriptorType as T;
         set.write(0, 0, T::SAMPLED_IMAGE, &[image(&view, None)])
             .unwrap();
@@ -243,12 +245,12 @@ mod tests {
             .unwrap();
         let only_sampler = DescriptorWrite::Image {
             view: None,
-            sampler: Some(other.clone()),
+            sampler: Some(&*other),
         };
         set.write(2, 0, T::SAMPLER, &[only_sampler]).unwrap();
         // The write's sampler is ignored where the layout has immutable
         // ones; the second element continues into binding 4.
-        let pair = image(&view, Some(&other));
+        let pair = image(&view, Some(&*other));
         set.write(3, 1, T::COMBINED_IMAGE_SAMPLER, &[pair]).unwrap();
         set.write(4, 0, T::INPUT_ATTACHMENT, &[image(&view, None)])
             .unwrap();

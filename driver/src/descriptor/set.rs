@@ -25,20 +25,22 @@ pub struct DynamicBuffer {
     pub range: u64,
 }
 
-/// What one descriptor write puts in one array element.
-#[derive(Clone)]
-pub enum DescriptorWrite {
+/// What one descriptor write puts in one array element. It borrows the
+/// objects: a set keeps only the descriptors, which name memory, not the
+/// objects they were made from.
+#[derive(Clone, Copy)]
+pub enum DescriptorWrite<'a> {
     Buffer {
-        buffer: Arc<Buffer>,
+        buffer: &'a Buffer,
         offset: u64,
         range: u64,
     },
-    TexelBuffer(Arc<BufferView>),
+    TexelBuffer(&'a BufferView),
     /// A `VkDescriptorImageInfo`'s view and sampler, as the binding's type
     /// uses them (see `image_write`).
     Image {
-        view: Option<Arc<ImageView>>,
-        sampler: Option<Arc<Sampler>>,
+        view: Option<&'a ImageView>,
+        sampler: Option<&'a Sampler>,
     },
 }
 
@@ -66,7 +68,9 @@ impl DescriptorSet {
         };
         // A fresh set reads as zeros (a null descriptor), not as whatever a
         // freed set left.
-        set.write_slots(0, &vec![0u32; layout.slots as usize * DESCRIPTOR_DWORDS])?;
+        if let Some(bo) = &set.pool.bo {
+            bo.fill(set.offset, layout.size(), 0)?;
+        }
         for b in &layout.bindings {
             for (e, sampler) in b.immutable_samplers.iter().enumerate() {
                 if let Some(slot) = b.sampler_slot(e as u32) {
@@ -87,27 +91,23 @@ impl DescriptorSet {
 
     fn write_slots(&self, slot: u32, dwords: &[u32]) -> VkResult<()> {
         match &self.pool.bo {
-            Some(bo) if !dwords.is_empty() => {
-                bo.write_dwords(self.offset + u64::from(slot) * DESCRIPTOR_SIZE, dwords)
-            }
+            Some(bo) if !dwords.is_empty() => bo.write_dwords(self.slot_offset(slot), dwords),
             _ => Ok(()),
         }
     }
 
-    fn read_slots(&self, slot: u32, count: u32) -> VkResult<Vec<u32>> {
-        let mut bytes = vec![0u8; count as usize * DESCRIPTOR_SIZE as usize];
-        if let Some(bo) = &self.pool.bo {
-            bo.read(self.offset + u64::from(slot) * DESCRIPTOR_SIZE, &mut bytes)?;
-        }
-        Ok(bytes
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect())
+    /// Where descriptor slot `slot` is in the pool's BO.
+    fn slot_offset(&self, slot: u32) -> u64 {
+        self.offset + u64::from(slot) * DESCRIPTOR_SIZE
     }
 
     /// The descriptors of the whole set, as the GPU sees them.
     pub fn contents(&self) -> VkResult<Vec<u32>> {
-        self.read_slots(0, self.layout.slots)
+        let mut dwords = vec![0; self.layout.slots as usize * DESCRIPTOR_DWORDS];
+        if let Some(bo) = &self.pool.bo {
+            bo.read_dwords(self.offset, &mut dwords)?;
+        }
+        Ok(dwords)
     }
 
     /// The dynamic buffers, in dynamic-offset order.
@@ -123,26 +123,42 @@ impl DescriptorSet {
         binding: u32,
         element: u32,
         ty: vk::DescriptorType,
-        writes: &[DescriptorWrite],
+        writes: &[DescriptorWrite<'_>],
+    ) -> VkResult<()> {
+        self.write_each(binding, element, ty, writes.len(), |i| Ok(writes[i]))
+    }
+
+    /// [`DescriptorSet::write`] of `count` writes that `source` gives one
+    /// by one (the ICD reads each from the application's arrays, so nothing
+    /// is collected first).
+    pub fn write_each<'a>(
+        &self,
+        binding: u32,
+        element: u32,
+        ty: vk::DescriptorType,
+        count: usize,
+        mut source: impl FnMut(usize) -> VkResult<DescriptorWrite<'a>>,
     ) -> VkResult<()> {
         let chip = self.pool.device.gpu.chip();
         let (mut binding, mut element) = (binding, element);
-        for w in writes {
+        for i in 0..count {
             let b = self.binding(binding, element)?;
             if b.ty != ty {
-                eprintln!(
-                    "parsnip: vkUpdateDescriptorSets: binding {binding} is {:?}, written as {ty:?}",
-                    b.ty
-                );
-                return Err(vk::Result::ERROR_UNKNOWN);
+                return Err(wrong_type(binding, b.ty, ty));
             }
-            if let DescriptorWrite::Image { view, sampler } = w {
-                for (slot, d) in image_slots(b, element, view.as_deref(), sampler.as_deref())? {
-                    self.write_slots(slot, &d)?;
+            match source(i)? {
+                DescriptorWrite::Image { view, sampler } => {
+                    for (slot, d) in image_slots(b, element, view, sampler)? {
+                        self.write_slots(slot, &d)?;
+                    }
                 }
-            } else {
-                let descriptor = self.encode(chip, b, element, w)?;
-                self.write_slots(b.slot(element), &descriptor)?;
+                w => {
+                    let descriptor = self.encode(chip, b, element, &w)?;
+                    self.write_slots(b.slot(element), &descriptor)?;
+                }
+            }
+            if i + 1 == count {
+                break;
             }
             match self.layout.next_element(binding, element) {
                 Some(next) => (binding, element) = next,
@@ -169,7 +185,7 @@ impl DescriptorSet {
         chip: parsnip_registers::Chip,
         b: &SetBinding,
         element: u32,
-        w: &DescriptorWrite,
+        w: &DescriptorWrite<'_>,
     ) -> VkResult<Descriptor> {
         match (b.ty, w) {
             (
@@ -237,8 +253,13 @@ impl DescriptorSet {
                 );
                 return Err(vk::Result::ERROR_UNKNOWN);
             }
-            let slots = src.read_slots(sb.slot(s.1), slots_per_descriptor(sb.ty))?;
-            self.write_slots(db.slot(d.1), &slots)?;
+            // A combined image sampler is two slots, anything else one.
+            let mut slots = [0u32; 2 * DESCRIPTOR_DWORDS];
+            let slots = &mut slots[..slots_per_descriptor(sb.ty) as usize * DESCRIPTOR_DWORDS];
+            if let Some(bo) = &src.pool.bo {
+                bo.read_dwords(src.slot_offset(sb.slot(s.1)), slots)?;
+            }
+            self.write_slots(db.slot(d.1), slots)?;
             if let (Some(df), Some(sf)) = (db.first_dynamic, sb.first_dynamic) {
                 let value = src
                     .dynamic
@@ -264,8 +285,18 @@ impl DescriptorSet {
     /// The set's descriptors with each dynamic buffer moved by its dynamic
     /// offset: what a command buffer uploads when it binds the set.
     pub fn with_dynamic_offsets(&self, offsets: &[u32]) -> VkResult<Vec<u32>> {
+        let mut dwords = vec![0; self.layout.slots as usize * DESCRIPTOR_DWORDS];
+        self.write_with_dynamic_offsets(offsets, &mut dwords)?;
+        Ok(dwords)
+    }
+
+    /// [`DescriptorSet::with_dynamic_offsets`] into `dwords`, which holds
+    /// the whole set (a command buffer's upload memory).
+    pub fn write_with_dynamic_offsets(&self, offsets: &[u32], dwords: &mut [u32]) -> VkResult<()> {
         let chip = self.pool.device.gpu.chip();
-        let mut dwords = self.contents()?;
+        if let Some(bo) = &self.pool.bo {
+            bo.read_dwords(self.offset, dwords)?;
+        }
         let dynamic = self.dynamic.lock();
         for b in self.layout.bindings.iter().filter(|b| b.is_dynamic()) {
             let first = b.first_dynamic.unwrap_or(0);
@@ -280,8 +311,16 @@ impl DescriptorSet {
                 dwords[at..at + DESCRIPTOR_DWORDS].copy_from_slice(&d);
             }
         }
-        Ok(dwords)
+        Ok(())
     }
+}
+
+#[cold]
+fn wrong_type(binding: u32, is: vk::DescriptorType, written: vk::DescriptorType) -> vk::Result {
+    eprintln!(
+        "parsnip: vkUpdateDescriptorSets: binding {binding} is {is:?}, written as {written:?}"
+    );
+    vk::Result::ERROR_UNKNOWN
 }
 
 impl Drop for DescriptorSet {
@@ -348,7 +387,7 @@ mod tests {
             DescriptorPool::new(&device, 1, &[(vk::DescriptorType::STORAGE_BUFFER, 3)]).unwrap();
         let set = DescriptorSet::allocate(&pool, &layout()).unwrap();
         let w = |offset| DescriptorWrite::Buffer {
-            buffer: buffer.clone(),
+            buffer: &buffer,
             offset,
             range: 256,
         };
@@ -395,17 +434,12 @@ mod tests {
         let b = DescriptorSet::allocate(&pool, &layout()).unwrap();
         assert_ne!(a.iova(), b.iova());
         let w = DescriptorWrite::Buffer {
-            buffer: buffer.clone(),
+            buffer: &buffer,
             offset: 0,
             range: vk::WHOLE_SIZE,
         };
-        a.write(
-            0,
-            0,
-            vk::DescriptorType::STORAGE_BUFFER,
-            &[w.clone(), w.clone()],
-        )
-        .unwrap();
+        a.write(0, 0, vk::DescriptorType::STORAGE_BUFFER, &[w, w])
+            .unwrap();
         a.write(1, 0, vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC, &[w])
             .unwrap();
         b.copy_from(0, 0, &a, 0, 0, 3).unwrap();
