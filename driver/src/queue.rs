@@ -13,7 +13,7 @@ use parsnip_kernel_if::{
 use parsnip_registers::pm4::Opcode;
 
 use crate::cmd::buffer::CommandBuffer;
-use crate::cmd::packets::PacketWriter;
+use crate::cmd::packets::{PacketSink, PacketWriter};
 use crate::cmd::stream::Ib;
 use crate::device::Device;
 use crate::device_bo::{BoKind, DeviceBo};

@@ -78,26 +78,26 @@ pub unsafe extern "system" fn vkCmdBindDescriptorSets(
     dynamic_count: u32,
     p_dynamic: *const u32,
 ) {
-    record_with(
-        "vkCmdBindDescriptorSets",
-        command_buffer,
-        || {
-            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
-            let layout = unsafe { handles::pipeline_layout(layout) }?;
-            // SAFETY: pDescriptorSets holds descriptorSetCount handles.
-            let sets = unsafe { ffi::slice(p_sets, set_count) }
-                .iter()
-                // SAFETY: a handle the application passed; valid usage keeps it live for the call.
-                .map(|s| unsafe { handles::descriptor_set(*s) }.cloned())
-                .collect::<Result<Vec<_>, _>>()?;
-            // SAFETY: pDynamicOffsets holds dynamicOffsetCount offsets.
-            let offsets = unsafe { ffi::slice(p_dynamic, dynamic_count) }.to_vec();
-            Ok((layout, sets, offsets))
-        },
-        |rec, (layout, sets, offsets)| {
-            rec.bind_descriptor_sets(&layout, first_set, &sets, &offsets)
-        },
-    );
+    record("vkCmdBindDescriptorSets", command_buffer, |rec| {
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let layout = unsafe { handles::pipeline_layout(layout) }?;
+        // SAFETY: pDescriptorSets holds descriptorSetCount handles, and
+        // pDynamicOffsets dynamicOffsetCount offsets.
+        let (sets, offsets) = unsafe {
+            (
+                ffi::slice(p_sets, set_count),
+                ffi::slice(p_dynamic, dynamic_count),
+            )
+        };
+        rec.bind_descriptor_sets_each(
+            layout,
+            first_set,
+            sets.len(),
+            // SAFETY: the sets are live for the call (valid usage).
+            |i| unsafe { handles::descriptor_set(sets[i]) },
+            offsets,
+        )
+    });
 }
 
 pub unsafe extern "system" fn vkCmdPushConstants(
@@ -108,13 +108,10 @@ pub unsafe extern "system" fn vkCmdPushConstants(
     size: u32,
     p_values: *const c_void,
 ) {
-    record_with(
-        "vkCmdPushConstants",
-        command_buffer,
+    record("vkCmdPushConstants", command_buffer, |rec| {
         // SAFETY: pValues holds size bytes.
-        || Ok(unsafe { ffi::bytes(p_values, size as usize) }.to_vec()),
-        |rec, bytes| rec.push_constants(offset, &bytes),
-    );
+        rec.push_constants(offset, unsafe { ffi::bytes(p_values, size as usize) })
+    });
 }
 
 pub unsafe extern "system" fn vkCmdDispatch(
@@ -152,7 +149,7 @@ pub unsafe extern "system" fn vkCmdDispatchIndirect(
         command_buffer,
         // SAFETY: a handle the application passed; valid usage keeps it live for the call.
         || unsafe { handles::buffer(buffer) },
-        |rec, b| rec.dispatch_indirect(&b, offset),
+        |rec, b| rec.dispatch_indirect(b, offset),
     );
 }
 
@@ -342,7 +339,7 @@ pub unsafe extern "system" fn vkCmdCopyBuffer(
                 regions,
             ))
         },
-        |rec, (src, dst, regions)| rec.copy_buffer(&src, &dst, &regions),
+        |rec, (src, dst, regions)| rec.copy_buffer(src, dst, &regions),
     );
 }
 
@@ -358,7 +355,7 @@ pub unsafe extern "system" fn vkCmdFillBuffer(
         command_buffer,
         // SAFETY: a handle the application passed; valid usage keeps it live for the call.
         || unsafe { handles::buffer(dst) },
-        |rec, dst| rec.fill_buffer(&dst, offset, size, data),
+        |rec, dst| rec.fill_buffer(dst, offset, size, data),
     );
 }
 
@@ -378,7 +375,7 @@ pub unsafe extern "system" fn vkCmdUpdateBuffer(
             // SAFETY: a handle the application passed; valid usage keeps it live for the call.
             Ok((unsafe { handles::buffer(dst) }?, data))
         },
-        |rec, (dst, data)| rec.update_buffer(&dst, offset, &data),
+        |rec, (dst, data)| rec.update_buffer(dst, offset, &data),
     );
 }
 
@@ -395,7 +392,7 @@ fn write_event(
         command_buffer,
         // SAFETY: a handle the application passed; valid usage keeps it live for the call.
         || unsafe { handles::event(event) },
-        |rec, e| rec.write_event(&e, signal, stages),
+        |rec, e| rec.write_event(e, signal, stages),
     );
 }
 
@@ -451,7 +448,7 @@ pub unsafe extern "system" fn vkCmdSetEvent2(
             // SAFETY: a handle the application passed; valid usage keeps it live for the call.
             Ok((unsafe { handles::event(event) }?, stages))
         },
-        |rec, (e, stages)| rec.write_event(&e, true, stages),
+        |rec, (e, stages)| rec.write_event(e, true, stages),
     );
 }
 
@@ -547,7 +544,7 @@ fn write_timestamp(
         command_buffer,
         // SAFETY: a handle the application passed; valid usage keeps it live for the call.
         || unsafe { handles::query_pool(pool) },
-        |rec, p| rec.write_timestamp(&p, query),
+        |rec, p| rec.write_timestamp(p, query),
     );
 }
 
@@ -580,7 +577,7 @@ pub unsafe extern "system" fn vkCmdResetQueryPool(
         command_buffer,
         // SAFETY: a handle the application passed; valid usage keeps it live for the call.
         || unsafe { handles::query_pool(pool) },
-        |rec, p| rec.reset_queries(&p, first, count),
+        |rec, p| rec.reset_queries(p, first, count),
     );
 }
 
@@ -602,7 +599,7 @@ pub unsafe extern "system" fn vkCmdCopyQueryPoolResults(
             // SAFETY: handles the application passed; valid usage keeps them live for the call.
             Ok(unsafe { (handles::query_pool(pool)?, handles::buffer(dst)?) })
         },
-        |rec, (p, b)| rec.copy_query_results(&p, first, count, &b, offset, stride, flags),
+        |rec, (p, b)| rec.copy_query_results(p, first, count, b, offset, stride, flags),
     );
 }
 

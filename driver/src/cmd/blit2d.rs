@@ -28,7 +28,7 @@ use parsnip_registers::pm4::Opcode;
 use parsnip_registers::regs::{self, a6xx, a7xx};
 use parsnip_registers::{Chip, RegWrite, Register};
 
-use super::packets::{field, PacketWriter};
+use super::packets::{field, PacketSink};
 use crate::error::{internal, VkResult};
 
 /// A surface the 2D engine reads or writes.
@@ -286,11 +286,11 @@ pub fn texel_bytes(format: A6xxFormat) -> Option<u32> {
 }
 
 /// Emits one blit.
-pub fn emit(out: &mut PacketWriter, b: &Blit) -> VkResult<()> {
+pub fn emit(out: &mut impl PacketSink, b: &Blit) -> VkResult<()> {
     let mut writes = Vec::with_capacity(24);
-    match out.chip {
-        Chip::A6xx => a6xx_regs(&mut writes, out.chip, b)?,
-        Chip::A7xx => a7xx_regs(&mut writes, out.chip, b)?,
+    match out.chip() {
+        Chip::A6xx => a6xx_regs(&mut writes, out.chip(), b)?,
+        Chip::A7xx => a7xx_regs(&mut writes, out.chip(), b)?,
     }
     out.writes(&writes);
     let op = field(
@@ -307,6 +307,7 @@ pub fn emit(out: &mut PacketWriter, b: &Blit) -> VkResult<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cmd::packets::PacketWriter;
 
     /// The register writes of a packet stream, in order (offset, value).
     pub(crate) fn reg_writes(dwords: &[u32]) -> Vec<(u32, u32)> {

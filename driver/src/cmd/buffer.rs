@@ -46,11 +46,18 @@ pub struct Recording {
     lifecycle: Lifecycle,
     error: Option<vk::Result>,
     ibs: Vec<Ib>,
+    /// The start-of-buffer state, built at the first begin (it depends on
+    /// the device alone).
+    init: Option<PacketWriter>,
 }
 
 impl Recording {
     /// Emits the cache operations barriers left pending.
+    #[inline]
     pub fn flush_pending(&mut self) -> VkResult<()> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
         let mut ops = std::mem::take(&mut self.pending);
         if self.device.debug.flushall && !ops.is_empty() {
             ops = CacheOps::all();
@@ -95,6 +102,7 @@ impl CommandBuffer {
                 lifecycle: Lifecycle::Initial,
                 error: None,
                 ibs: Vec::new(),
+                init: None,
             }),
         }
     }
@@ -107,8 +115,12 @@ impl CommandBuffer {
         Self::reset_locked(&mut rec);
         rec.lifecycle = Lifecycle::Recording;
         if rec.level == Level::Primary {
-            let init = init_state::packets(&self.device)?;
-            rec.cs.append(&init)?;
+            let rec = &mut *rec;
+            let init = match &rec.init {
+                Some(init) => init,
+                None => rec.init.insert(init_state::packets(&self.device)?),
+            };
+            rec.cs.append(init)?;
         }
         Ok(())
     }
@@ -163,7 +175,7 @@ impl CommandBuffer {
     fn reset_locked(rec: &mut Recording) {
         rec.cs.reset();
         rec.upload.reset();
-        rec.compute = ComputeState::default();
+        rec.compute.reset();
         rec.pending = CacheOps::default();
         rec.keep.clear();
         rec.ibs.clear();

@@ -33,7 +33,7 @@ use parsnip_registers::packets::{CpEventWrite7Dw0, CpEventWriteDw0};
 use parsnip_registers::pm4::Opcode;
 use parsnip_registers::Chip;
 
-use super::packets::{field, PacketWriter};
+use super::packets::{field, PacketSink, PacketWriter};
 use crate::error::VkResult;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -145,7 +145,7 @@ impl CacheOps {
 
 /// An a6xx CP_EVENT_WRITE; a "_TS" event also writes 0 to `scratch` once
 /// it is done, which for a flush is after the flush.
-fn a6xx_event(w: &mut PacketWriter, event: VgtEventType, scratch: Option<u64>) -> VkResult<()> {
+fn a6xx_event(w: &mut impl PacketSink, event: VgtEventType, scratch: Option<u64>) -> VkResult<()> {
     let dw0 = field(
         "CP_EVENT_WRITE",
         CpEventWriteDw0 {
@@ -165,7 +165,7 @@ fn a6xx_event(w: &mut PacketWriter, event: VgtEventType, scratch: Option<u64>) -
 }
 
 /// An a7xx CP_EVENT_WRITE7 with no write, as Turnip emits cache events.
-fn a7xx_event(w: &mut PacketWriter, event: VgtEventType) -> VkResult<()> {
+fn a7xx_event(w: &mut impl PacketSink, event: VgtEventType) -> VkResult<()> {
     let dw0 = field(
         "CP_EVENT_WRITE7",
         CpEventWrite7Dw0 {
@@ -181,8 +181,8 @@ fn a7xx_event(w: &mut PacketWriter, event: VgtEventType) -> VkResult<()> {
 }
 
 /// Emits `ops`; `scratch` is a device address _TS events may write.
-pub fn emit(w: &mut PacketWriter, ops: CacheOps, scratch: u64) -> VkResult<()> {
-    match w.chip {
+pub fn emit(w: &mut impl PacketSink, ops: CacheOps, scratch: u64) -> VkResult<()> {
+    match w.chip() {
         Chip::A6xx => {
             if ops.ccu_flush_color {
                 a6xx_event(w, VgtEventType::PC_CCU_FLUSH_COLOR_TS, Some(scratch))?;

@@ -2,8 +2,8 @@
 //! constants, and the packets of a dispatch (after Turnip's compute
 //! streams, compute.log for a660 and a740):
 //!
-//! - the pipeline's program state, called as an IB2 when the pipeline
-//!   changes;
+//! - the pipeline's program state, built once at pipeline creation, as
+//!   the compute program's draw-state group when the pipeline changes;
 //! - the const file: driver parameters (work group count and base), push
 //!   constants and the shader's immediates, loaded with CP_LOAD_STATE6
 //!   (for an indirect dispatch the count comes straight from the indirect
@@ -13,6 +13,10 @@
 //!   bases;
 //! - CP_SET_MARKER RM6_COMPUTE, HLSQ_CS_NDRANGE_* (and
 //!   HLSQ_CS_LAST_LOCAL_SIZE on a7xx), CP_EXEC_CS / CP_EXEC_CS_INDIRECT.
+//!
+//! The recording remembers what the stream has programmed and emits only
+//! what changed; everything is written straight into the stream's chunk.
+//! Binds and push constants only record state: dispatches emit it.
 
 use std::sync::Arc;
 
@@ -22,19 +26,27 @@ use parsnip_registers::enums::{
 };
 use parsnip_registers::packets::CpExecCsIndirectDw3;
 use parsnip_registers::pm4::Opcode;
-use parsnip_registers::regs::{self};
+use parsnip_registers::regs::{self, Register};
 use parsnip_registers::Chip;
 
 use super::buffer::Recording;
-use super::load_state::{load_consts, load_cs_state, Source};
-use super::packets::{call_ib, copy_memory, field, PacketWriter};
+use super::draw_state::{set_group, StateGroup, StateIb, SET_GROUP_DWORDS};
+use super::load_state::{load_cs_state, load_cs_state_header, Source, LOAD_STATE_DWORDS};
+use super::packets::{copy_memory, field, PacketSink, PacketWriter};
+use super::stream::Reserved;
 use crate::buffer::Buffer;
+use crate::descriptor::pool::DescriptorPool;
 use crate::descriptor::set::DescriptorSet;
-use crate::error::VkResult;
+use crate::error::{internal, VkResult};
 use crate::limits::{MAX_PUSH_CONSTANTS_SIZE, MAX_SETS, MAX_WORKGROUP_COUNT};
 use crate::pipeline::binary::{ConstLayout, DriverParam};
 use crate::pipeline::compute::ComputePipeline;
 use crate::pipeline_layout::PipelineLayout;
+
+/// Bind points: the application's sets, then the driver's internal one.
+const SET_SLOTS: usize = MAX_SETS as usize + 1;
+
+const PUSH_DWORDS: usize = MAX_PUSH_CONSTANTS_SIZE as usize / 4;
 
 /// A bound descriptor set: the address its descriptors are read from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -42,123 +54,246 @@ pub struct BoundSet {
     pub iova: u64,
 }
 
-#[derive(Default)]
+/// What the stream has programmed since the recording began, so that a
+/// dispatch emits only what differs. `None` is "unknown": emit it.
+#[derive(Clone, Default)]
+struct Programmed {
+    /// The program group's IB, and what dispatches derive from the
+    /// pipeline, worked out once when it is first emitted.
+    program: Option<StateIb>,
+    facts: ProgramFacts,
+    /// The bindless base of each slot.
+    sets: [Option<BoundSet>; SET_SLOTS],
+    /// CP_SET_MARKER RM6_COMPUTE is the render mode.
+    compute_mode: bool,
+    /// HLSQ_CS_NDRANGE_0..6's values.
+    ndrange: Option<[u32; 7]>,
+    /// The const file as the last direct dispatch loaded it: the program
+    /// and the work groups it was for (push constants changing clears it).
+    consts: Option<(StateIb, [u32; 3], [u32; 3])>,
+}
+
+/// What each dispatch of a pipeline writes the same.
+#[derive(Clone, Copy, Default)]
+struct ProgramFacts {
+    /// The CP_LOAD_STATE6 header of a direct load of the const image.
+    load_consts: [u32; LOAD_STATE_DWORDS],
+    /// HLSQ_CS_NDRANGE_0 (and HLSQ_CS_LAST_LOCAL_SIZE) for the local size.
+    ndrange0: u32,
+    last_local_size: u32,
+}
+
+impl ProgramFacts {
+    fn of(local: &[u32; 3], image_dwords: usize) -> VkResult<ProgramFacts> {
+        let units = (image_dwords / 4) as u32;
+        let load_consts = load_cs_state_header(
+            A6xxStateType::ST6_CONSTANTS,
+            0,
+            units,
+            &Source::Inline(image_dwords),
+        )?;
+        let size = |what, e| internal(what, e);
+        let ndrange0 = regs::HlsqCsNdrange0 {
+            kerneldim: 3,
+            localsizex: local[0] - 1,
+            localsizey: local[1] - 1,
+            localsizez: local[2] - 1,
+        }
+        .try_to_raw()
+        .map_err(|e| size("encoding HLSQ_CS_NDRANGE_0", e))?;
+        let last_local_size = regs::HlsqCsLastLocalSize {
+            localsizex: local[0] - 1,
+            localsizey: local[1] - 1,
+            localsizez: local[2] - 1,
+        }
+        .try_to_raw()
+        .map_err(|e| size("encoding HLSQ_CS_LAST_LOCAL_SIZE", e))?;
+        Ok(ProgramFacts {
+            load_consts,
+            ndrange0,
+            last_local_size,
+        })
+    }
+}
+
 pub struct ComputeState {
     pub pipeline: Option<Arc<ComputePipeline>>,
-    /// The pipeline whose program state the stream last called.
-    emitted_program: Option<u64>,
     /// The application's sets, then the driver's internal one.
-    pub sets: [Option<BoundSet>; MAX_SETS as usize + 1],
-    pub push_constants: Vec<u8>,
+    pub sets: [Option<BoundSet>; SET_SLOTS],
+    /// Push constants as the const file holds them (the spec keeps
+    /// offsets and sizes multiples of 4).
+    pub push_constants: [u32; PUSH_DWORDS],
+    /// A set was bound since the last dispatch.
+    sets_dirty: bool,
+    programmed: Programmed,
+    /// What the recorded commands read, kept alive while they live: the
+    /// pipelines dispatched, and the pools of the sets bound (the GPU
+    /// reads descriptors from the pool's BO). Each once: a command buffer
+    /// uses few, and rebinding one must cost nothing.
+    pipelines: Vec<Arc<ComputePipeline>>,
+    pools: Vec<Arc<DescriptorPool>>,
+}
+
+/// Adds `object` to `list` unless it is there.
+fn keep_once<T>(list: &mut Vec<Arc<T>>, object: &Arc<T>) {
+    if !list.iter().any(|o| Arc::ptr_eq(o, object)) {
+        list.push(object.clone());
+    }
+}
+
+impl Default for ComputeState {
+    fn default() -> Self {
+        ComputeState {
+            pipeline: None,
+            sets: [None; SET_SLOTS],
+            push_constants: [0; PUSH_DWORDS],
+            sets_dirty: false,
+            programmed: Programmed::default(),
+            pipelines: Vec::new(),
+            pools: Vec::new(),
+        }
+    }
 }
 
 impl ComputeState {
     /// Forgets what the stream has programmed (after secondaries ran).
     pub fn invalidate(&mut self) {
-        self.emitted_program = None;
+        self.programmed = Programmed::default();
+        self.sets_dirty = true;
+    }
+
+    /// Back to a new command buffer's state, keeping the lists' memory.
+    pub fn reset(&mut self) {
+        self.pipeline = None;
+        self.sets = [None; SET_SLOTS];
+        self.push_constants = [0; PUSH_DWORDS];
+        self.sets_dirty = false;
+        self.programmed = Programmed::default();
+        self.pipelines.clear();
+        self.pools.clear();
     }
 }
 
 /// Where a dispatch's work group count comes from.
+#[derive(Clone, Copy)]
 enum Groups {
     Direct { base: [u32; 3], count: [u32; 3] },
     Indirect { iova: u64 },
 }
 
-impl Recording {
-    /// Loads the const file: push constants and driver parameters where the
-    /// compiler placed them. For an indirect dispatch the work group count
-    /// is copied from the indirect buffer into the const image by the CP
-    /// (CP_MEM_TO_MEM), and the image is then loaded from memory.
-    fn emit_consts(
-        &mut self,
-        w: &mut PacketWriter,
-        consts: &ConstLayout,
-        groups: &Groups,
-    ) -> VkResult<()> {
-        if consts.dwords == 0 {
-            return Ok(());
-        }
-        let mut image = vec![0u32; consts.dwords.next_multiple_of(4) as usize];
-        if let Some((at, n)) = consts.push_constants {
-            for (i, slot) in image
-                .iter_mut()
-                .skip(at as usize)
-                .take(n as usize)
-                .enumerate()
-            {
-                let mut bytes = [0u8; 4];
-                for (j, b) in bytes.iter_mut().enumerate() {
-                    *b = self
-                        .compute
-                        .push_constants
-                        .get(i * 4 + j)
-                        .copied()
-                        .unwrap_or(0);
-                }
-                *slot = u32::from_le_bytes(bytes);
-            }
-        }
-        for (param, dword) in &consts.driver_params {
-            let value = match (param, groups) {
-                (DriverParam::NumWorkgroups(c), Groups::Direct { count, .. }) => {
-                    count[usize::from(*c)]
-                }
-                (DriverParam::BaseWorkgroup(c), Groups::Direct { base, .. }) => {
-                    base[usize::from(*c)]
-                }
-                // Filled from the indirect buffer below; an indirect
-                // dispatch has no base.
-                (_, Groups::Indirect { .. }) => 0,
-            };
-            if let Some(slot) = image.get_mut(*dword as usize) {
-                *slot = value;
-            }
-        }
-        match groups {
-            Groups::Direct { .. } => load_consts(w, 0, &image),
-            Groups::Indirect { iova } => {
-                let at = self.upload.upload(&image, 16)?;
-                for (param, dword) in &consts.driver_params {
-                    if let DriverParam::NumWorkgroups(c) = param {
-                        copy_memory(
-                            w,
-                            at + u64::from(*dword) * 4,
-                            iova + u64::from(*c) * 4,
-                            false,
-                        )?;
-                    }
-                }
-                w.packet(Opcode::CP_WAIT_FOR_ME, &[]);
-                let units = (image.len() / 4) as u32;
-                load_cs_state(
-                    w,
-                    A6xxStateType::ST6_CONSTANTS,
-                    0,
-                    units,
-                    Source::Indirect(at),
-                )
-            }
+/// Fills the const image: push constants and driver parameters where the
+/// compiler placed them, zeros elsewhere.
+fn fill_consts(image: &mut [u32], consts: &ConstLayout, push: &[u32], groups: Groups) {
+    image.fill(0);
+    if let Some((at, n)) = consts.push_constants {
+        let at = (at as usize).min(image.len());
+        let n = (n as usize).min(image.len() - at).min(push.len());
+        image[at..at + n].copy_from_slice(&push[..n]);
+    }
+    for (param, dword) in &consts.driver_params {
+        let value = match (param, groups) {
+            (DriverParam::NumWorkgroups(c), Groups::Direct { count, .. }) => count[usize::from(*c)],
+            (DriverParam::BaseWorkgroup(c), Groups::Direct { base, .. }) => base[usize::from(*c)],
+            // Filled from the indirect buffer by the CP; an indirect
+            // dispatch has no base.
+            (_, Groups::Indirect { .. }) => 0,
+        };
+        if let Some(slot) = image.get_mut(*dword as usize) {
+            *slot = value;
         }
     }
+}
 
+/// CP_SET_MARKER RM6_COMPUTE's payload on `chip`.
+fn compute_marker(chip: Chip) -> VkResult<u32> {
+    let raw = match chip {
+        Chip::A6xx => parsnip_registers::packets::a6xx::CpSetMarkerDw0 {
+            marker_mode: SetMarkerMode::SET_RENDER_MODE,
+            mode: A6xxMarker::RM6_COMPUTE,
+            ..Default::default()
+        }
+        .try_to_raw(),
+        Chip::A7xx => parsnip_registers::packets::a7xx::CpSetMarkerDw0 {
+            marker_mode: SetMarkerMode::SET_RENDER_MODE,
+            mode: A6xxMarker::RM6_COMPUTE,
+            ..Default::default()
+        }
+        .try_to_raw(),
+    };
+    field("CP_SET_MARKER", raw)
+}
+
+/// Writes SP_CS_BINDLESS_BASE[index] (and HLSQ_CS_BINDLESS_BASE[index] on
+/// a6xx) for `set`.
+fn bindless_base(w: &mut impl PacketSink, index: u32, set: BoundSet) -> VkResult<()> {
+    let desc_size = A6xxBindlessDescriptorSize::BINDLESS_DESCRIPTOR_64B;
+    w.array_reg(
+        &regs::SpCsBindlessBaseDescriptor {
+            desc_size,
+            addr: set.iova,
+        },
+        index,
+    )?;
+    if w.chip() == Chip::A6xx {
+        w.array_reg(
+            &regs::HlsqCsBindlessBaseDescriptor {
+                desc_size,
+                addr: set.iova,
+            },
+            index,
+        )?;
+    }
+    Ok(())
+}
+
+/// HLSQ_CS_NDRANGE_0..6 for `local`-sized groups making `global`
+/// invocations, as one packet (the registers are consecutive).
+fn ndrange(w: &mut impl PacketSink, values: &[u32; 7]) -> VkResult<()> {
+    let chip = w.chip();
+    let what = |e| internal("encoding HLSQ_CS_NDRANGE", e);
+    let [r0, r1, r2, r3, r4, r5, r6] = *values;
+    let writes = [
+        regs::HlsqCsNdrange0::from_raw(r0).write(chip),
+        regs::HlsqCsNdrange1 { globalsize_x: r1 }.write(chip),
+        regs::HlsqCsNdrange2 { globaloff_x: r2 }.write(chip),
+        regs::HlsqCsNdrange3 { globalsize_y: r3 }.write(chip),
+        regs::HlsqCsNdrange4 { globaloff_y: r4 }.write(chip),
+        regs::HlsqCsNdrange5 { globalsize_z: r5 }.write(chip),
+        regs::HlsqCsNdrange6 { globaloff_z: r6 }.write(chip),
+    ];
+    let mut out = [regs::RegWrite {
+        offset: 0,
+        value: 0,
+        is_64: false,
+    }; 7];
+    for (o, w) in out.iter_mut().zip(writes) {
+        *o = w.map_err(what)?;
+    }
+    w.writes(&out);
+    Ok(())
+}
+
+impl Recording {
     /// `vkCmdBindPipeline` (compute).
     pub fn bind_compute_pipeline(&mut self, pipeline: Arc<ComputePipeline>) -> VkResult<()> {
+        // Kept once dispatched: binding alone programs nothing.
         self.compute.pipeline = Some(pipeline);
         Ok(())
     }
 
-    /// `vkCmdBindDescriptorSets` (compute): sets with dynamic buffers are
-    /// copied with their offsets applied, since one set may be bound with
-    /// different offsets in different places.
-    pub fn bind_descriptor_sets(
+    /// `vkCmdBindDescriptorSets` (compute), for `count` sets that `set`
+    /// gives one by one: sets with dynamic buffers are copied with their
+    /// offsets applied, since one set may be bound with different offsets
+    /// in different places.
+    pub fn bind_descriptor_sets_each<'a>(
         &mut self,
         layout: &PipelineLayout,
         first_set: u32,
-        sets: &[Arc<DescriptorSet>],
+        count: usize,
+        mut set: impl FnMut(usize) -> VkResult<&'a Arc<DescriptorSet>>,
         dynamic_offsets: &[u32],
     ) -> VkResult<()> {
-        let end = first_set as usize + sets.len();
+        let end = first_set as usize + count;
         if end > layout.sets.len() || end > MAX_SETS as usize {
             eprintln!(
                 "parsnip: vkCmdBindDescriptorSets: sets {first_set}..{end} are not all in the \
@@ -167,43 +302,65 @@ impl Recording {
             );
             return Err(vk::Result::ERROR_UNKNOWN);
         }
-        let wanted: u32 = sets.iter().map(|s| s.layout.dynamic_count).sum();
-        if wanted as usize != dynamic_offsets.len() {
-            eprintln!(
-                "parsnip: vkCmdBindDescriptorSets: {} dynamic offsets for {wanted} dynamic descriptors",
-                dynamic_offsets.len()
-            );
-            return Err(vk::Result::ERROR_UNKNOWN);
-        }
         let mut offsets = dynamic_offsets;
-        for (i, set) in sets.iter().enumerate() {
+        for i in 0..count {
+            let set = set(i)?;
             let index = first_set as usize + i;
             let n = set.layout.dynamic_count as usize;
             let iova = if n == 0 {
                 set.iova()
             } else {
+                if offsets.len() < n {
+                    return Err(too_few_offsets(dynamic_offsets.len()));
+                }
                 let (mine, rest) = offsets.split_at(n);
                 offsets = rest;
-                let dwords = set.with_dynamic_offsets(mine)?;
-                self.upload
-                    .upload(&dwords, crate::limits::DESCRIPTOR_SIZE)?
+                let dwords =
+                    set.layout.slots as usize * crate::descriptor::encoding::DESCRIPTOR_DWORDS;
+                let (iova, room) = self.upload.alloc(dwords, crate::limits::DESCRIPTOR_SIZE)?;
+                set.write_with_dynamic_offsets(mine, room)?;
+                iova
             };
             self.compute.sets[index] = Some(BoundSet { iova });
-            self.keep(set.clone());
+            self.compute.sets_dirty = true;
+            keep_once(&mut self.compute.pools, &set.pool);
+        }
+        if !offsets.is_empty() {
+            return Err(too_few_offsets(dynamic_offsets.len()));
         }
         Ok(())
     }
 
-    /// `vkCmdPushConstants`.
+    /// [`Recording::bind_descriptor_sets_each`] of a slice.
+    pub fn bind_descriptor_sets(
+        &mut self,
+        layout: &PipelineLayout,
+        first_set: u32,
+        sets: &[Arc<DescriptorSet>],
+        dynamic_offsets: &[u32],
+    ) -> VkResult<()> {
+        self.bind_descriptor_sets_each(
+            layout,
+            first_set,
+            sets.len(),
+            |i| Ok(&sets[i]),
+            dynamic_offsets,
+        )
+    }
+
+    /// `vkCmdPushConstants` (offset and size are multiples of 4).
     pub fn push_constants(&mut self, offset: u32, bytes: &[u8]) -> VkResult<()> {
-        let end = offset as usize + bytes.len();
-        if end > MAX_PUSH_CONSTANTS_SIZE as usize {
-            return Err(vk::Result::ERROR_UNKNOWN);
+        let first = offset as usize / 4;
+        let words = self
+            .compute
+            .push_constants
+            .get_mut(first..first + bytes.len() / 4)
+            .filter(|_| offset.is_multiple_of(4) && bytes.len().is_multiple_of(4))
+            .ok_or(vk::Result::ERROR_UNKNOWN)?;
+        for (w, b) in words.iter_mut().zip(bytes.chunks_exact(4)) {
+            *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
         }
-        if self.compute.push_constants.len() < end {
-            self.compute.push_constants.resize(end, 0);
-        }
-        self.compute.push_constants[offset as usize..end].copy_from_slice(bytes);
+        self.compute.programmed.consts = None;
         Ok(())
     }
 
@@ -226,129 +383,235 @@ impl Recording {
         self.emit_dispatch(Groups::Indirect { iova })
     }
 
+    /// A dispatch of the driver's own `pipeline`, reading `set` and
+    /// `params` as its push constants, with the application's bound state
+    /// put back afterwards (and emitted again at its next dispatch).
+    pub fn internal_dispatch_with(
+        &mut self,
+        pipeline: Arc<ComputePipeline>,
+        set: BoundSet,
+        params: &[u32],
+        groups: u32,
+    ) -> VkResult<()> {
+        let internal = crate::limits::INTERNAL_SET as usize;
+        let mut push = [0u32; PUSH_DWORDS];
+        let n = params.len().min(PUSH_DWORDS);
+        push[..n].copy_from_slice(&params[..n]);
+        let saved_pipeline = self.compute.pipeline.replace(pipeline);
+        let saved_push = std::mem::replace(&mut self.compute.push_constants, push);
+        self.compute.sets[internal] = Some(set);
+        self.compute.sets_dirty = true;
+        self.compute.programmed.consts = None;
+        let result = self.dispatch([0; 3], [groups, 1, 1]);
+        self.compute.sets[internal] = None;
+        self.compute.pipeline = saved_pipeline;
+        self.compute.push_constants = saved_push;
+        self.compute.programmed.consts = None;
+        result
+    }
+
     fn emit_dispatch(&mut self, groups: Groups) -> VkResult<()> {
-        let Some(pipeline) = self.compute.pipeline.clone() else {
+        self.flush_pending()?;
+        let Recording {
+            compute: state,
+            cs,
+            upload,
+            ..
+        } = self;
+        let Some(pipeline) = &state.pipeline else {
             eprintln!("parsnip: dispatch with no compute pipeline bound");
             return Err(vk::Result::ERROR_UNKNOWN);
         };
-        self.flush_pending()?;
-        let chip = self.device.gpu.chip();
-        let mut w = PacketWriter::new(chip);
-        if self.compute.emitted_program != Some(pipeline.program_iova) {
-            call_ib(&mut w, pipeline.program_iova, pipeline.program_dwords)?;
-            self.compute.emitted_program = Some(pipeline.program_iova);
-            self.keep(pipeline.clone());
-        }
-        let binary = &pipeline.binary;
-        self.emit_consts(&mut w, &binary.consts, &groups)?;
-        let mut bases = 0u32;
-        for (i, set) in self.compute.sets.iter().enumerate() {
-            let Some(set) = set else { continue };
-            let descriptor = regs::SpCsBindlessBaseDescriptor {
-                desc_size: A6xxBindlessDescriptorSize::BINDLESS_DESCRIPTOR_64B,
-                addr: set.iova,
-            };
-            w.array_reg(&descriptor, i as u32)?;
-            if chip == Chip::A6xx {
-                w.array_reg(
-                    &regs::HlsqCsBindlessBaseDescriptor {
-                        desc_size: A6xxBindlessDescriptorSize::BINDLESS_DESCRIPTOR_64B,
-                        addr: set.iova,
-                    },
-                    i as u32,
-                )?;
+        let consts = &pipeline.binary.consts;
+        let image_dwords = consts.dwords.next_multiple_of(4) as usize;
+        // An indirect dispatch's const image goes through memory the CP
+        // fills in first.
+        let indirect_image = match groups {
+            Groups::Indirect { iova } if image_dwords > 0 => {
+                let (at, image) = upload.alloc(image_dwords, 16)?;
+                fill_consts(image, consts, &state.push_constants, groups);
+                Some((at, iova))
             }
-            bases |= 1 << i;
-        }
-        if bases != 0 {
-            let all = super::init_state::all_bindless_bases(chip);
-            super::init_state::hlsq_invalidate_bindless(&mut w, all)?;
-        }
-        let marker = match chip {
-            Chip::A6xx => field(
-                "CP_SET_MARKER",
-                parsnip_registers::packets::a6xx::CpSetMarkerDw0 {
-                    marker_mode: SetMarkerMode::SET_RENDER_MODE,
-                    mode: A6xxMarker::RM6_COMPUTE,
-                    ..Default::default()
-                }
-                .try_to_raw(),
-            )?,
-            Chip::A7xx => field(
-                "CP_SET_MARKER",
-                parsnip_registers::packets::a7xx::CpSetMarkerDw0 {
-                    marker_mode: SetMarkerMode::SET_RENDER_MODE,
-                    mode: A6xxMarker::RM6_COMPUTE,
-                    ..Default::default()
-                }
-                .try_to_raw(),
-            )?,
+            _ => None,
         };
-        w.packet(Opcode::CP_SET_MARKER, &[marker]);
-
-        // The base work group of vkCmdDispatchBase reaches the shader as a
-        // driver parameter the shader adds (as ir3 does for Turnip), so the
-        // NDRANGE global offsets stay 0. An indirect dispatch's size is the
-        // CP's to fill in.
-        let local = binary.local_size;
-        let global = match groups {
-            Groups::Direct { count, .. } => [0, 1, 2].map(|i| local[i] * count[i]),
-            Groups::Indirect { .. } => [0; 3],
+        // Everything below, at its largest: the program group, the const
+        // load (inline image, or a CP_MEM_TO_MEM per work group count and
+        // a CP_WAIT_FOR_ME), two 64-bit bindless bases a slot and their
+        // invalidation, the marker, NDRANGE, LAST_LOCAL_SIZE, CP_EXEC_CS.
+        let reserve = SET_GROUP_DWORDS
+            + LOAD_STATE_DWORDS
+            + image_dwords
+            + consts.driver_params.len() * 6
+            + 1
+            + SET_SLOTS * 6
+            + 2
+            + 2
+            + 8
+            + 2
+            + 5;
+        let chip = cs.chip();
+        let program = StateIb {
+            iova: pipeline.program_iova,
+            dwords: pipeline.program_dwords,
         };
-        let offset = [0u32; 3];
-        w.reg(&regs::HlsqCsNdrange0 {
-            kerneldim: 3,
-            localsizex: local[0] - 1,
-            localsizey: local[1] - 1,
-            localsizez: local[2] - 1,
-        })?;
-        w.reg(&regs::HlsqCsNdrange1 {
-            globalsize_x: global[0],
-        })?;
-        w.reg(&regs::HlsqCsNdrange2 {
-            globaloff_x: offset[0],
-        })?;
-        w.reg(&regs::HlsqCsNdrange3 {
-            globalsize_y: global[1],
-        })?;
-        w.reg(&regs::HlsqCsNdrange4 {
-            globaloff_y: offset[1],
-        })?;
-        w.reg(&regs::HlsqCsNdrange5 {
-            globalsize_z: global[2],
-        })?;
-        w.reg(&regs::HlsqCsNdrange6 {
-            globaloff_z: offset[2],
-        })?;
-        if chip == Chip::A7xx {
-            w.reg(&regs::HlsqCsLastLocalSize {
-                localsizex: local[0] - 1,
-                localsizey: local[1] - 1,
-                localsizez: local[2] - 1,
-            })?;
-        }
-        match groups {
-            Groups::Direct { count, .. } => {
-                w.packet(Opcode::CP_EXEC_CS, &[0, count[0], count[1], count[2]]);
+        let local = pipeline.binary.local_size;
+        // A pipeline is kept alive once its program is first emitted.
+        let keep = (state.programmed.program != Some(program)).then(|| pipeline.clone());
+        cs.emit(reserve, |w| {
+            if state.programmed.program != Some(program) {
+                set_group(w, StateGroup::ComputeProgram, program, true)?;
+                state.programmed.facts = ProgramFacts::of(&local, image_dwords)?;
+                state.programmed.program = Some(program);
             }
-            Groups::Indirect { iova } => {
-                let [lo, hi] = PacketWriter::split(iova);
-                let sizes = field(
-                    "CP_EXEC_CS_INDIRECT",
-                    CpExecCsIndirectDw3 {
-                        localsizex: local[0] - 1,
-                        localsizey: local[1] - 1,
-                        localsizez: local[2] - 1,
-                    }
-                    .try_to_raw(),
-                )?;
-                w.packet(Opcode::CP_EXEC_CS_INDIRECT, &[0, lo, hi, sizes]);
+            emit_consts(w, state, program, image_dwords, groups, indirect_image)?;
+            if state.sets_dirty {
+                emit_sets(w, state)?;
             }
+            if !state.programmed.compute_mode {
+                w.packet(Opcode::CP_SET_MARKER, &[compute_marker(chip)?]);
+                state.programmed.compute_mode = true;
+            }
+            emit_grid(w, state, &local, groups)
+        })?;
+        if let Some(pipeline) = keep {
+            keep_once(&mut self.compute.pipelines, &pipeline);
         }
-        self.cs.append(&w)?;
         if self.device.debug.syncdispatch {
             self.emit_cache_ops(super::cache::CacheOps::all())?;
         }
         Ok(())
     }
+}
+
+#[cold]
+fn too_few_offsets(given: usize) -> vk::Result {
+    eprintln!("parsnip: vkCmdBindDescriptorSets: {given} dynamic offsets do not match the sets' dynamic descriptors");
+    vk::Result::ERROR_UNKNOWN
+}
+
+/// Loads the const file, when the shader reads one and what it holds
+/// changed. For an indirect dispatch the work group count is copied from
+/// the indirect buffer into the const image by the CP (CP_MEM_TO_MEM), and
+/// the image is then loaded from memory.
+fn emit_consts(
+    w: &mut Reserved<'_>,
+    state: &mut ComputeState,
+    program: StateIb,
+    image_dwords: usize,
+    groups: Groups,
+    indirect_image: Option<(u64, u64)>,
+) -> VkResult<()> {
+    let Some(pipeline) = &state.pipeline else {
+        return Ok(());
+    };
+    let consts = &pipeline.binary.consts;
+    if image_dwords == 0 {
+        return Ok(());
+    }
+    let units = (image_dwords / 4) as u32;
+    match (groups, indirect_image) {
+        (Groups::Direct { base, count }, _) => {
+            let key = (program, base, count);
+            if state.programmed.consts == Some(key) {
+                return Ok(());
+            }
+            w.push_all(&state.programmed.facts.load_consts);
+            let image = w.take(image_dwords);
+            fill_consts(image, consts, &state.push_constants, groups);
+            state.programmed.consts = Some(key);
+        }
+        (Groups::Indirect { .. }, Some((at, iova))) => {
+            for (param, dword) in &consts.driver_params {
+                if let DriverParam::NumWorkgroups(c) = param {
+                    copy_memory(
+                        w,
+                        at + u64::from(*dword) * 4,
+                        iova + u64::from(*c) * 4,
+                        false,
+                    )?;
+                }
+            }
+            w.packet(Opcode::CP_WAIT_FOR_ME, &[]);
+            load_cs_state(
+                w,
+                A6xxStateType::ST6_CONSTANTS,
+                0,
+                units,
+                Source::Indirect(at),
+            )?;
+            state.programmed.consts = None;
+        }
+        (Groups::Indirect { .. }, None) => {}
+    }
+    Ok(())
+}
+
+/// The bindless bases of the bound sets that changed, then their
+/// invalidation.
+fn emit_sets(w: &mut impl PacketSink, state: &mut ComputeState) -> VkResult<()> {
+    state.sets_dirty = false;
+    let mut changed = false;
+    for (i, set) in state.sets.iter().enumerate() {
+        let Some(set) = *set else { continue };
+        if state.programmed.sets[i] == Some(set) {
+            continue;
+        }
+        bindless_base(w, i as u32, set)?;
+        state.programmed.sets[i] = Some(set);
+        changed = true;
+    }
+    if changed {
+        let all = super::init_state::all_bindless_bases(w.chip());
+        super::init_state::hlsq_invalidate_bindless(w, all)?;
+    }
+    Ok(())
+}
+
+/// HLSQ_CS_NDRANGE (when it changed), HLSQ_CS_LAST_LOCAL_SIZE on a7xx, and
+/// CP_EXEC_CS.
+///
+/// The base work group of vkCmdDispatchBase reaches the shader as a driver
+/// parameter the shader adds (as ir3 does for Turnip), so the NDRANGE
+/// global offsets stay 0. An indirect dispatch's size is the CP's to fill
+/// in.
+fn emit_grid(
+    w: &mut impl PacketSink,
+    state: &mut ComputeState,
+    local: &[u32; 3],
+    groups: Groups,
+) -> VkResult<()> {
+    let global = match groups {
+        Groups::Direct { count, .. } => [0, 1, 2].map(|i| local[i] * count[i]),
+        Groups::Indirect { .. } => [0; 3],
+    };
+    let facts = state.programmed.facts;
+    let values = [facts.ndrange0, global[0], 0, global[1], 0, global[2], 0];
+    if state.programmed.ndrange != Some(values) {
+        ndrange(w, &values)?;
+        if w.chip() == Chip::A7xx {
+            w.reg(&regs::HlsqCsLastLocalSize::from_raw(facts.last_local_size))?;
+        }
+        state.programmed.ndrange = Some(values);
+    }
+    match groups {
+        Groups::Direct { count, .. } => {
+            w.packet(Opcode::CP_EXEC_CS, &[0, count[0], count[1], count[2]]);
+        }
+        Groups::Indirect { iova } => {
+            let [lo, hi] = PacketWriter::split(iova);
+            let sizes = field(
+                "CP_EXEC_CS_INDIRECT",
+                CpExecCsIndirectDw3 {
+                    localsizex: local[0] - 1,
+                    localsizey: local[1] - 1,
+                    localsizez: local[2] - 1,
+                }
+                .try_to_raw(),
+            )?;
+            w.packet(Opcode::CP_EXEC_CS_INDIRECT, &[0, lo, hi, sizes]);
+            // The CP wrote NDRANGE's sizes: not what is remembered.
+            state.programmed.ndrange = None;
+        }
+    }
+    Ok(())
 }

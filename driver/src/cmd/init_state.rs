@@ -20,7 +20,7 @@ use parsnip_registers::regs::{self, ArrayRegister};
 use parsnip_registers::Chip;
 
 use super::cache::{self, CacheOps};
-use super::packets::{field, PacketWriter};
+use super::packets::{field, PacketSink, PacketWriter};
 use crate::device::Device;
 use crate::error::VkResult;
 use crate::gpu_info::GpuInfo;
@@ -33,9 +33,9 @@ pub fn all_bindless_bases(chip: Chip) -> u32 {
 
 /// HLSQ_INVALIDATE_CMD invalidating every stage's state, IBOs and bindless
 /// bases, or only compute's (`compute_only`).
-pub fn hlsq_invalidate(w: &mut PacketWriter, compute_only: bool, bindless: u32) -> VkResult<()> {
+pub fn hlsq_invalidate(w: &mut impl PacketSink, compute_only: bool, bindless: u32) -> VkResult<()> {
     let gfx = !compute_only;
-    match w.chip {
+    match w.chip() {
         Chip::A6xx => w.reg(&regs::a6xx::HlsqInvalidateCmd {
             vs_state: gfx,
             hs_state: gfx,
@@ -67,8 +67,8 @@ pub fn hlsq_invalidate(w: &mut PacketWriter, compute_only: bool, bindless: u32) 
 
 /// HLSQ_INVALIDATE_CMD of compute's bindless bases in `mask` only, after
 /// SP_CS_BINDLESS_BASE changes (Turnip invalidates every base).
-pub fn hlsq_invalidate_bindless(w: &mut PacketWriter, mask: u32) -> VkResult<()> {
-    match w.chip {
+pub fn hlsq_invalidate_bindless(w: &mut impl PacketSink, mask: u32) -> VkResult<()> {
+    match w.chip() {
         Chip::A6xx => w.reg(&regs::a6xx::HlsqInvalidateCmd {
             cs_bindless: mask,
             ..Default::default()
@@ -85,9 +85,9 @@ pub fn hlsq_invalidate_bindless(w: &mut PacketWriter, mask: u32) -> VkResult<()>
 /// whole-dword path (`MagicReg::write`), which does not check the values
 /// against the database's fields: the table sets bits a6xx.xml does not
 /// describe.
-fn magic_regs(w: &mut PacketWriter, gpu: &GpuInfo) -> VkResult<()> {
+fn magic_regs(w: &mut impl PacketSink, gpu: &GpuInfo) -> VkResult<()> {
     for m in gpu.entry.magic_regs.in_write_order() {
-        let write = m.write(w.chip).map_err(|e| {
+        let write = m.write(w.chip()).map_err(|e| {
             crate::error::internal("the catalogue's magic registers", format!("{m}: {e}"))
         })?;
         w.writes(&[write]);

@@ -4,15 +4,21 @@
 
 use parsnip_registers::enums::{A6xxStateBlock, A6xxStateSrc, A6xxStateType};
 use parsnip_registers::packets::{CpLoadState6Dw0, CpLoadState6Dw1, CpLoadState6Dw2};
-use parsnip_registers::pm4::Opcode;
+use parsnip_registers::pm4::{pkt7, Opcode};
 
-use super::packets::{field, PacketWriter};
+use super::packets::{field, PacketSink};
 use crate::error::VkResult;
+
+/// Dwords of a CP_LOAD_STATE6 before its inline data.
+pub const LOAD_STATE_DWORDS: usize = 4;
 
 /// Where the loaded state comes from.
 pub enum Source<'a> {
     /// Dwords in the packet.
     Direct(&'a [u32]),
+    /// This many dwords in the packet, which the caller writes right
+    /// after (built in place in the stream).
+    Inline(usize),
     /// Memory at this address.
     Indirect(u64),
 }
@@ -20,68 +26,81 @@ pub enum Source<'a> {
 /// Loads `units` units of `state_type` into the compute stage at
 /// `dst_offset` (vec4s for constants, instructions for code).
 pub fn load_cs_state(
-    w: &mut PacketWriter,
+    w: &mut impl PacketSink,
     state_type: A6xxStateType,
     dst_offset: u32,
     units: u32,
     source: Source<'_>,
 ) -> VkResult<()> {
-    let (state_src, address, data) = match source {
-        Source::Direct(data) => (A6xxStateSrc::SS6_DIRECT, 0, data),
-        Source::Indirect(iova) => (A6xxStateSrc::SS6_INDIRECT, iova, &[][..]),
-    };
-    let dw0 = field(
-        "CP_LOAD_STATE6",
-        CpLoadState6Dw0 {
-            dst_off: dst_offset,
-            state_type,
-            state_src,
-            state_block: A6xxStateBlock::SB6_CS_SHADER,
-            num_unit: units,
-        }
-        .try_to_raw(),
-    )?;
-    let lo = field(
-        "CP_LOAD_STATE6",
-        CpLoadState6Dw1 {
-            ext_src_addr: address as u32,
-        }
-        .try_to_raw(),
-    )?;
-    let hi = field(
-        "CP_LOAD_STATE6",
-        CpLoadState6Dw2 {
-            ext_src_addr_hi: (address >> 32) as u32,
-        }
-        .try_to_raw(),
-    )?;
-    let mut payload = vec![dw0, lo, hi];
-    payload.extend_from_slice(data);
-    w.packet(Opcode::CP_LOAD_STATE6_FRAG, &payload);
+    w.push_all(&load_cs_state_header(
+        state_type, dst_offset, units, &source,
+    )?);
+    if let Source::Direct(data) = source {
+        w.push_all(data);
+    }
     Ok(())
+}
+
+/// The packet header and first three dwords of [`load_cs_state`], what
+/// precedes the inline data (a dispatch builds them once per pipeline).
+pub fn load_cs_state_header(
+    state_type: A6xxStateType,
+    dst_offset: u32,
+    units: u32,
+    source: &Source<'_>,
+) -> VkResult<[u32; LOAD_STATE_DWORDS]> {
+    let (state_src, address, inline) = match *source {
+        Source::Direct(data) => (A6xxStateSrc::SS6_DIRECT, 0, data.len()),
+        Source::Inline(n) => (A6xxStateSrc::SS6_DIRECT, 0, n),
+        Source::Indirect(iova) => (A6xxStateSrc::SS6_INDIRECT, iova, 0),
+    };
+    let what = "CP_LOAD_STATE6";
+    let dw0 = CpLoadState6Dw0 {
+        dst_off: dst_offset,
+        state_type,
+        state_src,
+        state_block: A6xxStateBlock::SB6_CS_SHADER,
+        num_unit: units,
+    };
+    let lo = CpLoadState6Dw1 {
+        ext_src_addr: address as u32,
+    };
+    let hi = CpLoadState6Dw2 {
+        ext_src_addr_hi: (address >> 32) as u32,
+    };
+    Ok([
+        pkt7(Opcode::CP_LOAD_STATE6_FRAG.0, (3 + inline) as u32),
+        field(what, dw0.try_to_raw())?,
+        field(what, lo.try_to_raw())?,
+        field(what, hi.try_to_raw())?,
+    ])
 }
 
 /// Loads `dwords` as constants from vec4 `vec4_offset`, padded to whole
 /// vec4s.
-pub fn load_consts(w: &mut PacketWriter, vec4_offset: u32, dwords: &[u32]) -> VkResult<()> {
+pub fn load_consts(w: &mut impl PacketSink, vec4_offset: u32, dwords: &[u32]) -> VkResult<()> {
     if dwords.is_empty() {
         return Ok(());
     }
     let units = dwords.len().div_ceil(4);
-    let mut padded = dwords.to_vec();
-    padded.resize(units * 4, 0);
     load_cs_state(
         w,
         A6xxStateType::ST6_CONSTANTS,
         vec4_offset,
         units as u32,
-        Source::Direct(&padded),
-    )
+        Source::Inline(units * 4),
+    )?;
+    w.push_all(dwords);
+    for _ in dwords.len()..units * 4 {
+        w.push(0);
+    }
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cmd::packets::PacketWriter;
     use parsnip_registers::Chip;
 
     #[test]

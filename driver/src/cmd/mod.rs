@@ -1,9 +1,10 @@
 //! Command pools and command buffers, and the command stream they record.
 //!
 //! - [`packets`]: building PM4 packets through the register database;
-//! - [`stream`]: BO-backed chunks, one IB each;
+//! - [`stream`]: BO-backed chunks, one IB each, written in place ([`chunk`]);
 //! - [`buffer`]: the command buffer's life cycle and recorded state;
 //! - [`cache`]: flushes, invalidates and waits for barriers;
+//! - [`draw_state`]: state groups built once and referenced (CP_SET_DRAW_STATE);
 //! - [`init_state`]: the state every command buffer starts by programming;
 //! - [`blit2d`]: the 2D engine's state for one blit, [`image_surface`]:
 //!   images and buffers as the engine's surfaces;
@@ -15,9 +16,11 @@ pub mod blit2d;
 pub mod blit_image;
 pub mod buffer;
 pub mod cache;
+pub mod chunk;
 pub mod clear_image;
 pub mod copy_image;
 pub mod dispatch;
+pub mod draw_state;
 pub mod event;
 pub mod image_surface;
 pub mod init_state;

@@ -1,16 +1,97 @@
-//! Building PM4 packets into a dword buffer, through the register database.
+//! Building PM4 packets, through the register database.
 //!
 //! Type 4 packets write registers named by their generated structs (the
 //! database resolves each register's offset on the chip); type 7 packets
 //! take their payload from the generated packet structs. Nothing here knows
 //! an offset or an opcode number.
+//!
+//! Packets go to a [`PacketSink`]: a [`PacketWriter`] (a growing buffer,
+//! for state built once, such as a pipeline's program) or room reserved in
+//! a command stream's chunk ([`super::stream::Reserved`]), which recording
+//! writes straight into, with no buffer in between.
 
 use parsnip_registers::enums::{CpCondFunction, PollMemoryType};
-use parsnip_registers::packets::{CpIndirectBufferDw2, CpMemToMemDw0, CpWaitRegMemDw0};
+use parsnip_registers::packets::{CpMemToMemDw0, CpWaitRegMemDw0};
 use parsnip_registers::pm4::{pkt4, pkt7, Opcode, PKT4_MAX_COUNT};
-use parsnip_registers::{ArrayRegister, Chip, RegWrite, Register};
+use parsnip_registers::{ArrayRegister, Chip, RegWrite, Register, RegisterError};
 
 use crate::error::{internal, VkResult};
+
+/// Where packets are written, dword by dword.
+pub trait PacketSink {
+    /// The chip the packets are for.
+    fn chip(&self) -> Chip;
+    fn push(&mut self, dword: u32);
+    fn push_all(&mut self, dwords: &[u32]);
+
+    /// Writes one register.
+    #[inline]
+    fn reg<R: Register>(&mut self, value: &R) -> VkResult<()> {
+        let w = value.write(self.chip()).map_err(register_error)?;
+        self.write(&w);
+        Ok(())
+    }
+
+    /// Writes entry `index` of a register array.
+    #[inline]
+    fn array_reg<R: ArrayRegister>(&mut self, value: &R, index: u32) -> VkResult<()> {
+        let w = value.write(self.chip(), index).map_err(register_error)?;
+        self.write(&w);
+        Ok(())
+    }
+
+    /// One register write as its own type 4 packet.
+    #[inline]
+    fn write(&mut self, w: &RegWrite) {
+        self.push(pkt4(w.offset, 1 + u32::from(w.is_64)));
+        self.push(w.value as u32);
+        if w.is_64 {
+            self.push((w.value >> 32) as u32);
+        }
+    }
+
+    /// Writes registers, one type 4 packet per run of consecutive offsets
+    /// (the packet's count is limited to 127 dwords).
+    fn writes(&mut self, writes: &[RegWrite]) {
+        let size = |w: &RegWrite| 1 + u32::from(w.is_64);
+        let mut i = 0;
+        while i < writes.len() {
+            // The run starting at `i`: consecutive offsets within a packet.
+            let (start, mut next, mut count) = (writes[i].offset, writes[i].offset, 0);
+            let mut end = i;
+            while end < writes.len()
+                && writes[end].offset == next
+                && count + size(&writes[end]) <= PKT4_MAX_COUNT
+            {
+                count += size(&writes[end]);
+                next += size(&writes[end]);
+                end += 1;
+            }
+            self.push(pkt4(start, count));
+            for w in &writes[i..end] {
+                self.push(w.value as u32);
+                if w.is_64 {
+                    self.push((w.value >> 32) as u32);
+                }
+            }
+            i = end;
+        }
+    }
+
+    /// A type 7 packet.
+    #[inline]
+    fn packet(&mut self, opcode: Opcode, payload: &[u32]) {
+        self.push(pkt7(opcode.0, payload.len() as u32));
+        self.push_all(payload);
+    }
+}
+
+/// A register the database does not place on the chip, or a field that
+/// does not fit, is a driver bug.
+#[cold]
+fn register_error(e: RegisterError) -> ash::vk::Result {
+    internal("encoding a register", e)
+}
 
 /// A growing list of packets for one chip.
 #[derive(Clone, Debug)]
@@ -35,74 +116,29 @@ impl PacketWriter {
         self.dwords.is_empty()
     }
 
-    /// Writes one register.
-    pub fn reg<R: Register>(&mut self, value: &R) -> VkResult<()> {
-        let w = value
-            .write(self.chip)
-            .map_err(|e| internal("encoding a register", e))?;
-        self.writes(&[w]);
-        Ok(())
-    }
-
-    /// Writes entry `index` of a register array.
-    pub fn array_reg<R: ArrayRegister>(&mut self, value: &R, index: u32) -> VkResult<()> {
-        let w = value
-            .write(self.chip, index)
-            .map_err(|e| internal("encoding a register", e))?;
-        self.writes(&[w]);
-        Ok(())
-    }
-
-    /// Writes registers, one type 4 packet per run of consecutive offsets
-    /// (the packet's count is limited to 127 dwords).
-    pub fn writes(&mut self, writes: &[RegWrite]) {
-        let mut i = 0;
-        while i < writes.len() {
-            let start = writes[i].offset;
-            let mut payload: Vec<u32> = writes[i].dwords().collect();
-            let mut next = start + payload.len() as u32;
-            i += 1;
-            while i < writes.len() && writes[i].offset == next {
-                let more: Vec<u32> = writes[i].dwords().collect();
-                if payload.len() + more.len() > PKT4_MAX_COUNT as usize {
-                    break;
-                }
-                next += more.len() as u32;
-                payload.extend(more);
-                i += 1;
-            }
-            self.dwords.push(pkt4(start, payload.len() as u32));
-            self.dwords.extend(payload);
-        }
-    }
-
-    /// A type 7 packet.
-    pub fn packet(&mut self, opcode: Opcode, payload: &[u32]) {
-        self.dwords.push(pkt7(opcode.0, payload.len() as u32));
-        self.dwords.extend_from_slice(payload);
-    }
-
     /// The low and high dwords of a 64-bit packet field.
     pub fn split(value: u64) -> [u32; 2] {
         [value as u32, (value >> 32) as u32]
     }
 }
 
-/// CP_INDIRECT_BUFFER: runs the `dwords` dwords at `iova` as an IB one
-/// level down, then returns.
-pub fn call_ib(w: &mut PacketWriter, iova: u64, dwords: u32) -> VkResult<()> {
-    let [lo, hi] = PacketWriter::split(iova);
-    let size = field(
-        "CP_INDIRECT_BUFFER",
-        CpIndirectBufferDw2 { size: dwords }.try_to_raw(),
-    )?;
-    w.packet(Opcode::CP_INDIRECT_BUFFER, &[lo, hi, size]);
-    Ok(())
+impl PacketSink for PacketWriter {
+    fn chip(&self) -> Chip {
+        self.chip
+    }
+
+    fn push(&mut self, dword: u32) {
+        self.dwords.push(dword);
+    }
+
+    fn push_all(&mut self, dwords: &[u32]) {
+        self.dwords.extend_from_slice(dwords);
+    }
 }
 
 /// CP_WAIT_REG_MEM: the CP stops until the dword at `iova` equals `value`,
 /// polling every 16 cycles.
-pub fn wait_memory_equal(w: &mut PacketWriter, iova: u64, value: u32) -> VkResult<()> {
+pub fn wait_memory_equal(w: &mut impl PacketSink, iova: u64, value: u32) -> VkResult<()> {
     let dw0 = field(
         "CP_WAIT_REG_MEM",
         CpWaitRegMemDw0 {
@@ -120,7 +156,7 @@ pub fn wait_memory_equal(w: &mut PacketWriter, iova: u64, value: u32) -> VkResul
 
 /// CP_MEM_TO_MEM: copies the dword (or, with `double`, the qword) at `src`
 /// to `dst`, after the CP's earlier memory writes landed.
-pub fn copy_memory(w: &mut PacketWriter, dst: u64, src: u64, double: bool) -> VkResult<()> {
+pub fn copy_memory(w: &mut impl PacketSink, dst: u64, src: u64, double: bool) -> VkResult<()> {
     let dw0 = field(
         "CP_MEM_TO_MEM",
         CpMemToMemDw0 {

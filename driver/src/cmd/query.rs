@@ -21,15 +21,15 @@ use parsnip_registers::pm4::Opcode;
 use parsnip_registers::Chip;
 
 use super::buffer::Recording;
-use super::packets::{copy_memory, field, wait_memory_equal, PacketWriter};
+use super::packets::{copy_memory, field, wait_memory_equal, PacketSink, PacketWriter};
 use crate::buffer::Buffer;
 use crate::error::VkResult;
 use crate::query_pool::{QueryPool, AVAILABLE_OFFSET, SLOT_BYTES, VALUE_OFFSET};
 
 /// The packets that write the GPU's timestamp to `iova` (8 bytes).
-pub fn timestamp_packets(w: &mut PacketWriter, iova: u64) -> VkResult<()> {
+pub fn timestamp_packets(w: &mut impl PacketSink, iova: u64) -> VkResult<()> {
     let [lo, hi] = PacketWriter::split(iova);
-    match w.chip {
+    match w.chip() {
         Chip::A6xx => {
             let dw0 = field(
                 "CP_EVENT_WRITE",
@@ -119,7 +119,7 @@ impl Recording {
             if flags.contains(vk::QueryResultFlags::WAIT) {
                 wait_memory_equal(&mut w, slot + AVAILABLE_OFFSET, 1)?;
             }
-            let mut copy = PacketWriter::new(w.chip);
+            let mut copy = PacketWriter::new(w.chip());
             copy_memory(&mut copy, out, slot + VALUE_OFFSET, wide)?;
             // Execute the copy only if [available] != 0 and [available] < 2.
             let [alo, ahi] = PacketWriter::split(slot + AVAILABLE_OFFSET);

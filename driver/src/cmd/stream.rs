@@ -3,16 +3,20 @@
 //! A chunk is one IB1 of the submit (as Turnip's `tu_cs` entries are). When
 //! the current chunk cannot hold the next packet, it is closed and a new one
 //! twice its size (up to 1 MiB) is opened, so a long command buffer costs a
-//! handful of BOs. A secondary command buffer's chunks join the primary's
-//! list of IBs as they are. Pipelines' state is called from the stream as an
-//! IB2 (CP_INDIRECT_BUFFER).
+//! handful of BOs; a reset keeps them for the next recording. A secondary
+//! command buffer's chunks join the primary's list of IBs as they are.
+//!
+//! Recording reserves room for what it is about to write in the open chunk
+//! and stores the packets straight into the chunk's mapping
+//! ([`CommandStream::emit`]): no buffer in between, nothing allocated.
 
 use std::sync::Arc;
 
 use parsnip_registers::pm4::Opcode;
 use parsnip_registers::{ArrayRegister, Chip, RegWrite, Register};
 
-use super::packets::PacketWriter;
+use super::chunk::Chunk;
+use super::packets::{PacketSink, PacketWriter};
 use crate::device::Device;
 use crate::device_bo::{BoKind, DeviceBo};
 use crate::error::VkResult;
@@ -30,15 +34,66 @@ pub struct Ib {
 }
 
 struct OpenChunk {
-    bo: Arc<DeviceBo>,
-    capacity: usize,
-    writer: PacketWriter,
+    chunk: Chunk,
+    /// Dwords written so far.
+    len: usize,
+}
+
+/// Room reserved in the open chunk: packets written here land in the
+/// stream. Writing past the reservation is a driver bug (a panic, which
+/// the entry point's guard turns into an error).
+pub struct Reserved<'a> {
+    chip: Chip,
+    room: &'a mut [u32],
+    len: usize,
+}
+
+impl Reserved<'_> {
+    /// Dwords written so far.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The next `n` dwords, to fill in place (a packet's payload built
+    /// where it goes).
+    pub fn take(&mut self, n: usize) -> &mut [u32] {
+        let at = self.len;
+        self.len += n;
+        &mut self.room[at..at + n]
+    }
+}
+
+impl PacketSink for Reserved<'_> {
+    #[inline]
+    fn chip(&self) -> Chip {
+        self.chip
+    }
+
+    #[inline]
+    fn push(&mut self, dword: u32) {
+        self.room[self.len] = dword;
+        self.len += 1;
+    }
+
+    #[inline]
+    fn push_all(&mut self, dwords: &[u32]) {
+        self.take(dwords.len()).copy_from_slice(dwords);
+    }
 }
 
 pub struct CommandStream {
     device: Arc<Device>,
+    chip: Chip,
     ibs: Vec<Ib>,
     open: Option<OpenChunk>,
+    /// Chunks this stream filled and closed, and chunks a reset freed for
+    /// reuse.
+    closed: Vec<Chunk>,
+    spare: Vec<Chunk>,
     next_capacity: usize,
 }
 
@@ -46,106 +101,127 @@ impl CommandStream {
     pub fn new(device: &Arc<Device>) -> CommandStream {
         CommandStream {
             device: device.clone(),
+            chip: device.gpu.chip(),
             ibs: Vec::new(),
             open: None,
+            closed: Vec::new(),
+            spare: Vec::new(),
             next_capacity: FIRST_CHUNK_DWORDS,
         }
     }
 
     pub fn chip(&self) -> Chip {
-        self.device.gpu.chip()
+        self.chip
     }
 
-    /// Makes room for `dwords` more dwords in the open chunk, opening a new
-    /// one if needed. Every packet is reserved whole: none straddles chunks.
-    pub fn reserve(&mut self, dwords: usize) -> VkResult<&mut PacketWriter> {
-        let fits = self
-            .open
-            .as_ref()
-            .is_some_and(|c| c.writer.len() + dwords <= c.capacity);
-        if !fits {
-            self.close_chunk()?;
-            let capacity = self.next_capacity.max(dwords);
-            self.next_capacity = (capacity * 2).min(MAX_CHUNK_DWORDS);
-            let bo = self
-                .device
-                .allocate_bo(capacity as u64 * 4, BoKind::Commands)?;
-            self.open = Some(OpenChunk {
-                bo,
-                capacity,
-                writer: PacketWriter::new(self.chip()),
-            });
-        }
-        Ok(&mut self.open.as_mut().expect("a chunk was just opened").writer)
+    /// Reserves `dwords` in the open chunk (opening a new one if needed:
+    /// every reservation is whole, so no packet straddles chunks) and runs
+    /// `emit` to write at most that many there. What it wrote is kept if
+    /// it succeeds, dropped if it fails.
+    #[inline]
+    pub fn emit<T>(
+        &mut self,
+        dwords: usize,
+        emit: impl FnOnce(&mut Reserved<'_>) -> VkResult<T>,
+    ) -> VkResult<T> {
+        let chip = self.chip;
+        let fits = matches!(&self.open, Some(o) if o.len + dwords <= o.chunk.capacity());
+        let open = match (fits, &mut self.open) {
+            (true, Some(open)) => open,
+            _ => self.open_chunk(dwords)?,
+        };
+        let start = open.len;
+        let mut room = Reserved {
+            chip,
+            room: &mut open.chunk.dwords_mut()[start..start + dwords],
+            len: 0,
+        };
+        let out = emit(&mut room)?;
+        open.len += room.len;
+        Ok(out)
     }
 
-    /// Writes the open chunk to its BO and adds it to the IB list.
-    fn close_chunk(&mut self) -> VkResult<()> {
-        if let Some(chunk) = self.open.take() {
-            if !chunk.writer.is_empty() {
-                chunk.bo.write_dwords(0, &chunk.writer.dwords)?;
+    /// Closes the open chunk and opens one of at least `dwords`.
+    #[cold]
+    fn open_chunk(&mut self, dwords: usize) -> VkResult<&mut OpenChunk> {
+        self.close_chunk();
+        let chunk = match self.spare.iter().position(|c| c.capacity() >= dwords) {
+            Some(i) => self.spare.swap_remove(i),
+            None => {
+                let capacity = self.next_capacity.max(dwords);
+                self.next_capacity = (capacity * 2).min(MAX_CHUNK_DWORDS);
+                Chunk::new(&self.device, capacity, BoKind::Commands)?
+            }
+        };
+        Ok(self.open.insert(OpenChunk { chunk, len: 0 }))
+    }
+
+    /// Adds the open chunk to the IB list.
+    fn close_chunk(&mut self) {
+        if let Some(open) = self.open.take() {
+            if open.len > 0 {
                 self.ibs.push(Ib {
-                    bo: chunk.bo,
+                    bo: open.chunk.bo().clone(),
                     offset: 0,
-                    dwords: chunk.writer.len() as u32,
+                    dwords: open.len as u32,
                 });
             }
+            self.closed.push(open.chunk);
         }
-        Ok(())
     }
 
     /// Appends packets built elsewhere (they are copied whole into one
     /// chunk).
     pub fn append(&mut self, packets: &PacketWriter) -> VkResult<()> {
-        self.reserve(packets.len())?
-            .dwords
-            .extend_from_slice(&packets.dwords);
-        Ok(())
+        self.emit(packets.len(), |r| {
+            r.push_all(&packets.dwords);
+            Ok(())
+        })
     }
 
     pub fn reg<R: Register>(&mut self, value: &R) -> VkResult<()> {
-        let w = value
-            .write(self.chip())
-            .map_err(|e| crate::error::internal("encoding a register", e))?;
-        self.writes(&[w])
+        self.emit(3, |r| r.reg(value))
     }
 
     pub fn array_reg<R: ArrayRegister>(&mut self, value: &R, index: u32) -> VkResult<()> {
-        let w = value
-            .write(self.chip(), index)
-            .map_err(|e| crate::error::internal("encoding a register", e))?;
-        self.writes(&[w])
+        self.emit(3, |r| r.array_reg(value, index))
     }
 
     pub fn writes(&mut self, writes: &[RegWrite]) -> VkResult<()> {
-        let mut p = PacketWriter::new(self.chip());
-        p.writes(writes);
-        self.append(&p)
+        // At most a header and two dwords a write.
+        self.emit(writes.len() * 3, |r| {
+            r.writes(writes);
+            Ok(())
+        })
     }
 
     pub fn packet(&mut self, opcode: Opcode, payload: &[u32]) -> VkResult<()> {
-        self.reserve(payload.len() + 1)?.packet(opcode, payload);
-        Ok(())
+        self.emit(payload.len() + 1, |r| {
+            r.packet(opcode, payload);
+            Ok(())
+        })
     }
 
     /// Adds IBs recorded elsewhere (a secondary command buffer's) after
     /// what is written so far.
     pub fn add_ibs(&mut self, ibs: &[Ib]) -> VkResult<()> {
-        self.close_chunk()?;
+        self.close_chunk();
         self.ibs.extend_from_slice(ibs);
         Ok(())
     }
 
     /// Closes the stream: the IBs to submit, in order.
     pub fn finish(&mut self) -> VkResult<Vec<Ib>> {
-        self.close_chunk()?;
+        self.close_chunk();
         Ok(self.ibs.clone())
     }
 
-    /// Drops everything recorded (command buffer reset).
+    /// Drops everything recorded (command buffer reset); the chunks are
+    /// kept for the next recording.
     pub fn reset(&mut self) {
+        self.close_chunk();
         self.ibs.clear();
-        self.open = None;
+        self.spare.append(&mut self.closed);
         self.next_capacity = FIRST_CHUNK_DWORDS;
     }
 }

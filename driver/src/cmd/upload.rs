@@ -1,19 +1,23 @@
 //! Memory a command buffer fills on the CPU for the GPU to read while it
 //! runs: descriptor set copies with dynamic offsets applied, data for
 //! internal dispatches. A bump allocator over BOs of 64 KiB or more, kept
-//! until the command buffer is reset.
+//! until the command buffer is reset, and then kept for reuse.
 
 use std::sync::Arc;
 
+use super::chunk::Chunk;
 use crate::device::Device;
-use crate::device_bo::{BoKind, DeviceBo};
+use crate::device_bo::BoKind;
 use crate::error::VkResult;
 
-const CHUNK_BYTES: u64 = 64 * 1024;
+const CHUNK_DWORDS: usize = 16 * 1024;
 
 pub struct UploadBuffer {
     device: Arc<Device>,
-    chunks: Vec<Arc<DeviceBo>>,
+    /// The chunk being filled is the last.
+    chunks: Vec<Chunk>,
+    spare: Vec<Chunk>,
+    /// Bytes used of the last chunk.
     used: u64,
 }
 
@@ -22,35 +26,54 @@ impl UploadBuffer {
         UploadBuffer {
             device: device.clone(),
             chunks: Vec::new(),
+            spare: Vec::new(),
             used: 0,
         }
+    }
+
+    /// `dwords` dwords of fresh memory aligned to `align` bytes, to fill in
+    /// place, and their GPU address.
+    pub fn alloc(&mut self, dwords: usize, align: u64) -> VkResult<(u64, &mut [u32])> {
+        let size = (dwords as u64 * 4).max(4);
+        let start = self.used.next_multiple_of(align);
+        let fits = self
+            .chunks
+            .last()
+            .is_some_and(|c| start + size <= c.capacity() as u64 * 4);
+        let offset = if fits {
+            start
+        } else {
+            let chunk = match self
+                .spare
+                .iter()
+                .position(|c| c.capacity() as u64 * 4 >= size)
+            {
+                Some(i) => self.spare.swap_remove(i),
+                None => Chunk::new(&self.device, dwords.max(CHUNK_DWORDS), BoKind::DriverData)?,
+            };
+            self.chunks.push(chunk);
+            0
+        };
+        self.used = offset + size;
+        let chunk = self
+            .chunks
+            .last_mut()
+            .expect("a chunk was just checked or added");
+        let iova = chunk.iova() + offset;
+        let at = (offset / 4) as usize;
+        Ok((iova, &mut chunk.dwords_mut()[at..at + dwords]))
     }
 
     /// Copies `dwords` to fresh memory aligned to `align` bytes and returns
     /// its GPU address.
     pub fn upload(&mut self, dwords: &[u32], align: u64) -> VkResult<u64> {
-        let size = (dwords.len() as u64 * 4).max(4);
-        let start = self.used.next_multiple_of(align);
-        let fits = self
-            .chunks
-            .last()
-            .is_some_and(|bo| start + size <= bo.size());
-        let (bo, offset) = if fits {
-            (self.chunks.last().expect("checked").clone(), start)
-        } else {
-            let bo = self
-                .device
-                .allocate_bo(size.max(CHUNK_BYTES), BoKind::DriverData)?;
-            self.chunks.push(bo.clone());
-            (bo, 0)
-        };
-        bo.write_dwords(offset, dwords)?;
-        self.used = offset + size;
-        Ok(bo.iova() + offset)
+        let (iova, room) = self.alloc(dwords.len(), align)?;
+        room.copy_from_slice(dwords);
+        Ok(iova)
     }
 
     pub fn reset(&mut self) {
-        self.chunks.clear();
+        self.spare.append(&mut self.chunks);
         self.used = 0;
     }
 }
@@ -70,7 +93,7 @@ mod tests {
         assert_eq!(big % 64, 0);
         assert_eq!(up.chunks.len(), 2);
         let mut word = [0u8; 4];
-        up.chunks[0].read(64, &mut word).unwrap();
+        up.chunks[0].bo().read(64, &mut word).unwrap();
         assert_eq!(u32::from_le_bytes(word), 4);
     }
 }

@@ -142,15 +142,7 @@ impl Recording {
     ) -> VkResult<()> {
         let dwords: Vec<u32> = descriptors.iter().flatten().copied().collect();
         let set = self.upload.upload(&dwords, DESCRIPTOR_SIZE)?;
-        let push: Vec<u8> = params.iter().flat_map(|p| p.to_le_bytes()).collect();
-        let saved_pipeline = self.compute.pipeline.replace(pipeline);
-        let saved_push = std::mem::replace(&mut self.compute.push_constants, push);
-        self.compute.sets[INTERNAL_SET as usize] = Some(BoundSet { iova: set });
-        let result = self.dispatch([0; 3], [groups, 1, 1]);
-        self.compute.sets[INTERNAL_SET as usize] = None;
-        self.compute.pipeline = saved_pipeline;
-        self.compute.push_constants = saved_push;
-        result
+        self.internal_dispatch_with(pipeline, BoundSet { iova: set }, params, groups)
     }
 
     /// Fills `size` bytes (a multiple of 4) at `iova` with `value`.

@@ -1,6 +1,6 @@
 //! `VkPipeline` for compute: the compiled shader (from the pipeline cache
 //! when it has it), and one BO holding the code and the program state that
-//! command buffers call as an IB2.
+//! command buffers point their compute program draw-state group at.
 
 use std::sync::Arc;
 

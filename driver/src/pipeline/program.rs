@@ -1,7 +1,8 @@
 //! The registers and packets that program a compute shader, built once per
-//! pipeline into its BO and called from command buffers as an IB2 (Turnip
-//! does the same; the register list and order follow its compute streams,
-//! compute.log for a660 and a740):
+//! pipeline into its BO and run from command buffers as the compute
+//! program draw-state group (Turnip calls the same state as an IB2; the
+//! register list and order follow its compute streams, compute.log for
+//! a660 and a740):
 //!
 //! - which SP state is invalid (HLSQ_INVALIDATE_CMD CS_STATE | CS_IBO);
 //! - SP_CS_CONFIG: bindless descriptors only (textures when the shader reads
@@ -25,7 +26,7 @@ use parsnip_registers::Chip;
 use super::binary::{RegId, ShaderBinary};
 use crate::cmd::init_state::hlsq_invalidate;
 use crate::cmd::load_state::{load_cs_state, Source};
-use crate::cmd::packets::PacketWriter;
+use crate::cmd::packets::{PacketSink, PacketWriter};
 use crate::error::VkResult;
 use crate::gpu_info::GpuInfo;
 
