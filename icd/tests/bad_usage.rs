@@ -10,34 +10,12 @@ use common::null_instance;
 
 /// SPIR-V of a shader using doubles, which ir3 has no instructions for.
 fn float64_spirv() -> Vec<u32> {
-    let dir = std::env::temp_dir().join(format!("parsnip-icd-{}-spirv", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let source = dir.join("double.comp");
-    std::fs::write(
-        &source,
+    common::glslang(
+        "spirv",
         "#version 450\nlayout(local_size_x = 1) in;\n\
          layout(set = 0, binding = 0) buffer B { double d[]; };\n\
          void main() { d[0] = d[1] * 2.0lf; }\n",
     )
-    .unwrap();
-    let out = dir.join("double.spv");
-    let status = std::process::Command::new("glslangValidator")
-        .arg("-V")
-        .arg("-o")
-        .arg(&out)
-        .arg(&source)
-        .output()
-        .expect("glslangValidator (Debian's glslang-tools; scripts/install-deps installs it)");
-    assert!(
-        status.status.success(),
-        "{}",
-        String::from_utf8_lossy(&status.stdout)
-    );
-    let bytes = std::fs::read(&out).unwrap();
-    bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect()
 }
 
 #[test]

@@ -57,3 +57,30 @@ pub fn null_instance(tag: &str, gpu: &str) -> (ash::Entry, ash::Instance, ash::v
         (entry, instance, physical)
     }
 }
+
+/// SPIR-V of the compute shader `glsl`, compiled by glslangValidator
+/// (`tag` names the temporary files).
+pub fn glslang(tag: &str, glsl: &str) -> Vec<u32> {
+    let dir = std::env::temp_dir().join(format!("parsnip-icd-{}-{tag}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = dir.join("shader.comp");
+    std::fs::write(&source, glsl).unwrap();
+    let out = dir.join("shader.spv");
+    let status = std::process::Command::new("glslangValidator")
+        .arg("-V")
+        .arg("-o")
+        .arg(&out)
+        .arg(&source)
+        .output()
+        .expect("glslangValidator (Debian's glslang-tools; scripts/install-deps installs it)");
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stdout)
+    );
+    let bytes = std::fs::read(&out).unwrap();
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}

@@ -1,0 +1,367 @@
+//! The calls an application makes most often do not touch the heap once
+//! warmed up: descriptor writes (single and through a template), binds,
+//! push constants and dispatches, counted by a global allocator that
+//! counts this thread's allocations. The entry points are called in
+//! process, through the ICD's own `vk_icdGetInstanceProcAddr` (the loader
+//! is a separate library with its own allocator, which would not be
+//! counted), on the null back end. Also here: VK_NULL_HANDLE where the spec
+//! allows it is accepted, and where it does not it is an error, not a
+//! crash.
+//!
+//! One test, since the driver reads PARSNIP_NULL once per process.
+
+mod common;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use ash::vk;
+
+/// Counts the allocations (and reallocations) of threads that asked.
+struct Counting;
+
+thread_local! {
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+    static COUNT: Cell<u64> = const { Cell::new(0) };
+}
+
+fn note() {
+    // `try_with`: thread-locals may be gone while a thread exits.
+    let _ = COUNTING.try_with(|on| {
+        if on.get() {
+            let _ = COUNT.try_with(|c| c.set(c.get() + 1));
+        }
+    });
+}
+
+// SAFETY: every call is forwarded to the system allocator unchanged.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        note();
+        // SAFETY: forwarded.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        note();
+        // SAFETY: forwarded.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        note();
+        // SAFETY: forwarded.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// This thread's allocations while `f` runs.
+fn allocations(f: impl FnOnce()) -> u64 {
+    COUNT.with(|c| c.set(0));
+    COUNTING.with(|on| on.set(true));
+    f();
+    COUNTING.with(|on| on.set(false));
+    COUNT.with(|c| c.get())
+}
+
+/// A compute shader reading set 0 binding 0 and 16 bytes of push constants.
+fn spirv() -> Vec<u32> {
+    common::glslang(
+        "steady",
+        "#version 450\nlayout(local_size_x = 64) in;\n\
+         layout(push_constant) uniform P { uint add[4]; };\n\
+         layout(set = 0, binding = 0) buffer B { uint data[]; };\n\
+         void main() { data[gl_GlobalInvocationID.x] += add[gl_LocalInvocationID.x & 3u]; }\n",
+    )
+}
+
+const N: u64 = 1000;
+
+#[test]
+fn steady_state_calls_do_not_allocate_and_null_handles_do_not_crash() {
+    std::env::set_var("PARSNIP_NULL", "a660");
+    std::env::remove_var("PARSNIP_SIM");
+    let words = spirv();
+
+    // SAFETY: the ICD's entry points, called as the spec says with
+    // structures referring to locals alive for each call; every object is
+    // used only while it lives.
+    unsafe {
+        let entry = ash::Entry::from_static_fn(ash::StaticFn {
+            get_instance_proc_addr: vulkan_parsnip::loader::vk_icdGetInstanceProcAddr,
+        });
+        let app = vk::ApplicationInfo::default().api_version(vk::API_VERSION_1_1);
+        let instance = entry
+            .create_instance(
+                &vk::InstanceCreateInfo::default().application_info(&app),
+                None,
+            )
+            .unwrap();
+        let physical = instance.enumerate_physical_devices().unwrap()[0];
+        let priorities = [1.0];
+        let queues = [vk::DeviceQueueCreateInfo::default().queue_priorities(&priorities)];
+        let device = instance
+            .create_device(
+                physical,
+                &vk::DeviceCreateInfo::default().queue_create_infos(&queues),
+                None,
+            )
+            .unwrap();
+
+        let buffer = device
+            .create_buffer(
+                &vk::BufferCreateInfo::default()
+                    .size(65536)
+                    .usage(vk::BufferUsageFlags::STORAGE_BUFFER),
+                None,
+            )
+            .unwrap();
+        let req = device.get_buffer_memory_requirements(buffer);
+        let memory = device
+            .allocate_memory(
+                &vk::MemoryAllocateInfo::default()
+                    .allocation_size(req.size)
+                    .memory_type_index(req.memory_type_bits.trailing_zeros()),
+                None,
+            )
+            .unwrap();
+        device.bind_buffer_memory(buffer, memory, 0).unwrap();
+        let binding = [vk::DescriptorSetLayoutBinding::default()
+            .binding(0)
+            .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+            .descriptor_count(1)
+            .stage_flags(vk::ShaderStageFlags::COMPUTE)];
+        let set_layout = device
+            .create_descriptor_set_layout(
+                &vk::DescriptorSetLayoutCreateInfo::default().bindings(&binding),
+                None,
+            )
+            .unwrap();
+        let sizes = [vk::DescriptorPoolSize {
+            ty: vk::DescriptorType::STORAGE_BUFFER,
+            descriptor_count: 2,
+        }];
+        let pool = device
+            .create_descriptor_pool(
+                &vk::DescriptorPoolCreateInfo::default()
+                    .max_sets(2)
+                    .pool_sizes(&sizes),
+                None,
+            )
+            .unwrap();
+        let layouts = [set_layout, set_layout];
+        let sets = device
+            .allocate_descriptor_sets(
+                &vk::DescriptorSetAllocateInfo::default()
+                    .descriptor_pool(pool)
+                    .set_layouts(&layouts),
+            )
+            .unwrap();
+        let push_range = [vk::PushConstantRange {
+            stage_flags: vk::ShaderStageFlags::COMPUTE,
+            offset: 0,
+            size: 16,
+        }];
+        let layout = device
+            .create_pipeline_layout(
+                &vk::PipelineLayoutCreateInfo::default()
+                    .set_layouts(&layouts[..1])
+                    .push_constant_ranges(&push_range),
+                None,
+            )
+            .unwrap();
+        let module = device
+            .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&words), None)
+            .unwrap();
+        let stage = vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::COMPUTE)
+            .module(module)
+            .name(c"main");
+        let pipeline = device
+            .create_compute_pipelines(
+                vk::PipelineCache::null(),
+                &[vk::ComputePipelineCreateInfo::default()
+                    .stage(stage)
+                    .layout(layout)],
+                None,
+            )
+            .unwrap()[0];
+        let template_entry = [vk::DescriptorUpdateTemplateEntry {
+            dst_binding: 0,
+            dst_array_element: 0,
+            descriptor_count: 1,
+            descriptor_type: vk::DescriptorType::STORAGE_BUFFER,
+            offset: 0,
+            stride: std::mem::size_of::<vk::DescriptorBufferInfo>(),
+        }];
+        let template = device
+            .create_descriptor_update_template(
+                &vk::DescriptorUpdateTemplateCreateInfo::default()
+                    .descriptor_update_entries(&template_entry)
+                    .template_type(vk::DescriptorUpdateTemplateType::DESCRIPTOR_SET)
+                    .descriptor_set_layout(set_layout),
+                None,
+            )
+            .unwrap();
+        let command_pool = device
+            .create_command_pool(&vk::CommandPoolCreateInfo::default(), None)
+            .unwrap();
+        let cb = device
+            .allocate_command_buffers(
+                &vk::CommandBufferAllocateInfo::default()
+                    .command_pool(command_pool)
+                    .command_buffer_count(1),
+            )
+            .unwrap()[0];
+
+        let info = |i: u64| {
+            [vk::DescriptorBufferInfo {
+                buffer,
+                offset: (i % 16) * 256,
+                range: 256,
+            }]
+        };
+        let write = |i: u64| {
+            let info = info(i);
+            let w = vk::WriteDescriptorSet::default()
+                .dst_set(sets[(i % 2) as usize])
+                .dst_binding(0)
+                .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                .buffer_info(&info);
+            device.update_descriptor_sets(&[w], &[]);
+        };
+        let template_write = |i: u64| {
+            let info = info(i);
+            (device.fp_v1_1().update_descriptor_set_with_template)(
+                device.handle(),
+                sets[(i % 2) as usize],
+                template,
+                info.as_ptr().cast(),
+            );
+        };
+        let bind = |i: u64| {
+            device.cmd_bind_descriptor_sets(
+                cb,
+                vk::PipelineBindPoint::COMPUTE,
+                layout,
+                0,
+                &sets[(i % 2) as usize..][..1],
+                &[],
+            )
+        };
+        let push = |i: u64| {
+            let mut bytes = [0u8; 16];
+            for word in bytes.chunks_exact_mut(4) {
+                word.copy_from_slice(&(i as u32).to_le_bytes());
+            }
+            device.cmd_push_constants(cb, layout, vk::ShaderStageFlags::COMPUTE, 0, &bytes)
+        };
+        let dispatch = |i: u64| device.cmd_dispatch(cb, 1 + (i % 3) as u32, 1, 1);
+        let recording = |ops: &dyn Fn(u64)| {
+            device
+                .begin_command_buffer(cb, &vk::CommandBufferBeginInfo::default())
+                .unwrap();
+            device.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, pipeline);
+            // Warm up (the recording's first chunk and lists), then count.
+            (0..10).for_each(ops);
+            let counted = allocations(|| (0..N).for_each(ops));
+            device.end_command_buffer(cb).unwrap();
+            device
+                .reset_command_pool(command_pool, vk::CommandPoolResetFlags::empty())
+                .unwrap();
+            counted
+        };
+
+        // Descriptor writes need no warm-up beyond one call each.
+        write(0);
+        template_write(0);
+        assert_eq!(
+            allocations(|| (0..N).for_each(write)),
+            0,
+            "vkUpdateDescriptorSets"
+        );
+        assert_eq!(
+            allocations(|| (0..N).for_each(template_write)),
+            0,
+            "vkUpdateDescriptorSetWithTemplate"
+        );
+        let all = |i| {
+            bind(i);
+            push(i);
+            dispatch(i);
+        };
+        // The first recording opens the chunks the later ones reuse: the
+        // driver's allocations are counted.
+        assert!(
+            recording(&all) > 0,
+            "the first recording allocates its chunks"
+        );
+        assert_eq!(recording(&bind), 0, "vkCmdBindDescriptorSets");
+        assert_eq!(recording(&push), 0, "vkCmdPushConstants");
+        let push_dispatch = |i| {
+            push(i);
+            dispatch(i);
+        };
+        assert_eq!(
+            recording(&push_dispatch),
+            0,
+            "vkCmdPushConstants + vkCmdDispatch"
+        );
+        assert_eq!(recording(&all), 0, "bind + push constants + dispatch");
+
+        // VK_NULL_HANDLE where the spec allows it: nothing happens.
+        device.destroy_buffer(vk::Buffer::null(), None);
+        device.free_memory(vk::DeviceMemory::null(), None);
+        device.destroy_pipeline(vk::Pipeline::null(), None);
+        device.destroy_descriptor_pool(vk::DescriptorPool::null(), None);
+        device.destroy_command_pool(vk::CommandPool::null(), None);
+        device.free_command_buffers(command_pool, &[vk::CommandBuffer::null()]);
+        device
+            .free_descriptor_sets(pool, &[vk::DescriptorSet::null()])
+            .unwrap();
+        let get_device_proc_addr = instance.fp_v1_0().get_device_proc_addr;
+        assert!(get_device_proc_addr(vk::Device::null(), c"vkCmdDispatch".as_ptr()).is_none());
+        // Where the spec requires a handle, a null one is the
+        // application's error: an error result, not a crash.
+        device
+            .begin_command_buffer(cb, &vk::CommandBufferBeginInfo::default())
+            .unwrap();
+        device.cmd_bind_descriptor_sets(
+            cb,
+            vk::PipelineBindPoint::COMPUTE,
+            layout,
+            0,
+            &[vk::DescriptorSet::null()],
+            &[],
+        );
+        assert_eq!(
+            device.end_command_buffer(cb).err(),
+            Some(vk::Result::ERROR_UNKNOWN)
+        );
+        let first = info(0);
+        let null_write = vk::WriteDescriptorSet::default()
+            .dst_set(vk::DescriptorSet::null())
+            .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+            .buffer_info(&first);
+        device.update_descriptor_sets(&[null_write], &[]);
+
+        device.destroy_command_pool(command_pool, None);
+        device.destroy_descriptor_update_template(template, None);
+        device.destroy_pipeline(pipeline, None);
+        device.destroy_shader_module(module, None);
+        device.destroy_pipeline_layout(layout, None);
+        device.destroy_descriptor_pool(pool, None);
+        device.destroy_descriptor_set_layout(set_layout, None);
+        device.destroy_buffer(buffer, None);
+        device.free_memory(memory, None);
+        device.destroy_device(None);
+        instance.destroy_instance(None);
+        // And after the objects are gone, null parents are accepted too.
+        (instance.fp_v1_0().destroy_instance)(vk::Instance::null(), std::ptr::null());
+    }
+}
