@@ -25,10 +25,8 @@ use parsnip_driver::descriptor::pool::DescriptorPool;
 use parsnip_driver::descriptor::set::{DescriptorSet, DescriptorWrite};
 use parsnip_driver::descriptor::set_layout::{BindingDesc, DescriptorSetLayout};
 use parsnip_driver::device_memory::DeviceMemory;
-use parsnip_driver::pipeline::compute::{ComputePipeline, ComputePipelineDesc};
 use parsnip_driver::pipeline_layout::PipelineLayout;
 use parsnip_driver::queue::SubmitBatch;
-use parsnip_driver::shader_module::ShaderModule;
 use parsnip_driver::sync::fence::Fence;
 use parsnip_registers::descriptors::{a6xx, a7xx};
 use parsnip_sim::compute_dispatch::ComputeDispatch;
@@ -130,18 +128,7 @@ fn record_and_submit(gpu: &'static str, spirv: &[u8], trace: &Path) -> u64 {
         }],
     )
     .unwrap();
-    let module = ShaderModule::new(spirv).unwrap();
-    let pipeline = ComputePipeline::new(
-        &device,
-        &ComputePipelineDesc {
-            module: &module,
-            entry_point: "main",
-            specialization: Vec::new(),
-            layout: layout.clone(),
-        },
-        None,
-    )
-    .unwrap();
+    let pipeline = common::compute_pipeline(&device, spirv, &layout);
 
     let cmd_pool = CommandPool::new(&device, 0, vk::CommandPoolCreateFlags::empty()).unwrap();
     let cmd = cmd_pool.allocate(Level::Primary);

@@ -1,5 +1,6 @@
 //! What the driver's integration tests share: a device on a simulated GPU,
-//! running one command buffer, and GLSL compiled by glslang.
+//! running one command buffer, GLSL compiled by glslang, and a compute
+//! pipeline of its SPIR-V.
 
 #![allow(dead_code)]
 
@@ -13,7 +14,10 @@ use parsnip_driver::cmd::pool::CommandPool;
 use parsnip_driver::device::{Device, DeviceDesc, QueueRequest};
 use parsnip_driver::instance::Instance;
 use parsnip_driver::physical_device::PhysicalDevice;
+use parsnip_driver::pipeline::compute::{ComputePipeline, ComputePipelineDesc};
+use parsnip_driver::pipeline_layout::PipelineLayout;
 use parsnip_driver::queue::SubmitBatch;
+use parsnip_driver::shader_module::ShaderModule;
 use parsnip_driver::sync::fence::Fence;
 
 /// The physical device of the simulated `gpu` ("a660", "a740", ...), found
@@ -100,4 +104,24 @@ pub fn glslang(source: &Path) -> Vec<u8> {
     let spirv = std::fs::read(&out).unwrap();
     let _ = std::fs::remove_file(&out);
     spirv
+}
+
+/// The compute pipeline of `spirv`'s `main` with `layout`.
+pub fn compute_pipeline(
+    device: &Arc<Device>,
+    spirv: &[u8],
+    layout: &Arc<PipelineLayout>,
+) -> Arc<ComputePipeline> {
+    let module = ShaderModule::new(spirv).unwrap();
+    ComputePipeline::new(
+        device,
+        &ComputePipelineDesc {
+            module: &module,
+            entry_point: "main",
+            specialization: Vec::new(),
+            layout: layout.clone(),
+        },
+        None,
+    )
+    .unwrap()
 }
