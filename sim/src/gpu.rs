@@ -33,6 +33,7 @@ use parsnip_registers::gpu::GpuInfo;
 
 use crate::always_on_counter::AlwaysOnCounter;
 use crate::cp::{CommandProcessor, CpState};
+use crate::gmem::Gmem;
 use crate::memory::AddressSpace;
 use crate::options::SimOptions;
 use crate::register_file::RegisterFile;
@@ -57,6 +58,8 @@ pub struct SubmitStats {
     pub register_writes: u64,
     /// Compute dispatches launched.
     pub dispatches: u32,
+    /// BLIT events run (GMEM clears, loads, stores and sysmem clears).
+    pub blit_events: u32,
     /// Draws run (each draw of a CP_DRAW_INDIRECT_MULTI counts one).
     pub draws: u32,
 }
@@ -67,6 +70,7 @@ pub(crate) struct GpuShared {
     pub(crate) options: SimOptions,
     pub(crate) clock: AlwaysOnCounter,
     pub(crate) shader_core: Box<dyn ShaderCore>,
+    pub(crate) gmem: Gmem,
 }
 
 /// A model of one GPU. Cheap to clone: clones share the address space.
@@ -120,6 +124,7 @@ impl Gpu {
                 options,
                 clock: AlwaysOnCounter::new(),
                 shader_core,
+                gmem: Gmem::new(info),
             }),
         }
     }
@@ -135,6 +140,11 @@ impl Gpu {
     /// The GPU's address space: map buffer objects here.
     pub fn memory(&self) -> &Arc<AddressSpace> {
         &self.shared.memory
+    }
+
+    /// The GPU's GMEM (for tools and tests that look into it).
+    pub fn gmem(&self) -> &Gmem {
+        &self.shared.gmem
     }
 
     /// The always-on counter (19.2 MHz), as CP timestamps read it.

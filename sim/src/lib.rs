@@ -15,6 +15,8 @@
 //!   processor for one dispatch, through [`shader_core::ShaderCore`].
 //! - [`sp`]: the shader processor, which runs a dispatch's ir3 program.
 //! - [`blit`]: the 2D engine (CP_BLIT).
+//! - [`gmem`]: the on-chip tile memory, the bin, and the resolve engine
+//!   of blit events (GMEM clears, loads and stores).
 //! - [`surface`]: image memory as the hardware lays it out (texel formats,
 //!   tile modes, UBWC), shared by every unit that reads or writes images.
 
@@ -24,6 +26,7 @@ pub mod compute_dispatch;
 mod counters;
 pub mod cp;
 mod draw_context;
+pub mod gmem;
 pub mod gpu;
 mod gras;
 mod hlsq;

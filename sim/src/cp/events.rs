@@ -13,7 +13,8 @@
 //!   address: PAYLOAD_0, PAYLOAD_0 and _1, the always-on counter, or
 //!   PAYLOAD_1 registers from offset PAYLOAD_0.
 //!
-//! Events that drive graphics units (blits, LRZ, occlusion and primitive
+//! BLIT and CCU_END_RESOLVE_GROUP drive the resolve engine (`resolve`).
+//! Events that drive other graphics units (LRZ, occlusion and primitive
 //! counters) are errors until those units are modelled.
 
 use parsnip_registers::enums::{EventWriteDst, EventWriteSrc, VgtEventType};
@@ -71,9 +72,7 @@ const GRAPHICS_EVENTS: &[&str] = &[
     "START_COMPUTE_CTRS",
     "STOP_COMPUTE_CTRS",
     "LRZ_CLEAR",
-    "CCU_END_RESOLVE_GROUP",
     "ZPASS_DONE",
-    "BLIT",
     "WRITE_PRIMITIVE_COUNTS",
 ];
 
@@ -83,7 +82,10 @@ impl CommandProcessor<'_> {
         let Some(name) = event.name(self.chip()) else {
             return Err(self.bad_payload(format!("unknown event {:#x}", event.0)));
         };
-        if !SYNC_EVENTS.contains(&name) && !GRAPHICS_EVENTS.contains(&name) {
+        if !SYNC_EVENTS.contains(&name)
+            && !GRAPHICS_EVENTS.contains(&name)
+            && !super::resolve::RESOLVE_EVENTS.contains(&name)
+        {
             return Err(self.stream_error(StreamProblem::NotModelled {
                 what: format!("event {name} drives a graphics unit, which is not modelled yet"),
             }));
@@ -95,7 +97,7 @@ impl CommandProcessor<'_> {
         self.need(payload, 1)?;
         let dw = CpEventWriteDw0::from_raw(payload[0]);
         let name = self.modelled_event(dw.event)?;
-        if self.graphics_event(name)? {
+        if self.resolve_event(name)? || self.graphics_event(name)? {
             return Ok(());
         }
         if !name.ends_with("_TS") {
@@ -121,6 +123,8 @@ impl CommandProcessor<'_> {
         if name != "ZPASS_DONE" && self.graphics_event(name)? {
             return Ok(());
         }
+        // A blit event may also write its timestamp, as the a7xx streams ask.
+        self.resolve_event(name)?;
         if !dw.write_enabled {
             return Ok(());
         }

@@ -12,8 +12,8 @@
 //! the other), whose begin and end events are exactly these.
 //!
 //! LRZ_CLEAR needs nothing: the model keeps no LRZ buffer, and LRZ only
-//! rejects early what the depth test rejects. CCU_END_RESOLVE_GROUP closes
-//! a group of GMEM resolves, which sysmem rendering has none of.
+//! rejects early what the depth test rejects. BLIT and
+//! CCU_END_RESOLVE_GROUP are the resolve engine's (`resolve`).
 
 use parsnip_registers::packets::CpEventWrite7Dw0;
 use parsnip_registers::regs;
@@ -32,18 +32,13 @@ impl CommandProcessor<'_> {
             "STOP_FRAGMENT_CTRS" => c.fragment_running = false,
             "START_COMPUTE_CTRS" => c.compute_running = true,
             "STOP_COMPUTE_CTRS" => c.compute_running = false,
-            "LRZ_CLEAR" | "CCU_END_RESOLVE_GROUP" => {}
+            "LRZ_CLEAR" => {}
             "ZPASS_DONE" => {
                 let at = self
                     .regs
                     .programmed::<regs::RbSampleCountAddr>()
                     .map_err(|e| self.register_error(e))?;
                 self.write_u64(at, self.cp.counters.samples_passed)?;
-            }
-            "BLIT" => {
-                return Err(self.stream_error(StreamProblem::NotModelled {
-                    what: "event BLIT: GMEM clears and resolves are not modelled".into(),
-                }))
             }
             "WRITE_PRIMITIVE_COUNTS" => {
                 return Err(self.stream_error(StreamProblem::NotModelled {

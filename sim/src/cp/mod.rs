@@ -21,6 +21,7 @@ mod events;
 mod graphics_events;
 mod memory_packets;
 mod predication;
+mod resolve;
 mod state_blocks;
 mod waits;
 

@@ -174,11 +174,14 @@ impl Surface {
             A6xxTileMode::TILE6_3 => Layout::Tiled(
                 Macrotiled::new(cpp, desc.pitch, banks).map_err(SurfaceError::Invalid)?,
             ),
-            A6xxTileMode::TILE6_2 => {
-                return Err(SurfaceError::NotModelled(
-                    "TILE6_2, the layout of surfaces in GMEM: the model has no GMEM yet".into(),
+            // TILE6_2 is the layout of surfaces in GMEM, which is not public:
+            // the model lays them out row by row (see `crate::gmem`).
+            A6xxTileMode::TILE6_2 if desc.flags.is_some() => {
+                return Err(SurfaceError::Invalid(
+                    "UBWC flags on a TILE6_2 (GMEM) surface: GMEM is never compressed".into(),
                 ))
             }
+            A6xxTileMode::TILE6_2 => Layout::Linear,
             other => {
                 return Err(SurfaceError::Invalid(format!(
                     "tile mode {}: the hardware has no such layout",

@@ -411,3 +411,72 @@ pub fn stencil_buffer(
     );
     Surface::new(desc, info).map(Some)
 }
+
+/// What RB_BLIT_DST_INFO says, on either chip.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResolveInfo {
+    pub format: A6xxFormat,
+    pub tile_mode: A6xxTileMode,
+    pub swap: A3xxColorSwap,
+    pub samples: u32,
+    pub flags: bool,
+    pub mutable: bool,
+    /// UNK15, whose meaning is not public.
+    pub unk15: bool,
+}
+
+/// RB_BLIT_DST_INFO: the format of a blit event's GMEM side and the layout
+/// of its memory side.
+pub fn resolve_info(regs: &RegisterFile) -> Result<ResolveInfo, SurfaceError> {
+    macro_rules! info {
+        ($t:ty, $mutable:expr) => {{
+            let i = <$t>::from_raw(read::<$t>(regs)? as u32);
+            ResolveInfo {
+                format: i.color_format,
+                tile_mode: i.tile_mode,
+                swap: i.color_swap,
+                samples: sample_count(i.samples),
+                flags: i.flags,
+                mutable: $mutable(&i),
+                unk15: i.unk15,
+            }
+        }};
+    }
+    Ok(match regs.chip() {
+        Chip::A6xx => info!(a6xx::RbBlitDstInfo, |_: &a6xx::RbBlitDstInfo| false),
+        Chip::A7xx => info!(a7xx::RbBlitDstInfo, |i: &a7xx::RbBlitDstInfo| i.mutableen),
+    })
+}
+
+/// The memory side of a blit event (what a resolve stores to, a restore
+/// loads from, an a7xx sysmem clear fills): RB_BLIT_DST_INFO, RB_BLIT_DST,
+/// RB_BLIT_DST_PITCH, and RB_BLIT_FLAG_DST(_PITCH) when FLAGS is set.
+pub fn resolve_destination(
+    regs: &RegisterFile,
+    info: &GpuInfo,
+    i: &ResolveInfo,
+) -> Result<Surface, SurfaceError> {
+    let flags = if i.flags {
+        let p = regs::RbBlitFlagDstPitch::from_raw(read::<regs::RbBlitFlagDstPitch>(regs)? as u32);
+        Some((read::<regs::RbBlitFlagDst>(regs)?, u64::from(p.pitch)))
+    } else {
+        None
+    };
+    Surface::new(
+        SurfaceDesc {
+            base: read::<regs::RbBlitDst>(regs)?,
+            format: i.format,
+            swap: i.swap,
+            srgb: false,
+            tile_mode: i.tile_mode,
+            pitch: u64::from(
+                regs::RbBlitDstPitch::from_raw(read::<regs::RbBlitDstPitch>(regs)? as u32).0,
+            ),
+            samples: i.samples,
+            extent: None,
+            flags,
+            mutable: i.mutable,
+        },
+        info,
+    )
+}

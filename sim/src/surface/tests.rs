@@ -136,12 +136,11 @@ fn layouts_the_hardware_cannot_have_are_refused() {
         e.to_string().contains("multiple of a macrotile's width"),
         "{e}"
     );
-    let e = Surface::new(
-        desc(A6xxFormat::FMT6_8_8_8_8_UNORM, A6xxTileMode::TILE6_2, 256),
-        a660(),
-    )
-    .unwrap_err();
-    assert!(matches!(e, SurfaceError::NotModelled(_)), "{e}");
+    // GMEM surfaces are never compressed.
+    let mut d = desc(A6xxFormat::FMT6_8_8_8_8_UNORM, A6xxTileMode::TILE6_2, 256);
+    d.flags = Some((BASE, 64));
+    let e = Surface::new(d, a660()).unwrap_err();
+    assert!(matches!(e, SurfaceError::Invalid(_)), "{e}");
     // 3-byte pixels cannot be tiled.
     assert!(Surface::new(
         desc(A6xxFormat::FMT6_8_8_8_UNORM, A6xxTileMode::TILE6_3, 256),

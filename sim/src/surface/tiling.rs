@@ -25,8 +25,8 @@
 //! red in the left half and green in the right: [`super::Surface`] reads
 //! them as an R8 surface of twice the width.
 //!
-//! `TILE6_2` is the layout of surfaces in GMEM, which the model does not
-//! have yet.
+//! `TILE6_2` is the layout of surfaces in GMEM, which is not public; the
+//! model's choice is in `crate::gmem`.
 
 use parsnip_registers::gpu::GpuInfo;
 

@@ -8,6 +8,7 @@ pub mod blit_state;
 pub mod compute_state;
 pub mod draw_rig;
 pub mod graphics_state;
+pub mod resolve_state;
 pub mod scene;
 pub mod textured_quad;
 
