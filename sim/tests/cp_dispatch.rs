@@ -327,6 +327,42 @@ fn draw_state_runs_at_once_with_load_immed_or_set_mode() {
 }
 
 #[test]
+fn a_group_run_under_set_mode_still_runs_at_the_next_dispatch() {
+    // Turnip's binning pass runs under CP_SET_MODE(1) and sets its GMEM
+    // groups there: they run at once, and must run again for the bins,
+    // since binning-only groups in between rewrote the same registers.
+    for gpu in GPUS {
+        let mut rig = Rig::new(gpu);
+        let counter = DATA + 0x900;
+        let mut group = rig.stream();
+        let [lo, hi] = lo_hi(counter);
+        group.pkt("CP_MEM_TO_MEM", &[0, lo, hi, lo, hi, lo, hi]);
+        let group = rig.place(&group);
+        rig.write_u32(counter, 1);
+        let gmem = CpSetDrawStateDw0 {
+            gmem: true,
+            group_id: 5,
+            ..Default::default()
+        };
+        let mut s = rig.stream();
+        program_cs(&mut s, Omit::default());
+        s.pkt("CP_SET_MODE", &[1]);
+        set_draw_state(&mut s, gmem, group);
+        s.pkt("CP_SET_MODE", &[0]);
+        exec_cs(&mut s, [1, 1, 1]);
+        // That dispatch's run counts: the same group again is skipped.
+        set_draw_state(&mut s, gmem, group);
+        exec_cs(&mut s, [1, 1, 1]);
+        rig.run(&s).unwrap();
+        assert_eq!(
+            rig.read_u32(counter),
+            4,
+            "{gpu}: at CP_SET_DRAW_STATE and at the first dispatch (1 -> 2 -> 4)"
+        );
+    }
+}
+
+#[test]
 fn an_ib_call_inside_draw_state_is_too_deep() {
     for gpu in GPUS {
         let mut rig = Rig::new(gpu);

@@ -13,7 +13,8 @@
 //!   current render mode, in group order.
 //! - LOAD_IMMED runs the group at once. After CP_SET_MODE(1), groups enabled
 //!   for GMEM or SYSMEM also run at once (adreno_pm4.xml on CP_SET_MODE:
-//!   "ENABLE_MASK & 0x6 ... execute immediately").
+//!   "ENABLE_MASK & 0x6 ... execute immediately"), and still run at the
+//!   next draw they are enabled for, since that run was not a draw's.
 //! - The render mode is CP_SET_MARKER's: RM6_BIN_VISIBILITY is BINNING,
 //!   RM6_DIRECT_RENDER is SYSMEM, every other (RM6_COMPUTE included) is GMEM,
 //!   as adreno_pm4.xml's CP_COND_REG_EXEC describes the same bits.
@@ -87,16 +88,25 @@ impl CommandProcessor<'_> {
                 dwords: dw.count,
                 modes: mode_bits(dw.binning, dw.gmem, dw.sysmem),
             };
-            let immediate =
-                dw.load_immed || (self.cp.set_mode == 1 && group.modes & (GMEM | SYSMEM) != 0);
+            let set_mode_run = self.cp.set_mode == 1 && group.modes & (GMEM | SYSMEM) != 0;
             let groups = &mut self.cp.draw_state;
             groups.groups[id] = Some(group);
-            if immediate {
+            if dw.load_immed {
                 groups.pending &= !(1 << id);
                 groups.last_run[id] = Some(group);
                 self.run_group(group)?;
-            } else if dw.dirty || groups.last_run[id] != Some(group) {
+                continue;
+            }
+            if dw.dirty || groups.last_run[id] != Some(group) {
                 groups.pending |= 1 << id;
+            }
+            if set_mode_run {
+                // Not a draw's run: the group stays pending for the next
+                // draw of a mode it is enabled for. Turnip's binning pass
+                // runs under CP_SET_MODE(1), and the GMEM groups it sets
+                // there must still run for the bins after its
+                // binning-only groups changed the same registers.
+                self.run_group(group)?;
             }
         }
         Ok(())
