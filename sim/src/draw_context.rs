@@ -55,6 +55,8 @@ pub(crate) struct DrawContext<'a> {
     /// What CP_LOAD_STATE6 loaded: consts and descriptors per stage.
     pub state: &'a StateBlocks,
     pub memory: &'a AddressSpace,
+    /// The GPU's GMEM, where bin passes render.
+    pub gmem: &'a crate::gmem::Gmem,
     pub info: &'static GpuInfo,
     pub options: &'a SimOptions,
     /// The draw's number in its submit, for reports.

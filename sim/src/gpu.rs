@@ -34,7 +34,7 @@ use parsnip_registers::gpu::GpuInfo;
 use crate::always_on_counter::AlwaysOnCounter;
 use crate::cp::{CommandProcessor, CpState};
 use crate::gmem::Gmem;
-use crate::memory::AddressSpace;
+use crate::memory::{AddressSpace, MapError};
 use crate::options::SimOptions;
 use crate::register_file::RegisterFile;
 use crate::report::{CpSite, ErrorKind, GpuError};
@@ -62,6 +62,24 @@ pub struct SubmitStats {
     pub blit_events: u32,
     /// Draws run (each draw of a CP_DRAW_INDIRECT_MULTI counts one).
     pub draws: u32,
+}
+
+impl std::ops::AddAssign for SubmitStats {
+    /// The counts of two submits (or command streams) together.
+    fn add_assign(&mut self, other: SubmitStats) {
+        let SubmitStats {
+            packets,
+            register_writes,
+            dispatches,
+            blit_events,
+            draws,
+        } = other;
+        self.packets += packets;
+        self.register_writes += register_writes;
+        self.dispatches += dispatches;
+        self.blit_events += blit_events;
+        self.draws += draws;
+    }
 }
 
 pub(crate) struct GpuShared {
@@ -145,6 +163,19 @@ impl Gpu {
     /// The GPU's GMEM (for tools and tests that look into it).
     pub fn gmem(&self) -> &Gmem {
         &self.shared.gmem
+    }
+
+    /// Makes GMEM visible in the address space at `base`, as the kernel
+    /// does at start-up with UCHE_GMEM_RANGE_MIN/MAX (msm's a6xx_gpu.c;
+    /// `base` is what it reports as MSM_PARAM_GMEM_BASE): the texture unit
+    /// reads GMEM there when drivers sample an attachment that lives in it
+    /// (Turnip's input attachments in a bin pass). A GPU without GMEM maps
+    /// nothing.
+    pub fn map_gmem_aperture(&self, base: u64) -> Result<(), MapError> {
+        match self.shared.gmem.backing() {
+            Some(backing) => self.shared.memory.map(base, backing),
+            None => Ok(()),
+        }
     }
 
     /// The always-on counter (19.2 MHz), as CP timestamps read it.

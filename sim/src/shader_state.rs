@@ -86,6 +86,12 @@ pub struct ShaderState {
     pub ibos: DescriptorSource,
     pub textures: DescriptorSource,
     pub samplers: DescriptorSource,
+    /// SP_TP_WINDOW_OFFSET, the origin of the bin being rendered: texel
+    /// fetches from an image in GMEM (TILE6_2) take framebuffer
+    /// coordinates, and the texture unit subtracts it to find the texel in
+    /// the bin (Turnip programs it with the other window offsets for each
+    /// bin, and its GMEM input attachments fetch at gl_FragCoord).
+    pub gmem_window: (u32, u32),
     /// Instruction budget for the whole launch; exhausting it is a hang.
     pub instruction_budget: u64,
     /// Wall-clock time the launch may run; running past it is a hang too,

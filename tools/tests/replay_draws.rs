@@ -9,7 +9,7 @@
 use std::io::Read;
 use std::path::Path;
 
-use parsnip_sim::SimOptions;
+use parsnip_sim::{SimOptions, SubmitStats};
 use parsnip_tools::replay::Replay;
 
 /// A workload, its result buffer on a660 and on a740 (turnip/README.md),
@@ -153,12 +153,14 @@ fn decode_png(bytes: &[u8]) -> (usize, usize, Vec<u8>) {
     (width, height, rgba)
 }
 
-/// Replays `trace` and returns `size` bytes at `result`, or the error.
-fn replay(trace: &Path, result: u64, size: usize) -> Result<Vec<u8>, String> {
+/// Replays `trace` and returns `size` bytes at `result` and what its one
+/// submit did, or the error.
+fn replay(trace: &Path, result: u64, size: usize) -> Result<(Vec<u8>, SubmitStats), String> {
     let trace = parsnip_rd::Trace::open(trace).map_err(|e| e.to_string())?;
     let mut replay = Replay::new(trace, SimOptions::default()).map_err(|e| e.to_string())?;
-    replay.run_all().map_err(|e| e.to_string())?;
-    replay.read(result, size as u64)
+    let stats = replay.run_all().map_err(|e| e.to_string())?;
+    assert_eq!(stats.len(), 1, "each trace holds one submit");
+    Ok((replay.read(result, size as u64)?, stats[0]))
 }
 
 /// The pixels where `got` differs from `expected`, split into those inside
@@ -189,9 +191,10 @@ fn compare(expected: &[u8], got: &[u8], w: usize, h: usize) -> (Vec<(usize, usiz
     (interior, edge)
 }
 
-#[test]
-fn turnips_sysmem_streams_render_lavapipes_images() {
-    let Some(dir) = parsnip_reference::reference_dir("turnip_sysmem_draws") else {
+/// Replays every workload's stream of render `mode` on both GPUs and
+/// checks its image against lavapipe's.
+fn streams_render_lavapipes_images(mode: &str) {
+    let Some(dir) = parsnip_reference::reference_dir(&format!("turnip_{mode}_draws")) else {
         return;
     };
     let mut failures = Vec::new();
@@ -200,14 +203,15 @@ fn turnips_sysmem_streams_render_lavapipes_images() {
         let (width, height, expected) = decode_png(&png);
         assert_eq!((width, height), w.size, "{}", w.name);
         for (g, gpu) in ["a660", "a740"].into_iter().enumerate() {
-            let trace = dir.join(format!("turnip/{gpu}/{}_sysmem.rd.gz", w.name));
-            let got = match replay(&trace, w.result[g], expected.len()) {
+            let trace = dir.join(format!("turnip/{gpu}/{}_{mode}.rd.gz", w.name));
+            let (got, stats) = match replay(&trace, w.result[g], expected.len()) {
                 Ok(got) => got,
                 Err(e) => {
                     failures.push(format!("{gpu} {}: {e}", w.name));
                     continue;
                 }
             };
+            println!("{gpu} {mode} {}: {} draws", w.name, stats.draws);
             let (interior, edge) = compare(&expected, &got, width, height);
             println!(
                 "{gpu} {}: {} of {} pixels as lavapipe's; {edge} edge pixels and {} interior \
@@ -228,6 +232,16 @@ fn turnips_sysmem_streams_render_lavapipes_images() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn turnips_sysmem_streams_render_lavapipes_images() {
+    streams_render_lavapipes_images("sysmem");
+}
+
+#[test]
+fn turnips_gmem_streams_render_lavapipes_images() {
+    streams_render_lavapipes_images("gmem");
 }
 
 #[test]

@@ -224,6 +224,8 @@ impl CommandProcessor<'_> {
             consts: cs.consts[..consts_len].to_vec(),
             private_iova,
             private_per_fiber: pvt.memsizeperitem,
+            // Compute runs outside any bin.
+            gmem_window: (0, 0),
             bindless: self.bindless_bases(),
             ubos: loaded_or_none(&cs.ubos),
             ibos: self.descriptors::<regs::SpCsIbo>(

@@ -16,8 +16,9 @@
 //! which is where Turnip's direct draws load them (tu6_emit_vs_params),
 //! and its INDIRECT_COUNT forms draw min(DRAW_COUNT, the count in memory).
 //!
-//! Draws run only in sysmem (CP_SET_MARKER RM6_DIRECT_RENDER): GMEM bins
-//! and the binning pass are not modelled. A draw that asks to use the
+//! Draws run in sysmem (CP_SET_MARKER RM6_DIRECT_RENDER) and in GMEM bins
+//! (where the RB writes is the RB's business); the binning pass is not
+//! modelled. A draw that asks to use the
 //! visibility stream (VIS_CULL = USE_VISIBILITY) draws everything when
 //! CP_SET_VISIBILITY_OVERRIDE is set, as Turnip sets it for sysmem.
 
@@ -275,16 +276,9 @@ impl CommandProcessor<'_> {
     /// Runs the pending draw state, then the draw.
     fn draw(&mut self, call: &DrawCall) -> Result<(), GpuError> {
         self.run_pending_draw_state()?;
-        if self.cp.marker != Some(A6xxMarker::RM6_DIRECT_RENDER) {
-            let mode = self
-                .cp
-                .marker
-                .and_then(|m| m.name(self.chip()))
-                .unwrap_or("no render mode");
+        if self.cp.marker == Some(A6xxMarker::RM6_BIN_VISIBILITY) {
             return Err(self.stream_error(StreamProblem::NotModelled {
-                what: format!(
-                    "a draw in {mode}: only sysmem rendering (RM6_DIRECT_RENDER) is modelled"
-                ),
+                what: "a draw in a binning pass (RM6_BIN_VISIBILITY)".into(),
             }));
         }
         let index = self.stats.draws;
@@ -294,6 +288,7 @@ impl CommandProcessor<'_> {
             regs: self.regs,
             state: &self.cp.state,
             memory: &gpu.memory,
+            gmem: &gpu.gmem,
             info: gpu.info,
             options: &gpu.options,
             draw: index,

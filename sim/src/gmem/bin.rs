@@ -59,6 +59,55 @@ fn read<R: Register>(regs: &RegisterFile) -> Result<u32, SurfaceError> {
     Ok(regs.programmed::<R>()? as u32)
 }
 
+/// Whether the render backend draws into GMEM, and the bin it holds.
+///
+/// On a6xx RB_BIN_CONTROL.BUFFERS_LOCATION says where the buffers are. a7xx
+/// has no such field; the model takes a bin of nonzero size as a bin pass,
+/// which is how Turnip tells them apart (a sysmem pass programs BINW = BINH
+/// = 0 on both chips). A context that never programmed RB_BIN_CONTROL
+/// renders to memory, as after reset. Memory rendering with a window
+/// offset is not modelled.
+pub fn render_bin(regs: &RegisterFile) -> Result<Option<Bin>, SurfaceError> {
+    use parsnip_registers::enums::A6xxBuffersLocation;
+    let programmed = match regs.chip() {
+        Chip::A6xx => regs.register_written_at::<a6xx::RbBinControl>() != 0,
+        Chip::A7xx => regs.register_written_at::<a7xx::RbBinControl>() != 0,
+    };
+    let in_gmem = programmed
+        && match regs.chip() {
+            Chip::A6xx => {
+                let c = a6xx::RbBinControl::from_raw(read::<a6xx::RbBinControl>(regs)?);
+                match c.buffers_location {
+                    A6xxBuffersLocation::BUFFERS_IN_GMEM => true,
+                    A6xxBuffersLocation::BUFFERS_IN_SYSMEM => false,
+                    other => {
+                        return Err(SurfaceError::Invalid(format!(
+                            "RB_BIN_CONTROL.BUFFERS_LOCATION {}: no such location",
+                            other.0
+                        )))
+                    }
+                }
+            }
+            Chip::A7xx => {
+                let c = a7xx::RbBinControl::from_raw(read::<a7xx::RbBinControl>(regs)?);
+                c.binw != 0 && c.binh != 0
+            }
+        };
+    if in_gmem {
+        return Bin::for_render(regs).map(Some);
+    }
+    if regs.register_written_at::<regs::RbWindowOffset>() != 0 {
+        let w = regs::RbWindowOffset::from_raw(read::<regs::RbWindowOffset>(regs)?);
+        if w.x != 0 || w.y != 0 {
+            return Err(SurfaceError::NotModelled(format!(
+                "rendering to memory with a window offset of ({}, {}) (RB_WINDOW_OFFSET)",
+                w.x, w.y
+            )));
+        }
+    }
+    Ok(None)
+}
+
 impl Bin {
     /// The bin the resolve engine works on.
     pub fn for_resolve(regs: &RegisterFile) -> Result<Bin, SurfaceError> {
@@ -112,8 +161,8 @@ impl Bin {
         (x - self.x, y - self.y)
     }
 
-    /// A surface of `format` with `samples` samples a pixel at GMEM offset
-    /// `base`, laid out for this bin (see [`crate::gmem`]): addressed in bin
+    /// A surface of `format` (sRGB-encoded when `srgb`) with `samples`
+    /// samples a pixel at GMEM offset `base`, laid out for this bin (see [`crate::gmem`]): addressed in bin
     /// coordinates, and never swapped (drivers program WZYX for GMEM;
     /// Turnip: "must be WZYX; other values are ignored").
     pub fn surface(
@@ -121,6 +170,7 @@ impl Bin {
         format: A6xxFormat,
         samples: u32,
         base: u64,
+        srgb: bool,
         info: &GpuInfo,
     ) -> Result<Surface, SurfaceError> {
         let element = element_layout(format)?;
@@ -135,7 +185,7 @@ impl Bin {
                 base,
                 format,
                 swap: A3xxColorSwap::WZYX,
-                srgb: false,
+                srgb,
                 tile_mode: A6xxTileMode::TILE6_2,
                 pitch: u64::from(self.width) * u64::from(element.bytes * samples),
                 samples,

@@ -5,8 +5,12 @@
 //!   (Mesa's freedreno_devices.py), addressed by byte offset. Registers
 //!   name offsets into it (`RB_BLIT_BASE_GMEM`, `RB_MRT[i].BASE_GMEM`,
 //!   `RB_DEPTH_BUFFER_BASE_GMEM`, `RB_STENCIL_BUFFER_BASE_GMEM`), and the
-//!   texture unit reads it at the kernel's MSM_PARAM_GMEM_BASE. Its
-//!   contents belong to the GPU, not to a context, and start as zeros.
+//!   UCHE (the texture unit, shader loads) reads it through an aperture of
+//!   the GPU's address space, which the kernel places at MSM_PARAM_GMEM_BASE
+//!   when it programs UCHE_GMEM_RANGE_MIN/MAX at start-up (msm's
+//!   a6xx_gpu.c), so whoever plays the kernel maps it
+//!   ([`crate::Gpu::map_gmem_aperture`]). Its contents belong to the GPU,
+//!   not to a context, and start as zeros.
 //! - [`bin`]: the bin rectangle (`RB_BIN_CONTROL2` and `RB_WINDOW_OFFSET2`
 //!   for the resolve engine, `RB_BIN_CONTROL` and `RB_WINDOW_OFFSET` for
 //!   rendering) and how a pixel of the framebuffer finds its place in GMEM.
@@ -29,7 +33,7 @@ use std::sync::Arc;
 
 use parsnip_registers::gpu::GpuInfo;
 
-use crate::memory::{AddressSpace, OwnedBacking};
+use crate::memory::{AddressSpace, Backing, OwnedBacking};
 use crate::surface::SurfaceError;
 
 /// The on-chip tile memory of one GPU.
@@ -37,6 +41,8 @@ pub struct Gmem {
     /// GMEM as an address space of its own, offset 0 being its first byte,
     /// so that surfaces in it are read and written like any other.
     memory: Result<AddressSpace, String>,
+    /// The same bytes, for the aperture in the GPU's address space.
+    backing: Option<Arc<OwnedBacking>>,
     bytes: u32,
 }
 
@@ -44,16 +50,30 @@ impl Gmem {
     /// The GMEM of `info`, zeroed.
     pub fn new(info: &GpuInfo) -> Self {
         let bytes = info.gmem_bytes;
-        let memory = OwnedBacking::zeroed(bytes as usize)
-            .map_err(|e| format!("GMEM of {bytes} bytes could not be allocated: {e}"))
-            .and_then(|backing| {
-                let space = AddressSpace::new();
-                space
-                    .map(0, Arc::new(backing))
-                    .map_err(|e| format!("GMEM could not be mapped: {e}"))?;
-                Ok(space)
-            });
-        Self { memory, bytes }
+        let backing = OwnedBacking::zeroed(bytes as usize)
+            .map(Arc::new)
+            .map_err(|e| format!("GMEM of {bytes} bytes could not be allocated: {e}"));
+        let memory = backing.clone().and_then(|backing| {
+            let space = AddressSpace::new();
+            space
+                .map(0, backing)
+                .map_err(|e| format!("GMEM could not be mapped: {e}"))?;
+            Ok(space)
+        });
+        Self {
+            memory,
+            backing: backing.ok(),
+            bytes,
+        }
+    }
+
+    /// GMEM's bytes as a buffer to map into an address space, if it has
+    /// any.
+    pub(crate) fn backing(&self) -> Option<Arc<dyn Backing>> {
+        self.backing
+            .clone()
+            .filter(|_| self.bytes != 0)
+            .map(|b| b as Arc<dyn Backing>)
     }
 
     /// Its size in bytes.

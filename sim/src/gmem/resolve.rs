@@ -130,7 +130,7 @@ pub fn blit_event(
         regs::RbBlitGmemMsaaCntl::from_raw(read::<regs::RbBlitGmemMsaaCntl>(regs)?).samples,
     );
     let base = u64::from(regs::RbBlitBaseGmem::from_raw(read::<regs::RbBlitBaseGmem>(regs)?).0);
-    let gmem_surface = bin.surface(dst_info.format, samples, base, info)?;
+    let gmem_surface = bin.surface(dst_info.format, samples, base, false, info)?;
     let footprint = bin.footprint(gmem_surface.element.bytes * samples);
     if base + footprint > u64::from(gmem.bytes()) {
         return Err(SurfaceError::Invalid(format!(

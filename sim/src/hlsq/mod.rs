@@ -315,6 +315,15 @@ fn private<Addr: Register>(ctx: &DrawContext, per_fiber: u32) -> Result<u64, Dra
     }
 }
 
+/// SP_TP_WINDOW_OFFSET, (0, 0) where nothing programmed it (no bin pass).
+fn gmem_window(ctx: &DrawContext) -> Result<(u32, u32), DrawError> {
+    if ctx.regs.register_written_at::<regs::SpTpWindowOffset>() == 0 {
+        return Ok((0, 0));
+    }
+    let w = regs::SpTpWindowOffset::from_raw(ctx.reg32::<regs::SpTpWindowOffset>(U)?);
+    Ok((w.x, w.y))
+}
+
 /// The stage's state from its registers and its loaded consts and
 /// descriptors.
 fn finish<TexConst: Register, TexSamp: Register, TexCount: Register>(
@@ -337,6 +346,7 @@ fn finish<TexConst: Register, TexSamp: Register, TexCount: Register>(
         consts: loaded.consts[..consts_len].to_vec(),
         private_iova: r.private_iova,
         private_per_fiber: r.private_per_fiber,
+        gmem_window: gmem_window(ctx)?,
         bindless: bindless_bases(ctx),
         ubos: if loaded.ubos.entries.is_empty() {
             DescriptorSource::None

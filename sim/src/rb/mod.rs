@@ -8,7 +8,9 @@
 //! RB_DEPTH_PLANE_CNTL.Z_MODE is A6XX_EARLY_Z (the shader then neither
 //! writes depth nor, for the tests, runs), after it otherwise.
 //!
-//! The targets are [`crate::surface`]s, one per layer a primitive goes to
+//! In a bin pass (see [`crate::gmem::bin::render_bin`]) the targets are in
+//! GMEM, laid out for the bin, and the RB sees only the bin's pixels.
+//! Otherwise they are [`crate::surface`]s in memory, one per layer a primitive goes to
 //! (the VPC's layer output), built from the registers the first time a
 //! fragment of the draw reaches the layer: tiling, UBWC and the texel
 //! formats are the surface module's.
@@ -36,9 +38,11 @@ use parsnip_registers::regs::{self, a6xx, a7xx};
 use parsnip_registers::Chip;
 
 use crate::draw_context::{DrawContext, DrawError};
+use crate::gmem::bin::Bin;
 use crate::gras::coverage::Quad;
 use crate::gras::samples::SamplePattern;
 use crate::gras::setup::PrimitiveSetup;
+use crate::memory::AddressSpace;
 use crate::report::Unit;
 use crate::shader_state::RegId;
 use crate::surface::format::{DepthFormat, NumberClass, Texel, TexelFormat};
@@ -104,6 +108,8 @@ pub(crate) struct RenderBackend {
     /// Samples that passed the depth and stencil tests, for occlusion
     /// queries.
     pub passed_samples: u64,
+    /// When the targets are in GMEM, the bin they hold.
+    bin: Option<Bin>,
 }
 
 impl RenderBackend {
@@ -113,13 +119,8 @@ impl RenderBackend {
         samples: SamplePattern,
         fs: bool,
     ) -> Result<RenderBackend, DrawError> {
-        let window = regs::RbWindowOffset::from_raw(ctx.reg32::<regs::RbWindowOffset>(U)?);
-        if window.x != 0 || window.y != 0 {
-            return Err(DrawError::not_modelled(
-                U,
-                "a window offset (RB_WINDOW_OFFSET): rendering to GMEM bins is not modelled",
-            ));
-        }
+        let bin =
+            crate::gmem::bin::render_bin(ctx.regs).map_err(|e| surface_error("the bin", e))?;
         let alpha = regs::RbAlphaControl::from_raw(ctx.reg32::<regs::RbAlphaControl>(U)?);
         if alpha.alpha_test {
             return Err(DrawError::not_modelled(
@@ -181,8 +182,11 @@ impl RenderBackend {
                     format!("dithering of render target {i} (RB_DITHER_CNTL)"),
                 ));
             }
-            let surface = surfaces::color_target(ctx.regs, ctx.info, i, 0)
-                .map_err(|e| surface_error(&format!("render target {i}"), e))?;
+            let surface = match &bin {
+                Some(bin) => surfaces::color_target_in_gmem(ctx.regs, ctx.info, i, bin),
+                None => surfaces::color_target(ctx.regs, ctx.info, i, 0),
+            }
+            .map_err(|e| surface_error(&format!("render target {i}"), e))?;
             check_samples(&surface, count, &format!("render target {i}"))?;
             let cf = surface
                 .texel_format()
@@ -284,7 +288,7 @@ impl RenderBackend {
         let count_samples = ctx.regs.register_written_at::<regs::RbSampleCountControl>() == 0
             || !regs::RbSampleCountControl::from_raw(ctx.reg32::<regs::RbSampleCountControl>(U)?)
                 .disable;
-        let (tests, depth, stencil) = read_tests(ctx, count)?;
+        let (tests, depth, stencil) = read_tests(ctx, count, bin.as_ref())?;
         Ok(RenderBackend {
             targets,
             layers: vec![LayerSurfaces {
@@ -306,7 +310,30 @@ impl RenderBackend {
             samples,
             count_samples,
             passed_samples: 0,
+            bin,
         })
+    }
+
+    /// Where the targets' pixel (x, y) is: in memory at (x, y), or in GMEM
+    /// in bin coordinates; None for a pixel outside the bin, which the RB
+    /// of a bin pass never sees.
+    fn place(&self, x: i32, y: i32) -> Option<(u32, u32)> {
+        let (x, y) = (u32::try_from(x).ok()?, u32::try_from(y).ok()?);
+        match &self.bin {
+            None => Some((x, y)),
+            Some(b) => {
+                let r = b.rect();
+                ((r.x0..=r.x1).contains(&x) && (r.y0..=r.y1).contains(&y)).then(|| b.local(x, y))
+            }
+        }
+    }
+
+    /// The memory the targets are in.
+    fn target_memory<'m>(&self, ctx: &DrawContext<'m>) -> Result<&'m AddressSpace, DrawError> {
+        match self.bin {
+            None => Ok(ctx.memory),
+            Some(_) => ctx.gmem.memory().map_err(|e| surface_error("GMEM", e)),
+        }
     }
 
     /// Whether the tests run before the fragment shader.
@@ -331,6 +358,10 @@ impl RenderBackend {
         let layer = self.layer(ctx, setup.layer)?;
         for p in 0..4 {
             let (x, y) = quad.pixel(p);
+            let Some((px, py)) = self.place(x, y) else {
+                quad.coverage[p] = 0;
+                continue;
+            };
             let mut cov = quad.coverage[p] & self.sample_mask;
             for s in 0..self.samples.count {
                 if cov >> s & 1 == 0 {
@@ -338,7 +369,7 @@ impl RenderBackend {
                 }
                 let (sx, sy) = self.sample_position(x, y, s);
                 let z = setup.depth(sx, sy) as f32;
-                if !self.test_sample(ctx, layer, x, y, s, z, setup.front_facing, None)? {
+                if !self.test_sample(ctx, layer, px, py, s, z, setup.front_facing, None)? {
                     cov &= !(1 << s);
                 }
             }
@@ -352,6 +383,12 @@ impl RenderBackend {
     fn layer(&mut self, ctx: &DrawContext, layer: u32) -> Result<usize, DrawError> {
         if let Some(i) = self.layers.iter().position(|l| l.layer == layer) {
             return Ok(i);
+        }
+        if self.bin.is_some() {
+            return Err(DrawError::not_modelled(
+                U,
+                format!("layer {layer} of targets in GMEM: layered bin rendering"),
+            ));
         }
         let mut colors = Vec::with_capacity(self.targets.len());
         for (i, t) in self.targets.iter().enumerate() {
@@ -391,13 +428,14 @@ impl RenderBackend {
         &mut self,
         ctx: &DrawContext,
         layer: usize,
-        x: i32,
-        y: i32,
+        x: u32,
+        y: u32,
         s: usize,
         z: f32,
         front: bool,
         stencil_ref: Option<u8>,
     ) -> Result<bool, DrawError> {
+        let memory = self.target_memory(ctx)?;
         let l = &self.layers[layer];
         let buffers = TestBuffers {
             depth: l.depth.as_ref(),
@@ -405,16 +443,7 @@ impl RenderBackend {
         };
         let o = self
             .tests
-            .test(
-                ctx.memory,
-                buffers,
-                x as u32,
-                y as u32,
-                s as u32,
-                z,
-                front,
-                stencil_ref,
-            )
+            .test(memory, buffers, x, y, s as u32, z, front, stencil_ref)
             .map_err(|e| surface_error("the depth and stencil tests", e))?;
         if o.passed && self.count_samples {
             self.passed_samples += 1;
@@ -449,6 +478,9 @@ impl RenderBackend {
                     ),
                 )
             })
+        };
+        let Some((px, py)) = self.place(x, y) else {
+            return Ok(());
         };
         let layer = self.layer(ctx, setup.layer)?;
         let mut cov = coverage & self.sample_mask;
@@ -486,7 +518,7 @@ impl RenderBackend {
                         setup.depth(sx, sy) as f32
                     }
                 };
-                if !self.test_sample(ctx, layer, x, y, s, z, setup.front_facing, stencil_ref)? {
+                if !self.test_sample(ctx, layer, px, py, s, z, setup.front_facing, stencil_ref)? {
                     cov &= !(1 << s);
                 }
             }
@@ -494,6 +526,7 @@ impl RenderBackend {
         if cov == 0 {
             return Ok(());
         }
+        let memory = self.target_memory(ctx)?;
         let surfaces = &self.layers[layer].colors;
         for (i, t) in self.targets.iter().enumerate() {
             let (Some(t), Some((color, src1)), Some(surface)) = (t, colors[i], &surfaces[i]) else {
@@ -504,11 +537,11 @@ impl RenderBackend {
                     continue;
                 }
                 write_sample(
-                    ctx,
+                    memory,
                     t,
                     surface,
-                    x as u32,
-                    y as u32,
+                    px,
+                    py,
                     s as u32,
                     color,
                     src1,
@@ -636,7 +669,7 @@ fn pack(f: &TexelFormat, texel: Texel) -> u128 {
 /// Blends (or logic-ops) one sample of a target and writes it.
 #[allow(clippy::too_many_arguments)]
 fn write_sample(
-    ctx: &DrawContext,
+    memory: &AddressSpace,
     t: &ColorTarget,
     surface: &Surface,
     x: u32,
@@ -655,7 +688,7 @@ fn write_sample(
     let partial = t.write_mask & all != all;
     if t.blend.is_some() || t.rop.is_some() || partial {
         surface
-            .read_element(ctx.memory, x, y, s, &mut old)
+            .read_element(memory, x, y, s, &mut old)
             .map_err(err)?;
     }
     let old_bits = u128::from_le_bytes(old);
@@ -706,7 +739,7 @@ fn write_sample(
     let bits = new_bits & !keep | old_bits & keep;
     surface
         .write_element(
-            ctx.memory,
+            memory,
             x,
             y,
             s,
@@ -726,6 +759,7 @@ fn sample_count(ctx: &DrawContext) -> Result<usize, DrawError> {
 fn read_tests(
     ctx: &DrawContext,
     samples: usize,
+    bin: Option<&Bin>,
 ) -> Result<(DepthStencil, Option<Surface>, Option<Surface>), DrawError> {
     let cntl = regs::RbDepthCntl::from_raw(ctx.reg32::<regs::RbDepthCntl>(U)?);
     let format = match ctx.chip() {
@@ -743,8 +777,11 @@ fn read_tests(
     let (depth, depth_surface) = if format == A6xxDepthFormat::DEPTH6_NONE || !used {
         (None, None)
     } else {
-        let (surface, format) = surfaces::depth_buffer(ctx.regs, ctx.info, 0)
-            .map_err(|e| surface_error("the depth buffer", e))?;
+        let (surface, format) = match bin {
+            Some(bin) => surfaces::depth_buffer_in_gmem(ctx.regs, ctx.info, bin),
+            None => surfaces::depth_buffer(ctx.regs, ctx.info, 0),
+        }
+        .map_err(|e| surface_error("the depth buffer", e))?;
         check_samples(&surface, samples, "the depth buffer")?;
         (Some(format), Some(surface))
     };
@@ -790,8 +827,11 @@ fn read_tests(
         } else {
             front
         };
-        let separate = surfaces::stencil_buffer(ctx.regs, ctx.info, 0)
-            .map_err(|e| surface_error("the stencil buffer", e))?;
+        let separate = match bin {
+            Some(bin) => surfaces::stencil_buffer_in_gmem(ctx.regs, ctx.info, bin),
+            None => surfaces::stencil_buffer(ctx.regs, ctx.info, 0),
+        }
+        .map_err(|e| surface_error("the stencil buffer", e))?;
         match &separate {
             Some(surface) => check_samples(surface, samples, "the stencil buffer")?,
             None if depth.is_some_and(|d: DepthFormat| d.has_stencil()) => {}

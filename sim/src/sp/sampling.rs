@@ -297,7 +297,14 @@ pub(crate) fn fetch(
         .fetch(ctx.d, ctx.memory, Kind::Texture, slot)?;
     let memory = ctx.memory;
     let texture = ctx.textures.texture(raw, slot, ctx.d.gpu)?;
-    let [x, y, layer] = coords;
+    let [mut x, mut y, layer] = coords;
+    if texture.image.tile_mode == A6xxTileMode::TILE6_2 {
+        // GMEM holds only the bin: framebuffer coordinates to bin ones
+        // (a coordinate left of or above the bin wraps and reads nothing).
+        let (wx, wy) = ctx.d.gmem_window;
+        x = x.wrapping_sub(wx);
+        y = y.wrapping_sub(wy);
+    }
     let texel = tp::fetch(texture, memory, level, layer, x, y)?;
     let values = texel.map_or([0; 4], |v| texel_to_registers(v, t.ty));
     write_result(w, t, values, lane)

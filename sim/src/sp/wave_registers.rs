@@ -344,6 +344,7 @@ mod tests {
             consts: vec![],
             private_iova: 0,
             private_per_fiber: 0,
+            gmem_window: (0, 0),
             bindless: vec![],
             ubos: DescriptorSource::None,
             ibos: DescriptorSource::None,

@@ -20,6 +20,7 @@ use parsnip_registers::Chip;
 
 use super::format::{element_layout, DepthFormat};
 use super::{sample_count, Surface, SurfaceDesc, SurfaceError};
+use crate::gmem::bin::Bin;
 use crate::register_file::RegisterFile;
 
 fn read<R: Register>(regs: &RegisterFile) -> Result<u64, SurfaceError> {
@@ -218,17 +219,13 @@ pub fn blit_source(
     Ok((surface, control))
 }
 
-/// Colour target `index`, layer `layer`: RB_MRT[index].BUF_INFO, PITCH,
-/// ARRAY_PITCH, BASE, its sRGB bit in RB_SRGB_CNTL, the sample count of
-/// RB_DEST_MSAA_CNTL, and its flags when UBWC is on.
-pub fn color_target(
+/// RB_MRT[index].BUF_INFO (and on a6xx RB_RENDER_CNTL's flags): format,
+/// tile mode, swap, UBWC, MUTABLEEN.
+fn color_info(
     regs: &RegisterFile,
-    info: &GpuInfo,
     index: u32,
-    layer: u32,
-) -> Result<Surface, SurfaceError> {
-    let chip = regs.chip();
-    let (format, tile_mode, swap, compressed, mutable) = match chip {
+) -> Result<(A6xxFormat, A6xxTileMode, A3xxColorSwap, bool, bool), SurfaceError> {
+    Ok(match regs.chip() {
         Chip::A6xx => {
             let b =
                 a6xx::RbMrtBufInfo::from_raw(read_at::<a6xx::RbMrtBufInfo>(regs, index)? as u32);
@@ -252,10 +249,26 @@ pub fn color_target(
                 b.mutableen,
             )
         }
-    };
+    })
+}
+
+/// RB_DEST_MSAA_CNTL's samples.
+fn dest_samples(regs: &RegisterFile) -> Result<A3xxMsaaSamples, SurfaceError> {
+    Ok(regs::RbDestMsaaCntl::from_raw(read::<regs::RbDestMsaaCntl>(regs)? as u32).samples)
+}
+
+/// Colour target `index`, layer `layer`: RB_MRT[index].BUF_INFO, PITCH,
+/// ARRAY_PITCH, BASE, its sRGB bit in RB_SRGB_CNTL, the sample count of
+/// RB_DEST_MSAA_CNTL, and its flags when UBWC is on.
+pub fn color_target(
+    regs: &RegisterFile,
+    info: &GpuInfo,
+    index: u32,
+    layer: u32,
+) -> Result<Surface, SurfaceError> {
+    let (format, tile_mode, swap, compressed, mutable) = color_info(regs, index)?;
     let srgb = read::<regs::RbSrgbCntl>(regs)? >> index & 1 != 0;
-    let samples =
-        regs::RbDestMsaaCntl::from_raw(read::<regs::RbDestMsaaCntl>(regs)? as u32).samples;
+    let samples = dest_samples(regs)?;
     let pitch =
         u64::from(regs::RbMrtPitch::from_raw(read_at::<regs::RbMrtPitch>(regs, index)? as u32).0);
     let array_pitch =
@@ -313,16 +326,10 @@ fn depth_stencil_desc(
     }
 }
 
-/// The depth buffer, layer `layer`: RB_DEPTH_BUFFER_INFO, PITCH,
-/// ARRAY_PITCH, BASE, RB_DEST_MSAA_CNTL's samples, and the flags when UBWC
-/// is on. The surface's elements are depth texels of the returned format.
-pub fn depth_buffer(
-    regs: &RegisterFile,
-    info: &GpuInfo,
-    layer: u32,
-) -> Result<(Surface, DepthFormat), SurfaceError> {
-    let chip = regs.chip();
-    let (format, tile_mode, compressed) = match chip {
+/// RB_DEPTH_BUFFER_INFO (and on a6xx RB_RENDER_CNTL's flag): format, tile
+/// mode, UBWC.
+fn depth_info(regs: &RegisterFile) -> Result<(A6xxDepthFormat, A6xxTileMode, bool), SurfaceError> {
+    Ok(match regs.chip() {
         Chip::A6xx => {
             let d =
                 a6xx::RbDepthBufferInfo::from_raw(read::<a6xx::RbDepthBufferInfo>(regs)? as u32);
@@ -334,16 +341,31 @@ pub fn depth_buffer(
                 a7xx::RbDepthBufferInfo::from_raw(read::<a7xx::RbDepthBufferInfo>(regs)? as u32);
             (d.depth_format, d.tilemode, d.losslesscompen)
         }
-    };
-    let depth = DepthFormat::new(format)?;
-    // The colour format with the same bytes, for the surface's elements.
-    let element = match format {
+    })
+}
+
+/// The colour format with a depth format's bytes, for its surface's
+/// elements.
+pub fn depth_element(format: A6xxDepthFormat) -> A6xxFormat {
+    match format {
         A6xxDepthFormat::DEPTH6_16 => A6xxFormat::FMT6_16_UNORM,
         A6xxDepthFormat::DEPTH6_24_8 => A6xxFormat::FMT6_Z24_UNORM_S8_UINT,
         _ => A6xxFormat::FMT6_32_FLOAT,
-    };
-    let samples =
-        regs::RbDestMsaaCntl::from_raw(read::<regs::RbDestMsaaCntl>(regs)? as u32).samples;
+    }
+}
+
+/// The depth buffer, layer `layer`: RB_DEPTH_BUFFER_INFO, PITCH,
+/// ARRAY_PITCH, BASE, RB_DEST_MSAA_CNTL's samples, and the flags when UBWC
+/// is on. The surface's elements are depth texels of the returned format.
+pub fn depth_buffer(
+    regs: &RegisterFile,
+    info: &GpuInfo,
+    layer: u32,
+) -> Result<(Surface, DepthFormat), SurfaceError> {
+    let (format, tile_mode, compressed) = depth_info(regs)?;
+    let depth = DepthFormat::new(format)?;
+    let element = depth_element(format);
+    let samples = dest_samples(regs)?;
     let pitch = u64::from(
         regs::RbDepthBufferPitch::from_raw(read::<regs::RbDepthBufferPitch>(regs)? as u32).0,
     );
@@ -368,15 +390,9 @@ pub fn depth_buffer(
     Ok((Surface::new(desc, info)?, depth))
 }
 
-/// The separate stencil buffer, layer `layer`, when RB_STENCIL_INFO has
-/// SEPARATE_STENCIL (None otherwise): 8-bit stencil texels at
-/// RB_STENCIL_BUFFER_BASE, never compressed.
-pub fn stencil_buffer(
-    regs: &RegisterFile,
-    info: &GpuInfo,
-    layer: u32,
-) -> Result<Option<Surface>, SurfaceError> {
-    let (separate, tile_mode) = match regs.chip() {
+/// RB_STENCIL_INFO: whether stencil is separate, and its tile mode.
+fn stencil_info(regs: &RegisterFile) -> Result<(bool, A6xxTileMode), SurfaceError> {
+    Ok(match regs.chip() {
         Chip::A6xx => {
             let s = a6xx::RbStencilInfo::from_raw(read::<a6xx::RbStencilInfo>(regs)? as u32);
             (s.separate_stencil, A6xxTileMode::TILE6_3)
@@ -385,12 +401,22 @@ pub fn stencil_buffer(
             let s = a7xx::RbStencilInfo::from_raw(read::<a7xx::RbStencilInfo>(regs)? as u32);
             (s.separate_stencil, s.tilemode)
         }
-    };
+    })
+}
+
+/// The separate stencil buffer, layer `layer`, when RB_STENCIL_INFO has
+/// SEPARATE_STENCIL (None otherwise): 8-bit stencil texels at
+/// RB_STENCIL_BUFFER_BASE, never compressed.
+pub fn stencil_buffer(
+    regs: &RegisterFile,
+    info: &GpuInfo,
+    layer: u32,
+) -> Result<Option<Surface>, SurfaceError> {
+    let (separate, tile_mode) = stencil_info(regs)?;
     if !separate {
         return Ok(None);
     }
-    let samples =
-        regs::RbDestMsaaCntl::from_raw(read::<regs::RbDestMsaaCntl>(regs)? as u32).samples;
+    let samples = dest_samples(regs)?;
     let pitch = u64::from(
         regs::RbStencilBufferPitch::from_raw(read::<regs::RbStencilBufferPitch>(regs)? as u32).0,
     );
@@ -479,4 +505,68 @@ pub fn resolve_destination(
         },
         info,
     )
+}
+
+/// Colour target `index` in GMEM, laid out for `bin`: RB_MRT[index]'s
+/// format, RB_SRGB_CNTL, RB_DEST_MSAA_CNTL, and RB_MRT[index].BASE_GMEM.
+/// Its tile mode, swap, UBWC, pitch and base are memory's and play no part
+/// (GMEM holds components in WZYX order; see `crate::gmem`).
+pub fn color_target_in_gmem(
+    regs: &RegisterFile,
+    info: &GpuInfo,
+    index: u32,
+    bin: &Bin,
+) -> Result<Surface, SurfaceError> {
+    let (format, ..) = color_info(regs, index)?;
+    let srgb = read::<regs::RbSrgbCntl>(regs)? >> index & 1 != 0;
+    let samples = sample_count(dest_samples(regs)?);
+    let base = regs::RbMrtBaseGmem::from_raw(read_at::<regs::RbMrtBaseGmem>(regs, index)? as u32);
+    bin.surface(format, samples, u64::from(base.0), srgb, info)
+}
+
+/// The depth buffer in GMEM, laid out for `bin`: RB_DEPTH_BUFFER_INFO's
+/// format and RB_DEPTH_BUFFER_BASE_GMEM.
+pub fn depth_buffer_in_gmem(
+    regs: &RegisterFile,
+    info: &GpuInfo,
+    bin: &Bin,
+) -> Result<(Surface, DepthFormat), SurfaceError> {
+    let (format, ..) = depth_info(regs)?;
+    let depth = DepthFormat::new(format)?;
+    let samples = sample_count(dest_samples(regs)?);
+    let base =
+        regs::RbDepthBufferBaseGmem::from_raw(read::<regs::RbDepthBufferBaseGmem>(regs)? as u32);
+    let surface = bin.surface(
+        depth_element(format),
+        samples,
+        u64::from(base.0),
+        false,
+        info,
+    )?;
+    Ok((surface, depth))
+}
+
+/// The separate stencil buffer in GMEM, when RB_STENCIL_INFO has
+/// SEPARATE_STENCIL: 8-bit texels at RB_STENCIL_BUFFER_BASE_GMEM.
+pub fn stencil_buffer_in_gmem(
+    regs: &RegisterFile,
+    info: &GpuInfo,
+    bin: &Bin,
+) -> Result<Option<Surface>, SurfaceError> {
+    let (separate, _) = stencil_info(regs)?;
+    if !separate {
+        return Ok(None);
+    }
+    let samples = sample_count(dest_samples(regs)?);
+    let base = regs::RbStencilBufferBaseGmem::from_raw(
+        read::<regs::RbStencilBufferBaseGmem>(regs)? as u32,
+    );
+    bin.surface(
+        A6xxFormat::FMT6_8_UINT,
+        samples,
+        u64::from(base.0),
+        false,
+        info,
+    )
+    .map(Some)
 }

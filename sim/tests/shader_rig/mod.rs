@@ -92,6 +92,7 @@ impl Rig {
                 consts: Vec::new(),
                 private_iova: 0,
                 private_per_fiber: 0,
+                gmem_window: (0, 0),
                 bindless: Vec::new(),
                 ubos: DescriptorSource::None,
                 ibos: DescriptorSource::None,

@@ -105,6 +105,14 @@ pub fn trace_gpu(trace: &Trace) -> Result<&'static GpuInfo, ReplayError> {
     }
 }
 
+/// The GMEM base the traces' kernel reported (MSM_PARAM_GMEM_BASE): a
+/// trace does not record it, and drivers put it in the texture descriptors
+/// of attachments they sample from GMEM. Freedreno's noop drm-shim, which
+/// the reference traces were captured on, and the msm kernel before the
+/// a650 family both report 0x100000 (Turnip's GMEM input attachments in
+/// the reference traces point there on a660 and a740 alike).
+pub const TRACE_GMEM_BASE: u64 = 0x10_0000;
+
 /// A trace being replayed on a model.
 pub struct Replay {
     trace: Trace,
@@ -114,9 +122,19 @@ pub struct Replay {
 
 impl Replay {
     /// A replay of `trace` on a model of the GPU it names.
+    ///
+    /// GMEM is mapped at [`TRACE_GMEM_BASE`], where the traced driver was
+    /// told it is.
     pub fn new(trace: Trace, options: SimOptions) -> Result<Self, ReplayError> {
         let info = trace_gpu(&trace)?;
-        Ok(Self::on(Gpu::new(info, options), trace))
+        let gpu = Gpu::new(info, options);
+        gpu.map_gmem_aperture(TRACE_GMEM_BASE)
+            .map_err(|e| ReplayError::Memory {
+                iova: TRACE_GMEM_BASE,
+                size: u64::from(info.gmem_bytes),
+                why: format!("GMEM's aperture: {e}"),
+            })?;
+        Ok(Self::on(gpu, trace))
     }
 
     /// A replay of `trace` on `gpu` (a model the caller built, e.g. with its
@@ -222,9 +240,7 @@ impl Replay {
                     cmdstream: cs.number,
                     error,
                 })?;
-            total.packets += stats.packets;
-            total.register_writes += stats.register_writes;
-            total.dispatches += stats.dispatches;
+            total += stats;
         }
         Ok(total)
     }
