@@ -62,6 +62,11 @@ pub struct SubmitStats {
     pub blit_events: u32,
     /// Draws run (each draw of a CP_DRAW_INDIRECT_MULTI counts one).
     pub draws: u32,
+    /// Draws a binning pass binned.
+    pub binned_draws: u32,
+    /// Draws bin rendering skipped: the visibility stream said the bin
+    /// has none of their geometry.
+    pub skipped_draws: u32,
 }
 
 impl std::ops::AddAssign for SubmitStats {
@@ -73,12 +78,16 @@ impl std::ops::AddAssign for SubmitStats {
             dispatches,
             blit_events,
             draws,
+            binned_draws,
+            skipped_draws,
         } = other;
         self.packets += packets;
         self.register_writes += register_writes;
         self.dispatches += dispatches;
         self.blit_events += blit_events;
         self.draws += draws;
+        self.binned_draws += binned_draws;
+        self.skipped_draws += skipped_draws;
     }
 }
 

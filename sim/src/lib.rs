@@ -17,6 +17,8 @@
 //! - [`blit`]: the 2D engine (CP_BLIT).
 //! - [`gmem`]: the on-chip tile memory, the bin, and the resolve engine
 //!   of blit events (GMEM clears, loads and stores).
+//! - `vsc`: the binning pass's visibility streams, which the CP reads to
+//!   skip the draws a bin does not see (`cp::binning`).
 //! - [`surface`]: image memory as the hardware lays it out (texel formats,
 //!   tile modes, UBWC), shared by every unit that reads or writes images.
 
@@ -43,6 +45,7 @@ pub mod surface;
 mod tp;
 mod vfd;
 mod vpc;
+mod vsc;
 
 pub use gpu::{Context, Gpu, IbRange, SubmitStats};
 pub use options::SimOptions;

@@ -247,6 +247,8 @@ pub enum Unit {
     Gras,
     /// The render backend: depth, stencil, blending, render targets.
     Rb,
+    /// The visibility stream compressor of the binning pass.
+    Vsc,
 }
 
 impl fmt::Display for Unit {
@@ -258,6 +260,7 @@ impl fmt::Display for Unit {
             Unit::Vpc => "VPC",
             Unit::Gras => "GRAS",
             Unit::Rb => "RB",
+            Unit::Vsc => "VSC",
         })
     }
 }

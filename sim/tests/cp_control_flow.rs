@@ -5,10 +5,11 @@ mod common;
 
 use std::time::Duration;
 
+use common::graphics_state::set_marker;
 use common::{lo_hi, Rig, DATA, GPUS, UNMAPPED};
 use parsnip_registers::enums::{
     A6xxMarker, AmbleType, CompareMode, CpCondFunction, CpThread, EventWriteSrc, PollMemoryType,
-    SetMarkerMode, VgtEventType,
+    VgtEventType,
 };
 use parsnip_registers::packets::{
     self, CpCondRegExecDw1PredTest, CpCondWrite5Dw0, CpEventWrite7Dw0, CpEventWriteDw0,
@@ -18,24 +19,6 @@ use parsnip_registers::pm4::pkt7;
 use parsnip_registers::regs::{self, Register};
 use parsnip_registers::Chip;
 use parsnip_sim::report::{ErrorKind, HangCause, IbLevel, StreamProblem};
-
-fn set_marker(s: &mut common::Stream, mode: A6xxMarker) {
-    let dw = match s.chip {
-        Chip::A6xx => packets::a6xx::CpSetMarkerDw0 {
-            marker_mode: SetMarkerMode::SET_RENDER_MODE,
-            mode,
-            ..Default::default()
-        }
-        .to_raw(),
-        Chip::A7xx => packets::a7xx::CpSetMarkerDw0 {
-            marker_mode: SetMarkerMode::SET_RENDER_MODE,
-            mode,
-            ..Default::default()
-        }
-        .to_raw(),
-    };
-    s.pkt("CP_SET_MARKER", &[dw]);
-}
 
 /// The fields of CP_COND_REG_EXEC's first dword the tests set.
 #[derive(Default)]

@@ -7,34 +7,12 @@
 mod common;
 
 use common::draw_rig::DrawRig;
-use common::graphics_state::{
-    draw_auto, program, regid, rgba8_target, Attribute, Output, Pipeline,
-};
+use common::graphics_state::{draw_auto, program, xy_pipeline, Pipeline, FLAT_FS, XY_VS};
 use common::GPUS;
-use parsnip_registers::enums::{A6xxFormat, PcDiPrimtype};
+use parsnip_registers::enums::PcDiPrimtype;
 
 const W: u32 = 16;
 const H: u32 = 16;
-
-/// The vertex shader: position (x, y) from r0.xy, out as (x, y, 0, 1) at
-/// location 0 from r2; the colour from r1 out at location 4.
-const VS: &str = "
-    mov.f32f32 r2.x, r0.x
-    mov.f32f32 r2.y, r0.y
-    mov.u32u32 r2.z, 0
-    mov.u32u32 r2.w, 0x3f800000
-    end
-";
-
-/// The fragment shader: a constant colour, (1, 0.5, 0.25, 1) as RGBA8
-/// (255, 128, 64, 255).
-const FLAT_FS: &str = "
-    mov.u32u32 r0.x, 0x3f800000
-    mov.u32u32 r0.y, 0x3f000000
-    mov.u32u32 r0.z, 0x3e800000
-    mov.u32u32 r0.w, 0x3f800000
-    end
-";
 
 /// Window coordinates to normalized device ones for a W x H viewport.
 fn ndc(x: f32, y: f32) -> [f32; 2] {
@@ -82,39 +60,14 @@ fn scene(gpu: &str, triangles: &[[[f32; 2]; 3]], fs: &str) -> Scene {
         }
     }
     let vb = rig.floats(&verts);
-    let vs = rig.program(VS);
+    let vs = rig.program(XY_VS);
     let fs = rig.program(fs);
     let target = rig.buffer(&vec![0u8; (W * H * 4) as usize]);
-    let mut p = Pipeline::new(
-        vs,
-        Some(fs),
-        Some(rgba8_target(target, W * 4, regid(0, 0))),
-        W,
-        H,
-    );
-    p.attributes.push(Attribute {
-        buffer: vb,
-        size: verts.len() as u32 * 4,
-        stride: 8,
-        offset: 0,
-        format: A6xxFormat::FMT6_32_32_FLOAT,
-        float: true,
-        instanced: false,
-        step_rate: 1,
-        regid: regid(0, 0),
-        mask: 0x3,
-    });
-    p.outputs.push(Output {
-        regid: regid(2, 0),
-        mask: 0xf,
-        location: 0,
-    });
-    p.stride = 4;
-    p.position = 0;
+    let pipeline = xy_pipeline(vs, fs, vb, verts.len() as u32 * 4, target, W, H);
     Scene {
         rig,
         target,
-        pipeline: p,
+        pipeline,
     }
 }
 

@@ -16,15 +16,11 @@
 //! which is where Turnip's direct draws load them (tu6_emit_vs_params),
 //! and its INDIRECT_COUNT forms draw min(DRAW_COUNT, the count in memory).
 //!
-//! Draws run in sysmem (CP_SET_MARKER RM6_DIRECT_RENDER) and in GMEM bins
-//! (where the RB writes is the RB's business); the binning pass is not
-//! modelled. A draw that asks to use the
-//! visibility stream (VIS_CULL = USE_VISIBILITY) draws everything when
-//! CP_SET_VISIBILITY_OVERRIDE is set, as Turnip sets it for sysmem.
+//! A draw in a binning pass is binned, not drawn, and bin rendering skips
+//! the draws the visibility stream says a bin does not see (both in
+//! `binning`); where the RB writes (memory or GMEM) is the RB's business.
 
-use parsnip_registers::enums::{
-    A6xxDrawIndirectOpcode as Op, A6xxMarker, PcDiSrcSel, PcDiVisCullMode,
-};
+use parsnip_registers::enums::{A6xxDrawIndirectOpcode as Op, PcDiSrcSel, PcDiVisCullMode};
 use parsnip_registers::packets::{
     CpDrawIndirectMultiDw1, CpDrawIndxOffsetDw0, CpSetVisibilityOverrideDw0,
 };
@@ -62,12 +58,6 @@ impl CommandProcessor<'_> {
         dma: Option<(u64, u32)>,
     ) -> Result<DrawCall, GpuError> {
         let d = CpDrawIndxOffsetDw0::from_raw(dw0);
-        if d.vis_cull == PcDiVisCullMode::USE_VISIBILITY && !self.cp.visibility_override {
-            return Err(self.stream_error(StreamProblem::NotModelled {
-                what: "a draw culled by the visibility stream (binned rendering) is not modelled"
-                    .into(),
-            }));
-        }
         let source = match d.source_select {
             PcDiSrcSel::DI_SRC_SEL_AUTO_INDEX | PcDiSrcSel::DI_SRC_SEL_AUTO_XFB => {
                 IndexSource::Auto { first }
@@ -99,6 +89,7 @@ impl CommandProcessor<'_> {
             instances: 0,
             geometry: d.gs_enable,
             tessellation: d.tess_enable,
+            uses_visibility: d.vis_cull == PcDiVisCullMode::USE_VISIBILITY,
         })
     }
 
@@ -276,23 +267,16 @@ impl CommandProcessor<'_> {
     /// Runs the pending draw state, then the draw.
     fn draw(&mut self, call: &DrawCall) -> Result<(), GpuError> {
         self.run_pending_draw_state()?;
-        if self.cp.marker == Some(A6xxMarker::RM6_BIN_VISIBILITY) {
-            return Err(self.stream_error(StreamProblem::NotModelled {
-                what: "a draw in a binning pass (RM6_BIN_VISIBILITY)".into(),
-            }));
+        if self.in_binning_pass() {
+            return self.binning_draw(call);
+        }
+        if call.uses_visibility && !self.cp.visibility_override && !self.bin_sees_draw()? {
+            self.stats.skipped_draws += 1;
+            return Ok(());
         }
         let index = self.stats.draws;
         self.stats.draws += 1;
-        let gpu = self.gpu;
-        let ctx = DrawContext {
-            regs: self.regs,
-            state: &self.cp.state,
-            memory: &gpu.memory,
-            gmem: &gpu.gmem,
-            info: gpu.info,
-            options: &gpu.options,
-            draw: index,
-        };
+        let ctx = self.draw_context(index);
         match run_draw(&ctx, call) {
             Ok(stats) => {
                 self.cp.counters.add_draw(&stats);
@@ -302,7 +286,21 @@ impl CommandProcessor<'_> {
         }
     }
 
-    fn draw_error(&self, e: DrawError) -> GpuError {
+    /// What the pipeline's units see of draw number `draw`.
+    pub(super) fn draw_context(&self, draw: u32) -> DrawContext<'_> {
+        let gpu = self.gpu;
+        DrawContext {
+            regs: self.regs,
+            state: &self.cp.state,
+            memory: &gpu.memory,
+            gmem: &gpu.gmem,
+            info: gpu.info,
+            options: &gpu.options,
+            draw,
+        }
+    }
+
+    pub(super) fn draw_error(&self, e: DrawError) -> GpuError {
         match e {
             DrawError::Unit { unit, problem } => self.error(ErrorKind::Unit { unit, problem }),
             DrawError::Shader(ShaderFailure::Fault { fault, at }) => self.error(ErrorKind::Fault {

@@ -14,6 +14,11 @@
 //!   PAYLOAD_1 registers from offset PAYLOAD_0.
 //!
 //! BLIT and CCU_END_RESOLVE_GROUP drive the resolve engine (`resolve`).
+//! UNK_2C and UNK_2D are what Turnip writes just before and just after the
+//! draws of a binning pass (tu6_emit_binning_pass); what they do is not
+//! public, and the model's binning pass (`binning`) needs nothing from
+//! them, so they are accepted inside a binning pass and stop the stream
+//! anywhere else.
 //! Events that drive other graphics units (LRZ, occlusion and primitive
 //! counters) are errors until those units are modelled.
 
@@ -63,6 +68,10 @@ const SYNC_EVENTS: &[&str] = &[
     "CACHE_INVALIDATE7",
 ];
 
+/// Events that bracket a binning pass's draws, with no effect the model
+/// knows of.
+const BINNING_EVENTS: &[&str] = &["UNK_2C", "UNK_2D"];
+
 /// Events [`CommandProcessor::graphics_event`] runs.
 const GRAPHICS_EVENTS: &[&str] = &[
     "START_PRIMITIVE_CTRS",
@@ -82,7 +91,16 @@ impl CommandProcessor<'_> {
         let Some(name) = event.name(self.chip()) else {
             return Err(self.bad_payload(format!("unknown event {:#x}", event.0)));
         };
-        if !SYNC_EVENTS.contains(&name)
+        if BINNING_EVENTS.contains(&name) {
+            if !self.in_binning_pass() {
+                return Err(self.stream_error(StreamProblem::NotModelled {
+                    what: format!(
+                        "event {name} outside a binning pass (RB_BIN_CONTROL.RENDER_MODE = \
+                         BINNING_PASS): what it does is not public"
+                    ),
+                }));
+            }
+        } else if !SYNC_EVENTS.contains(&name)
             && !GRAPHICS_EVENTS.contains(&name)
             && !super::resolve::RESOLVE_EVENTS.contains(&name)
         {

@@ -13,6 +13,7 @@
 //! CP_WAIT_TIMESTAMP on a7xx), so each chip gets its own opcode table,
 //! built from the register database's names.
 
+mod binning;
 mod blit;
 mod compute;
 mod draw;
@@ -59,6 +60,8 @@ pub(crate) struct CpState {
     pub(crate) ambles: [Option<(u64, u32)>; 4],
     /// CP_SET_VISIBILITY_OVERRIDE: draws ignore the visibility stream.
     pub(crate) visibility_override: bool,
+    /// The binning pass's draw count and the bin's visibility stream.
+    pub(crate) visibility: binning::Visibility,
     /// The pipeline statistics and sample counters.
     pub(crate) counters: Counters,
 }
@@ -75,6 +78,7 @@ impl CpState {
             scratch: [0; 8],
             ambles: [None; 4],
             visibility_override: false,
+            visibility: binning::Visibility::default(),
             counters: Counters::default(),
         }
     }
@@ -119,10 +123,13 @@ enum Packet {
     SkipIb2Local,
     SetAmble,
     ThreadControl,
-    /// CP_SET_PSEUDO_REG: addresses the CP uses to save context on
-    /// preemption, which the model never does.
+    /// CP_SET_PSEUDO_REG: the visibility streams' addresses on a7xx, and
+    /// addresses the CP uses to save context on preemption, which the
+    /// model never does.
     SetPseudoReg,
     SetVisibilityOverride,
+    SetBinData5,
+    SetBinData5Offset,
     DrawIndxOffset,
     DrawIndirect,
     DrawIndxIndirect,
@@ -174,6 +181,8 @@ fn classify(name: &str) -> Packet {
         "CP_THREAD_CONTROL" => ThreadControl,
         "CP_SET_PSEUDO_REG" => SetPseudoReg,
         "CP_SET_VISIBILITY_OVERRIDE" => SetVisibilityOverride,
+        "CP_SET_BIN_DATA5" => SetBinData5,
+        "CP_SET_BIN_DATA5_OFFSET" => SetBinData5Offset,
         "CP_DRAW_INDX_OFFSET" => DrawIndxOffset,
         "CP_DRAW_INDIRECT" => DrawIndirect,
         "CP_DRAW_INDX_INDIRECT" => DrawIndxIndirect,
@@ -484,7 +493,8 @@ impl<'a> CommandProcessor<'a> {
         };
         self.frame().running = Running::Type7 { name };
         match packet {
-            Packet::Nop | Packet::WaitIdle | Packet::SetPseudoReg => Ok(Flow::Next),
+            Packet::Nop | Packet::WaitIdle => Ok(Flow::Next),
+            Packet::SetPseudoReg => self.set_pseudo_reg(payload).map(|_| Flow::Next),
             Packet::IndirectBuffer => self.indirect_buffer(payload),
             Packet::IndirectBufferChain => self.indirect_buffer_chain(payload),
             Packet::SetDrawState => self.set_draw_state(payload).map(|_| Flow::Next),
@@ -520,6 +530,8 @@ impl<'a> CommandProcessor<'a> {
             Packet::SetVisibilityOverride => {
                 self.set_visibility_override(payload).map(|_| Flow::Next)
             }
+            Packet::SetBinData5 => self.set_bin_data5(payload).map(|_| Flow::Next),
+            Packet::SetBinData5Offset => self.set_bin_data5_offset(payload).map(|_| Flow::Next),
             Packet::DrawIndxOffset => self.draw_indx_offset(payload).map(|_| Flow::Next),
             Packet::DrawIndirect => self.draw_indirect(payload).map(|_| Flow::Next),
             Packet::DrawIndxIndirect => self.draw_indx_indirect(payload).map(|_| Flow::Next),
@@ -585,6 +597,9 @@ impl<'a> CommandProcessor<'a> {
         };
         if marker_mode == SetMarkerMode::SET_RENDER_MODE {
             self.cp.marker = Some(mode);
+            if mode == A6xxMarker::RM6_BIN_VISIBILITY {
+                self.begin_binning_pass();
+            }
         }
         // SET_IFPC_MODE and a7xx's ray-tracing bits only matter to power
         // management and preemption, which the model does not do.

@@ -20,6 +20,7 @@ use crate::sp::fragment::FragmentShader;
 use crate::sp::vertex::{VertexShader, WaveError};
 use crate::vfd::{VertexFetch, VertexId};
 use crate::vpc::VaryingLayout;
+use crate::vsc::{BinGrid, BinningSink, DrawVisibility};
 
 /// What a draw did, for the pipeline statistics counters and occlusion
 /// queries.
@@ -40,6 +41,32 @@ pub(crate) struct DrawStats {
 
 /// Runs `call` with the state in `ctx`.
 pub(crate) fn run_draw(ctx: &DrawContext, call: &DrawCall) -> Result<DrawStats, DrawError> {
+    run(ctx, call, None).map(|(stats, _)| stats)
+}
+
+/// Runs `call` as the binning pass does: vertices are shaded and primitives
+/// rasterized, and the bins of `grid` they cover are returned; no fragment
+/// is shaded or written.
+pub(crate) fn run_binning_draw(
+    ctx: &DrawContext,
+    call: &DrawCall,
+    grid: &BinGrid,
+) -> Result<(DrawStats, DrawVisibility), DrawError> {
+    run(ctx, call, Some(grid)).map(|(stats, v)| (stats, v.unwrap_or_default()))
+}
+
+/// Where a draw's fragments go.
+enum Back<'a, 'b> {
+    /// Boxed: a sink is large and the binning one small.
+    Render(Box<Sink<'a, 'b>>),
+    Binning(BinningSink<'a>),
+}
+
+fn run(
+    ctx: &DrawContext,
+    call: &DrawCall,
+    binning: Option<&BinGrid>,
+) -> Result<(DrawStats, Option<DrawVisibility>), DrawError> {
     if call.geometry || call.tessellation {
         return Err(DrawError::not_modelled(
             Unit::Pc,
@@ -49,7 +76,7 @@ pub(crate) fn run_draw(ctx: &DrawContext, call: &DrawCall) -> Result<DrawStats, 
     let shape = topology::shape(call.primitive)?;
     let mut stats = DrawStats::default();
     if call.count == 0 || call.instances == 0 {
-        return Ok(stats);
+        return Ok((stats, None));
     }
     let cntl = regs::PcPrimitiveCntl0::from_raw(ctx.reg32::<regs::PcPrimitiveCntl0>(Unit::Pc)?);
     let restart = match call.source {
@@ -95,37 +122,45 @@ pub(crate) fn run_draw(ctx: &DrawContext, call: &DrawCall) -> Result<DrawStats, 
     let vfd = VertexFetch::read(ctx)?;
     let vs_state = hlsq::vertex_shader(ctx)?;
     let layout = VaryingLayout::read(ctx)?;
-    let fs_state = if raster_cntl.discard {
+    let fs_state = if raster_cntl.discard || binning.is_some() {
         None
     } else {
         hlsq::fragment_shader(ctx)?
     };
     let mut raster = Rasterizer::read(ctx, &layout)?;
-    let rb = RenderBackend::read(ctx, raster.samples, fs_state.is_some())?;
     let mut vs = VertexShader::new(&vs_state, ctx.memory, ctx.draw).map_err(DrawError::Shader)?;
-    let fs = match &fs_state {
-        Some((state, inputs)) => Some(
-            FragmentShader::new(
-                state,
-                *inputs,
-                &layout,
-                raster.samples,
-                raster.per_sample,
-                ctx.memory,
-                ctx.draw,
-            )
-            .map_err(DrawError::Shader)?,
-        ),
-        None => None,
-    };
-    let mut sink = Sink {
-        ctx,
-        fs,
-        rb,
-        setup: None,
-        primitive_id: layout.primitive_id,
-        provoking: Vec::new(),
-        fragments: 0,
+    let mut back = match binning {
+        Some(grid) => Back::Binning(BinningSink {
+            grid,
+            visibility: DrawVisibility::default(),
+        }),
+        None => {
+            let rb = RenderBackend::read(ctx, raster.samples, fs_state.is_some())?;
+            let fs = match &fs_state {
+                Some((state, inputs)) => Some(
+                    FragmentShader::new(
+                        state,
+                        *inputs,
+                        &layout,
+                        raster.samples,
+                        raster.per_sample,
+                        ctx.memory,
+                        ctx.draw,
+                    )
+                    .map_err(DrawError::Shader)?,
+                ),
+                None => None,
+            };
+            Back::Render(Box::new(Sink {
+                ctx,
+                fs,
+                rb,
+                setup: None,
+                primitive_id: layout.primitive_id,
+                provoking: Vec::new(),
+                fragments: 0,
+            }))
+        }
     };
 
     let stride = layout.stride;
@@ -174,14 +209,23 @@ pub(crate) fn run_draw(ctx: &DrawContext, call: &DrawCall) -> Result<DrawStats, 
                 id: p.id,
             };
             stats.clip_invocations += 1;
-            raster.draw(ctx, &layout, &prim, &mut sink)?;
+            let sink: &mut dyn FragmentSink = match &mut back {
+                Back::Render(s) => &mut **s,
+                Back::Binning(s) => s,
+            };
+            raster.draw(ctx, &layout, &prim, sink)?;
         }
     }
     stats.clip_primitives = stats.clip_invocations;
-    sink.finish()?;
-    stats.fragment_invocations = sink.fragments;
-    stats.passed_samples = sink.rb.passed_samples;
-    Ok(stats)
+    match back {
+        Back::Render(mut sink) => {
+            sink.finish()?;
+            stats.fragment_invocations = sink.fragments;
+            stats.passed_samples = sink.rb.passed_samples;
+            Ok((stats, None))
+        }
+        Back::Binning(sink) => Ok((stats, Some(sink.visibility))),
+    }
 }
 
 /// Where the rasterizer's fragments go: early tests, the fragment shader,

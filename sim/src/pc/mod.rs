@@ -20,7 +20,7 @@ mod draw;
 mod index;
 mod topology;
 
-pub(crate) use draw::{run_draw, DrawStats};
+pub(crate) use draw::{run_binning_draw, run_draw, DrawStats};
 pub(crate) use index::{IndexSize, IndexSource};
 pub(crate) use topology::Shape;
 
@@ -38,4 +38,7 @@ pub(crate) struct DrawCall {
     /// The draw initiator's GS_ENABLE and TESS_ENABLE.
     pub geometry: bool,
     pub tessellation: bool,
+    /// VIS_CULL = USE_VISIBILITY: the binning pass bins the draw and bin
+    /// rendering skips it where the visibility stream says so.
+    pub uses_visibility: bool,
 }

@@ -27,6 +27,7 @@
 //! What the hardware fetches for an element past VFD_FETCH[i].SIZE is not
 //! publicly documented, so that is an error naming the slot.
 
+use parsnip_registers::enums::A6xxRenderMode;
 use parsnip_registers::regs;
 
 use crate::draw_context::{DrawContext, DrawError};
@@ -82,11 +83,21 @@ impl VertexFetch {
     /// The state the registers describe.
     pub fn read(ctx: &DrawContext) -> Result<VertexFetch, DrawError> {
         let u = Unit::Vfd;
+        // VFD_MODE_CNTL says whether this is a binning pass. The fetch is
+        // the same in both: the binning pass's vertex shader (the variant
+        // drivers load for it, which writes only what binning needs) comes
+        // with its own VFD_DECODE and VFD_DEST_CNTL state.
         let mode = regs::VfdModeCntl::from_raw(ctx.reg32::<regs::VfdModeCntl>(u)?);
-        if mode.render_mode != parsnip_registers::enums::A6xxRenderMode::RENDERING_PASS {
-            return Err(DrawError::not_modelled(
+        if !matches!(
+            mode.render_mode,
+            A6xxRenderMode::RENDERING_PASS | A6xxRenderMode::BINNING_PASS
+        ) {
+            return Err(DrawError::bad_state(
                 u,
-                "VFD_MODE_CNTL selects the binning pass, which the model does not run",
+                format!(
+                    "VFD_MODE_CNTL.RENDER_MODE {}: no such mode",
+                    mode.render_mode.0
+                ),
             ));
         }
         let multiview = regs::VfdMultiviewCntl::from_raw(ctx.reg32::<regs::VfdMultiviewCntl>(u)?);

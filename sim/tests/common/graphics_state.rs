@@ -272,23 +272,89 @@ pub fn rgba8_target(base: u64, pitch: u32, output: u32) -> Target {
     }
 }
 
-/// CP_SET_MARKER to sysmem rendering.
-pub fn sysmem_marker(s: &mut Stream) {
+/// CP_SET_MARKER to render mode `mode`.
+pub fn set_marker(s: &mut Stream, mode: A6xxMarker) {
     let dw = match s.chip {
         Chip::A6xx => packets::a6xx::CpSetMarkerDw0 {
             marker_mode: SetMarkerMode::SET_RENDER_MODE,
-            mode: A6xxMarker::RM6_DIRECT_RENDER,
+            mode,
             ..Default::default()
         }
         .to_raw(),
         Chip::A7xx => packets::a7xx::CpSetMarkerDw0 {
             marker_mode: SetMarkerMode::SET_RENDER_MODE,
-            mode: A6xxMarker::RM6_DIRECT_RENDER,
+            mode,
             ..Default::default()
         }
         .to_raw(),
     };
     s.pkt("CP_SET_MARKER", &[dw]);
+}
+
+/// CP_SET_MARKER to sysmem rendering.
+pub fn sysmem_marker(s: &mut Stream) {
+    set_marker(s, A6xxMarker::RM6_DIRECT_RENDER);
+}
+
+/// The vertex shader of [`xy_pipeline`]: position (x, y) from r0.xy, out
+/// as (x, y, 0, 1) from r2.
+pub const XY_VS: &str = "
+    mov.f32f32 r2.x, r0.x
+    mov.f32f32 r2.y, r0.y
+    mov.u32u32 r2.z, 0
+    mov.u32u32 r2.w, 0x3f800000
+    end
+";
+
+/// A fragment shader of one colour, (1, 0.5, 0.25, 1): RGBA8 (255, 128,
+/// 64, 255).
+pub const FLAT_FS: &str = "
+    mov.u32u32 r0.x, 0x3f800000
+    mov.u32u32 r0.y, 0x3f000000
+    mov.u32u32 r0.z, 0x3e800000
+    mov.u32u32 r0.w, 0x3f800000
+    end
+";
+
+/// A pipeline drawing into an RGBA8 `target` (`width` x `height`, linear)
+/// the 2D float positions of the `bytes` at `vb`: attribute 0 into r0.xy,
+/// the position out of r2 at location 0, and nothing else.
+pub fn xy_pipeline(
+    vs: u64,
+    fs: u64,
+    vb: u64,
+    bytes: u32,
+    target: u64,
+    width: u32,
+    height: u32,
+) -> Pipeline {
+    let mut p = Pipeline::new(
+        vs,
+        Some(fs),
+        Some(rgba8_target(target, width * 4, regid(0, 0))),
+        width,
+        height,
+    );
+    p.attributes.push(Attribute {
+        buffer: vb,
+        size: bytes,
+        stride: 8,
+        offset: 0,
+        format: A6xxFormat::FMT6_32_32_FLOAT,
+        float: true,
+        instanced: false,
+        step_rate: 1,
+        regid: regid(0, 0),
+        mask: 0x3,
+    });
+    p.outputs.push(Output {
+        regid: regid(2, 0),
+        mask: 0xf,
+        location: 0,
+    });
+    p.stride = 4;
+    p.position = 0;
+    p
 }
 
 /// Writes every register the pipeline's draws consume.
