@@ -10,10 +10,16 @@ use parsnip_cts::results::{compare_outputs, Status};
 use std::sync::OnceLock;
 
 /// Cases lavapipe (Mesa 22.3) cannot run, and why.
-const LAVAPIPE_LACKS: &[(&str, &str)] = &[(
-    "pipelines.executable_properties",
-    "lavapipe 22.3 has no VK_KHR_pipeline_executable_properties",
-)];
+const LAVAPIPE_LACKS: &[(&str, &str)] = &[
+    (
+        "pipelines.executable_properties",
+        "lavapipe 22.3 has no VK_KHR_pipeline_executable_properties",
+    ),
+    (
+        "markers.compute_and_transfer",
+        "lavapipe 22.3 has no VK_AMD_buffer_marker",
+    ),
+];
 
 fn first_run() -> &'static Run {
     static RUN: OnceLock<Run> = OnceLock::new();

@@ -66,6 +66,10 @@ pub static DEVICE_EXTENSIONS: &[Extension] = &[
         name: ash::ext::image_drm_format_modifier::NAME,
         spec_version: ash::ext::image_drm_format_modifier::SPEC_VERSION,
     },
+    Extension {
+        name: ash::amd::buffer_marker::NAME,
+        spec_version: ash::amd::buffer_marker::SPEC_VERSION,
+    },
 ];
 
 /// Whether `name` is in `list`; an unknown name is the caller's

@@ -566,6 +566,61 @@ pub unsafe extern "system" fn vkCmdWriteTimestamp2(
     write_timestamp("vkCmdWriteTimestamp2", command_buffer, pool, query);
 }
 
+/// Writes `marker` into `dst` at `offset` once the work before it has
+/// finished `stage`.
+fn write_buffer_marker(
+    entry: &str,
+    command_buffer: vk::CommandBuffer,
+    stage: vk::PipelineStageFlags2,
+    dst: vk::Buffer,
+    offset: vk::DeviceSize,
+    marker: u32,
+) {
+    record_with(
+        entry,
+        command_buffer,
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        || unsafe { handles::buffer(dst) },
+        |rec, b| rec.write_buffer_marker(stage, b, offset, marker),
+    );
+}
+
+pub unsafe extern "system" fn vkCmdWriteBufferMarkerAMD(
+    command_buffer: vk::CommandBuffer,
+    stage: vk::PipelineStageFlags,
+    dst: vk::Buffer,
+    offset: vk::DeviceSize,
+    marker: u32,
+) {
+    // The 1.0 stage bits are the low bits of the synchronization2 ones.
+    let stage = vk::PipelineStageFlags2::from_raw(u64::from(stage.as_raw()));
+    write_buffer_marker(
+        "vkCmdWriteBufferMarkerAMD",
+        command_buffer,
+        stage,
+        dst,
+        offset,
+        marker,
+    );
+}
+
+pub unsafe extern "system" fn vkCmdWriteBufferMarker2AMD(
+    command_buffer: vk::CommandBuffer,
+    stage: vk::PipelineStageFlags2,
+    dst: vk::Buffer,
+    offset: vk::DeviceSize,
+    marker: u32,
+) {
+    write_buffer_marker(
+        "vkCmdWriteBufferMarker2AMD",
+        command_buffer,
+        stage,
+        dst,
+        offset,
+        marker,
+    );
+}
+
 pub unsafe extern "system" fn vkCmdResetQueryPool(
     command_buffer: vk::CommandBuffer,
     pool: vk::QueryPool,

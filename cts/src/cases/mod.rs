@@ -6,6 +6,7 @@ pub mod arithmetic;
 pub mod atomics;
 pub mod barriers;
 pub mod buffer_layouts;
+pub mod buffer_markers;
 pub mod control_flow;
 pub mod copies_and_fills;
 pub mod dispatch;
@@ -45,6 +46,7 @@ pub fn all() -> Vec<Case> {
         timeline_semaphores::CASES,
         synchronization::CASES,
         queries::CASES,
+        buffer_markers::CASES,
         pipelines::CASES,
         pipeline_cache::CASES,
         rejections::CASES,

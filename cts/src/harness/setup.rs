@@ -31,6 +31,8 @@ pub struct Capabilities {
     /// Whether that queue family has graphics (blits, depth/stencil
     /// aspects in copies and clears need it).
     pub graphics_queue: bool,
+    /// `VK_AMD_buffer_marker`, enabled when offered.
+    pub buffer_marker: bool,
     /// The device extensions the harness enabled.
     pub enabled_extensions: Vec<String>,
 }
@@ -223,6 +225,7 @@ impl PartialHarness {
         let sync2_ext = !at_least(3) && has(ash::khr::synchronization2::NAME);
         let host_reset_ext = !at_least(2) && has(ash::ext::host_query_reset::NAME);
         let executable_ext = has(ash::khr::pipeline_executable_properties::NAME);
+        let buffer_marker = has(ash::amd::buffer_marker::NAME);
         let timeline_known = at_least(2) || timeline_ext;
         let sync2_known = at_least(3) || sync2_ext;
         let host_reset_known = at_least(2) || host_reset_ext;
@@ -261,6 +264,7 @@ impl PartialHarness {
             graphics_queue: families[queue_family]
                 .queue_flags
                 .contains(vk::QueueFlags::GRAPHICS),
+            buffer_marker,
             enabled_extensions: Vec::new(),
         };
 
@@ -307,6 +311,9 @@ impl PartialHarness {
         if caps.pipeline_executable_info {
             device_info = device_info.push_next(&mut enable_executable);
             extensions.push(ash::khr::pipeline_executable_properties::NAME);
+        }
+        if caps.buffer_marker {
+            extensions.push(ash::amd::buffer_marker::NAME);
         }
         let extension_ptrs: Vec<_> = extensions.iter().map(|e| e.as_ptr()).collect();
         device_info = device_info.enabled_extension_names(&extension_ptrs);

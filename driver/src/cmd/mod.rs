@@ -9,12 +9,14 @@
 //! - [`blit2d`]: the 2D engine's state for one blit, [`image_surface`]:
 //!   images and buffers as the engine's surfaces;
 //! - [`dispatch`], [`transfer`], [`copy_image`], [`blit_image`],
-//!   [`clear_image`], [`barrier`], [`query`], [`event`]: the commands.
+//!   [`clear_image`], [`barrier`], [`query`], [`event`], [`buffer_marker`]:
+//!   the commands.
 
 pub mod barrier;
 pub mod blit2d;
 pub mod blit_image;
 pub mod buffer;
+pub mod buffer_marker;
 pub mod cache;
 pub mod chunk;
 pub mod clear_image;
