@@ -8,6 +8,7 @@ use std::sync::Arc;
 use ash::vk;
 use parsnip_kernel_if::{BoDesc, KernelDevice};
 
+use crate::breadcrumbs::{BreadcrumbOptions, Breadcrumbs};
 use crate::debug_flags::DebugFlags;
 use crate::device_bo::{BoKind, BoRegistry, DeviceBo};
 use crate::error::{from_kernel, LostReport, VkResult};
@@ -51,6 +52,8 @@ pub struct Device {
     queues: Vec<Arc<Queue>>,
     pub internal: InternalShaders,
     pub rd_dump: Option<RdDump>,
+    /// `PARSNIP_BREADCRUMBS`, when set.
+    pub breadcrumbs: Option<Breadcrumbs>,
     /// Prints this device's lost report once.
     lost: LostReport,
 }
@@ -64,7 +67,17 @@ fn kernel_priority(priority: f32, kernel_priorities: u32) -> u32 {
 }
 
 impl Device {
+    /// A device, with breadcrumbs if `PARSNIP_BREADCRUMBS` asks for them.
     pub fn new(physical: &Arc<PhysicalDevice>, desc: &DeviceDesc<'_>) -> VkResult<Arc<Device>> {
+        Device::with_breadcrumbs(physical, desc, BreadcrumbOptions::from_env())
+    }
+
+    /// A device streaming breadcrumbs as `breadcrumbs` says (none: off).
+    pub fn with_breadcrumbs(
+        physical: &Arc<PhysicalDevice>,
+        desc: &DeviceDesc<'_>,
+        breadcrumbs: Option<BreadcrumbOptions>,
+    ) -> VkResult<Arc<Device>> {
         let mut enabled_extensions = Vec::new();
         for name in &desc.extensions {
             match extensions::find(physical.extensions(), name) {
@@ -112,6 +125,9 @@ impl Device {
         let gpu = physical.gpu.clone();
         let internal = InternalShaders::new(&gpu, &kernel, &bos)?;
         let rd_dump = RdDump::from_env(gpu.chip_id)?;
+        let breadcrumbs = breadcrumbs
+            .map(|o| Breadcrumbs::start(o, &gpu, &kernel, &bos))
+            .transpose()?;
         Ok(Arc::new_cyclic(|weak| Device {
             physical: physical.clone(),
             kernel: kernel.clone(),
@@ -127,6 +143,7 @@ impl Device {
                 .collect(),
             internal,
             rd_dump,
+            breadcrumbs,
             lost: LostReport::default(),
         }))
     }

@@ -23,6 +23,7 @@
 //! # Ok::<(), ash::vk::Result>(())
 //! ```
 
+pub mod breadcrumbs;
 pub mod buffer;
 pub mod build_id;
 pub mod cmd;

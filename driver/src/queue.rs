@@ -126,7 +126,20 @@ impl Queue {
                     signals.push(f.point());
                 }
             }
-            self.submit_ibs(&device, &ibs, &waits, &signals)?;
+            match &device.breadcrumbs {
+                None => self.submit_ibs(&device, &ibs, &waits, &signals)?,
+                Some(b) => {
+                    let crumbs = batch
+                        .command_buffers
+                        .iter()
+                        .flat_map(|c| c.crumbs())
+                        .collect();
+                    b.submit(crumbs, |prologue| {
+                        ibs.insert(0, prologue.clone());
+                        self.submit_ibs(&device, &ibs, &waits, &signals)
+                    })?;
+                }
+            }
         }
         Ok(())
     }

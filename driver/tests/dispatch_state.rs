@@ -21,9 +21,6 @@ use common::simulated_device;
 use parsnip_driver::buffer::Buffer;
 use parsnip_driver::cmd::buffer::Level;
 use parsnip_driver::cmd::pool::CommandPool;
-use parsnip_driver::descriptor::pool::DescriptorPool;
-use parsnip_driver::descriptor::set::{DescriptorSet, DescriptorWrite};
-use parsnip_driver::descriptor::set_layout::{BindingDesc, DescriptorSetLayout};
 use parsnip_driver::device_memory::DeviceMemory;
 use parsnip_driver::pipeline_layout::PipelineLayout;
 use parsnip_driver::queue::SubmitBatch;
@@ -107,27 +104,9 @@ fn record_and_submit(gpu: &'static str, spirv: &[u8], trace: &Path) -> u64 {
         .bo
         .write(0, &0xdead_beefu32.to_le_bytes().repeat(256))
         .unwrap();
-    let set_layout = DescriptorSetLayout::new(&[BindingDesc {
-        binding: 0,
-        ty: vk::DescriptorType::STORAGE_BUFFER,
-        count: 1,
-        stages: vk::ShaderStageFlags::COMPUTE,
-    }])
-    .unwrap();
+    let set_layout = common::one_storage_buffer();
     let layout = PipelineLayout::new(vec![Some(set_layout.clone())], Vec::new()).unwrap();
-    let pool = DescriptorPool::new(&device, 1, &[(vk::DescriptorType::STORAGE_BUFFER, 1)]).unwrap();
-    let set = DescriptorSet::allocate(&pool, &set_layout).unwrap();
-    set.write(
-        0,
-        0,
-        vk::DescriptorType::STORAGE_BUFFER,
-        &[DescriptorWrite::Buffer {
-            buffer: &buffer,
-            offset: 0,
-            range: vk::WHOLE_SIZE,
-        }],
-    )
-    .unwrap();
+    let set = common::storage_buffer_set(&device, &set_layout, &buffer);
     let pipeline = common::compute_pipeline(&device, spirv, &layout);
 
     let cmd_pool = CommandPool::new(&device, 0, vk::CommandPoolCreateFlags::empty()).unwrap();

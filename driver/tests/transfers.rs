@@ -14,9 +14,6 @@ use common::{simulated_device, submit_and_wait};
 use parsnip_driver::buffer::Buffer;
 use parsnip_driver::cmd::barrier::Dependency;
 use parsnip_driver::cmd::transfer::CopyRegion;
-use parsnip_driver::descriptor::pool::DescriptorPool;
-use parsnip_driver::descriptor::set::{DescriptorSet, DescriptorWrite};
-use parsnip_driver::descriptor::set_layout::{BindingDesc, DescriptorSetLayout};
 use parsnip_driver::device::Device;
 use parsnip_driver::device_memory::DeviceMemory;
 use parsnip_driver::pipeline_layout::{PipelineLayout, PushConstantRange};
@@ -136,13 +133,7 @@ fn copy_between_dispatches(gpu: &'static str) {
     std::fs::write(&src, ADD).unwrap();
     let spirv = common::glslang(&src);
     let _ = std::fs::remove_file(&src);
-    let set_layout = DescriptorSetLayout::new(&[BindingDesc {
-        binding: 0,
-        ty: vk::DescriptorType::STORAGE_BUFFER,
-        count: 1,
-        stages: vk::ShaderStageFlags::COMPUTE,
-    }])
-    .unwrap();
+    let set_layout = common::one_storage_buffer();
     let layout = PipelineLayout::new(
         vec![Some(set_layout.clone())],
         vec![PushConstantRange {
@@ -152,19 +143,7 @@ fn copy_between_dispatches(gpu: &'static str) {
         }],
     )
     .unwrap();
-    let pool = DescriptorPool::new(&device, 1, &[(vk::DescriptorType::STORAGE_BUFFER, 1)]).unwrap();
-    let set = DescriptorSet::allocate(&pool, &set_layout).unwrap();
-    set.write(
-        0,
-        0,
-        vk::DescriptorType::STORAGE_BUFFER,
-        &[DescriptorWrite::Buffer {
-            buffer: &data,
-            offset: 0,
-            range: vk::WHOLE_SIZE,
-        }],
-    )
-    .unwrap();
+    let set = common::storage_buffer_set(&device, &set_layout, &data);
     let pipeline = common::compute_pipeline(&device, &spirv, &layout);
 
     use vk::{AccessFlags as A, PipelineStageFlags as S};

@@ -19,7 +19,7 @@ use crate::handles;
 /// Records `command` into `command_buffer`; a panic is reported and turns
 /// into the command buffer's error.
 fn record(
-    entry: &str,
+    entry: &'static str,
     command_buffer: vk::CommandBuffer,
     command: impl FnOnce(&mut Recording) -> VkResult<()>,
 ) {
@@ -28,7 +28,7 @@ fn record(
         return;
     };
     let recorded = guard::value(entry, false, || {
-        cmd.record(command);
+        cmd.record_command(entry, command);
         true
     });
     if !recorded {
@@ -39,7 +39,7 @@ fn record(
 /// Like `record`, for commands whose arguments must first be resolved
 /// (handles, arrays): a resolution error becomes the command's error.
 pub(crate) fn record_with<A>(
-    entry: &str,
+    entry: &'static str,
     command_buffer: vk::CommandBuffer,
     args: impl FnOnce() -> Result<A, vk::Result>,
     command: impl FnOnce(&mut Recording, A) -> VkResult<()>,
@@ -381,7 +381,7 @@ pub unsafe extern "system" fn vkCmdUpdateBuffer(
 
 /// Sets (`signal`) or resets `event` once `stages` are done.
 fn write_event(
-    entry: &str,
+    entry: &'static str,
     command_buffer: vk::CommandBuffer,
     event: vk::Event,
     signal: bool,
@@ -534,7 +534,7 @@ pub unsafe extern "system" fn vkCmdWaitEvents2(
 /// writes it once all earlier work is done (RB_DONE_TS), which is late
 /// enough for any stage.
 fn write_timestamp(
-    entry: &str,
+    entry: &'static str,
     command_buffer: vk::CommandBuffer,
     pool: vk::QueryPool,
     query: u32,
@@ -569,7 +569,7 @@ pub unsafe extern "system" fn vkCmdWriteTimestamp2(
 /// Writes `marker` into `dst` at `offset` once the work before it has
 /// finished `stage`.
 fn write_buffer_marker(
-    entry: &str,
+    entry: &'static str,
     command_buffer: vk::CommandBuffer,
     stage: vk::PipelineStageFlags2,
     dst: vk::Buffer,

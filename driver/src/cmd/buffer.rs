@@ -8,12 +8,14 @@ use std::sync::Arc;
 use ash::vk;
 use parking_lot::Mutex;
 
+use super::breadcrumb::leaves_breadcrumb;
 use super::cache::{self, CacheOps};
 use super::dispatch::ComputeState;
 use super::init_state;
 use super::packets::PacketWriter;
 use super::stream::{CommandStream, Ib};
 use super::upload::UploadBuffer;
+use crate::breadcrumbs::Crumb;
 use crate::device::Device;
 use crate::error::VkResult;
 
@@ -43,6 +45,11 @@ pub struct Recording {
     pub pending: CacheOps,
     /// Objects the recorded commands use, kept alive while the buffer is.
     pub keep: Vec<Arc<dyn Any + Send + Sync>>,
+    /// The breadcrumbs a submit passes, executed secondaries' included
+    /// (none unless breadcrumbs are on).
+    pub crumbs: Vec<Crumb>,
+    /// How many of them this buffer's own commands left.
+    pub own_crumbs: u32,
     lifecycle: Lifecycle,
     error: Option<vk::Result>,
     ibs: Vec<Ib>,
@@ -99,6 +106,8 @@ impl CommandBuffer {
                 compute: ComputeState::default(),
                 pending: CacheOps::default(),
                 keep: Vec::new(),
+                crumbs: Vec::new(),
+                own_crumbs: 0,
                 lifecycle: Lifecycle::Initial,
                 error: None,
                 ibs: Vec::new(),
@@ -137,6 +146,27 @@ impl CommandBuffer {
         if let Err(e) = command(&mut rec) {
             rec.error.get_or_insert(e);
         }
+    }
+
+    /// Runs the Vulkan command `name`, followed by its breadcrumb when
+    /// breadcrumbs are on and it leaves one.
+    pub fn record_command(
+        &self,
+        name: &'static str,
+        command: impl FnOnce(&mut Recording) -> VkResult<()>,
+    ) {
+        if self.device.breadcrumbs.is_none() || !leaves_breadcrumb(name) {
+            return self.record(command);
+        }
+        self.record(|rec| {
+            command(rec)?;
+            rec.breadcrumb(name)
+        });
+    }
+
+    /// The breadcrumbs a submit of this buffer passes.
+    pub fn crumbs(&self) -> Vec<Crumb> {
+        self.rec.lock().crumbs.clone()
     }
 
     /// `vkEndCommandBuffer`: the error a command met, if any.
@@ -178,6 +208,8 @@ impl CommandBuffer {
         rec.compute.reset();
         rec.pending = CacheOps::default();
         rec.keep.clear();
+        rec.crumbs.clear();
+        rec.own_crumbs = 0;
         rec.ibs.clear();
         rec.error = None;
         rec.lifecycle = Lifecycle::Initial;
@@ -214,13 +246,18 @@ impl CommandBuffer {
         self.record(move |rec| {
             rec.flush_pending()?;
             rec.cs.add_ibs(&ibs)?;
+            if rec.device.breadcrumbs.is_some() {
+                for s in &kept {
+                    rec.crumbs.extend(s.crumbs());
+                }
+            }
             for s in kept {
                 rec.keep(s);
             }
             // The secondary may have bound anything: nothing bound here
             // can be assumed still programmed.
             rec.compute.invalidate();
-            Ok(())
+            rec.breadcrumb("vkCmdExecuteCommands")
         });
     }
 }

@@ -10,11 +10,12 @@
 //!   images and buffers as the engine's surfaces;
 //! - [`dispatch`], [`transfer`], [`copy_image`], [`blit_image`],
 //!   [`clear_image`], [`barrier`], [`query`], [`event`], [`buffer_marker`]:
-//!   the commands.
+//!   the commands; [`breadcrumb`]: what follows each when breadcrumbs are on.
 
 pub mod barrier;
 pub mod blit2d;
 pub mod blit_image;
+pub mod breadcrumb;
 pub mod buffer;
 pub mod buffer_marker;
 pub mod cache;

@@ -172,6 +172,25 @@ pub fn copy_memory(w: &mut impl PacketSink, dst: u64, src: u64, double: bool) ->
     Ok(())
 }
 
+/// CP_MEM_TO_MEM: writes the sum of the dwords at `a` and `b` to `dst`
+/// (the packet adds its sources, adreno_pm4.xml), after the CP's earlier
+/// memory writes landed.
+pub fn add_memory(w: &mut impl PacketSink, dst: u64, a: u64, b: u64) -> VkResult<()> {
+    let dw0 = field(
+        "CP_MEM_TO_MEM",
+        CpMemToMemDw0 {
+            wait_for_mem_writes: true,
+            ..Default::default()
+        }
+        .try_to_raw(),
+    )?;
+    let [dlo, dhi] = PacketWriter::split(dst);
+    let [alo, ahi] = PacketWriter::split(a);
+    let [blo, bhi] = PacketWriter::split(b);
+    w.packet(Opcode::CP_MEM_TO_MEM, &[dw0, dlo, dhi, alo, ahi, blo, bhi]);
+    Ok(())
+}
+
 /// A packet payload field value that does not fit is a driver bug: report
 /// it rather than emit a truncated packet.
 pub fn field<T, E: std::fmt::Display>(what: &str, r: Result<T, E>) -> VkResult<T> {
