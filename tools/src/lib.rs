@@ -1,4 +1,5 @@
 //! Trace decoder, replay, ir3 assembler/disassembler and other tools
 
 pub mod decode;
+pub mod decompile;
 pub mod replay;

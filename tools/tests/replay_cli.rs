@@ -153,12 +153,14 @@ fn bad_arguments_print_the_usage() {
         &["t.rd", "--dump"],
         &["t.rd", "--dump", "1:x:f"],
         &["--what"],
+        &["--override"],
+        &["t.rd", "--override", "t.txt"],
     ] {
         let out = replay(args);
         let (_, stderr) = text(&out);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(
-            stderr.contains("usage: parsnip-replay TRACE.rd[.gz]"),
+            stderr.contains("usage: parsnip-replay (TRACE.rd[.gz] | --override FILE)"),
             "{stderr}"
         );
     }

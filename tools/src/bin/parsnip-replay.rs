@@ -1,18 +1,30 @@
-//! parsnip-replay TRACE.rd[.gz] [--dump IOVA:SIZE:FILE]...
+//! parsnip-replay (TRACE.rd[.gz] | --override FILE) [--dump IOVA:SIZE:FILE]...
 //!
 //! Replays a trace's submits on Parsnip's model of the GPU the trace names,
-//! then writes the requested ranges of GPU memory to files. A fault, hang or
+//! then writes the requested ranges of GPU memory to files. With
+//! `--override FILE`, the trace is FILE, a trace `parsnip-decompile` wrote
+//! as text (and a person may have edited), assembled back. A fault, hang or
 //! bad stream prints the model's report and exits with status 1; bad
 //! arguments exit with status 2.
 
 use std::process::ExitCode;
 
+use parsnip_tools::decompile::assemble;
 use parsnip_tools::replay::{DumpRequest, Replay};
 
-const USAGE: &str = "usage: parsnip-replay TRACE.rd[.gz] [--dump IOVA:SIZE:FILE]...";
+const USAGE: &str =
+    "usage: parsnip-replay (TRACE.rd[.gz] | --override FILE) [--dump IOVA:SIZE:FILE]...";
 
-fn parse_args(args: &[String]) -> Result<(String, Vec<DumpRequest>), String> {
+/// Where the trace comes from.
+enum Source {
+    Trace(String),
+    /// A decompiled (perhaps edited) text.
+    Override(String),
+}
+
+fn parse_args(args: &[String]) -> Result<(Source, Vec<DumpRequest>), String> {
     let mut trace = None;
+    let mut text = None;
     let mut dumps = Vec::new();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -21,18 +33,27 @@ fn parse_args(args: &[String]) -> Result<(String, Vec<DumpRequest>), String> {
                 let spec = it.next().ok_or("--dump needs IOVA:SIZE:FILE")?;
                 dumps.push(DumpRequest::parse(spec).map_err(|e| e.to_string())?);
             }
+            "--override" => {
+                text = Some(it.next().ok_or("--override needs a FILE")?.to_string());
+            }
             "-h" | "--help" => return Err(String::new()),
             a if a.starts_with('-') => return Err(format!("unknown option {a}")),
             a if trace.is_none() => trace = Some(a.to_string()),
             a => return Err(format!("a second trace {a}: replay one at a time")),
         }
     }
-    Ok((trace.ok_or("no trace given")?, dumps))
+    let source = match (trace, text) {
+        (Some(t), None) => Source::Trace(t),
+        (None, Some(f)) => Source::Override(f),
+        (None, None) => return Err("no trace given".into()),
+        (Some(_), Some(_)) => return Err("a trace and --override: give one".into()),
+    };
+    Ok((source, dumps))
 }
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (path, dumps) = match parse_args(&args) {
+    let (source, dumps) = match parse_args(&args) {
         Ok(parsed) => parsed,
         Err(why) => {
             if !why.is_empty() {
@@ -44,7 +65,19 @@ fn main() -> ExitCode {
     };
     let run = || -> Result<(), Box<dyn std::error::Error>> {
         let options = parsnip_sim::SimOptions::from_env()?;
-        let trace = parsnip_rd::Trace::open(&path).map_err(|e| format!("{path}: {e}"))?;
+        let (path, trace) = match &source {
+            Source::Trace(path) => (
+                path,
+                parsnip_rd::Trace::open(path).map_err(|e| format!("{path}: {e}"))?,
+            ),
+            Source::Override(path) => {
+                let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+                let bytes = assemble(&text).map_err(|e| format!("{path}: {e}"))?;
+                let trace = parsnip_rd::Trace::read(&bytes[..])
+                    .map_err(|e| format!("{path}: the assembled trace: {e}"))?;
+                (path, trace)
+            }
+        };
         let mut replay = Replay::new(trace, options)?;
         println!(
             "{path}: {} ({}), {} submits",
