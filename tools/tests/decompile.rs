@@ -33,11 +33,23 @@ fn every_reference_trace_assembles_back_byte_for_byte() {
             assert!(text.contains("\n  pkt4\n"), "{}", short_name(&path));
             named += 1;
         }
+        let shaders = text.matches("\n  shader ").count();
+        let ir3 = text.lines().filter(|l| l.starts_with("    | ")).count();
+        let raw = text.lines().filter(|l| l.starts_with("    | raw ")).count();
+        if short_name(&path).ends_with("/compute") {
+            assert!(
+                shaders >= 1 && raw < ir3,
+                "{}: {shaders} shaders",
+                short_name(&path)
+            );
+        }
         println!(
-            "{}: {} bytes, {} lines of text, identical",
+            "{}: {} bytes, {} lines of text, {shaders} shaders ({} of {ir3} ir3 lines raw), \
+             identical",
             short_name(&path),
             original.len(),
-            text.lines().count()
+            text.lines().count(),
+            raw
         );
     }
     // The 74 Turnip traces are of the a660 and a740, which are modelled.
@@ -123,6 +135,26 @@ fn an_edited_register_replays_to_the_changed_result() {
             .map(|i| if i % 64 < 32 { 2 * i } else { 0xdead_beef })
             .collect();
         assert_eq!(edited, half, "{gpu}");
+    }
+}
+
+#[test]
+fn an_edited_shader_instruction_replays_to_the_changed_result() {
+    for gpu in ["a660", "a740"] {
+        let Some(trace) = parsnip_reference::reference_file(
+            "an_edited_shader_instruction_replays_to_the_changed_result",
+            &format!("turnip/{gpu}/compute.rd.gz"),
+        ) else {
+            return;
+        };
+        let text = decompile(&Trace::open(&trace).unwrap());
+        // double.comp's value, index << 1, stored with stib: shifted by 2
+        // instead, every word is 4 * i.
+        let line = "    | (nop3) shl.b r0.w, r0.x, 1";
+        assert_eq!(text.matches(line).count(), 1, "{gpu}");
+        let edited = replay_text(&text.replace(line, "    | (nop3) shl.b r0.w, r0.x, 2"), gpu);
+        let quadrupled: Vec<u32> = (0..RESULT_WORDS as u32).map(|i| 4 * i).collect();
+        assert_eq!(edited, quadrupled, "{gpu}");
     }
 }
 

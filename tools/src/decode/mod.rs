@@ -42,6 +42,7 @@ mod packets;
 mod printer;
 mod register_file;
 mod shader;
+pub(crate) use shader::isa_gen;
 mod trace;
 
 pub use decoder::Decoder;

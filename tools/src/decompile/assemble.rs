@@ -8,6 +8,7 @@ use parsnip_registers::pm4::{opcode_by_name, pkt4, pkt7, PKT4_MAX_COUNT, PKT7_MA
 use parsnip_registers::Chip;
 
 use super::MAGIC;
+use crate::decode::isa_gen;
 
 /// Where the text is wrong, and how.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,6 +41,11 @@ enum Body {
     },
     /// Plain dwords.
     Dwords,
+    /// ir3 assembly: the text after each `|`, and the line it starts at.
+    Shader {
+        first_line: usize,
+        source: String,
+    },
 }
 
 struct Assembler {
@@ -99,6 +105,21 @@ impl Assembler {
     fn close_body(&mut self) -> Result<(), AssembleError> {
         match std::mem::replace(&mut self.body, Body::None) {
             Body::None | Body::Dwords => Ok(()),
+            Body::Shader { first_line, source } => {
+                let chip = self
+                    .chip
+                    .ok_or_else(|| self.error("a shader needs the `chip` line"))?;
+                let words =
+                    parsnip_isa::assemble(&source, isa_gen(chip)).map_err(|e| AssembleError {
+                        line: first_line + e.line,
+                        why: format!("ir3: {}", e.message),
+                    })?;
+                let payload = self.payload()?;
+                for w in words {
+                    payload.extend_from_slice(&w.to_le_bytes());
+                }
+                Ok(())
+            }
             Body::Pkt7 { opcode, payload } => {
                 if payload.len() as u32 > PKT7_MAX_COUNT {
                     return Err(self.error("a pkt7 payload longer than a packet holds"));
@@ -161,6 +182,15 @@ impl Assembler {
     }
 
     fn line(&mut self, text: &str) -> Result<(), AssembleError> {
+        // ir3 lines keep their `#` (branch targets); ir3 comments are `;`.
+        if let Some(ir3) = text.trim_start().strip_prefix('|') {
+            let Body::Shader { source, .. } = &mut self.body else {
+                return Err(self.error("an ir3 line outside a `shader`"));
+            };
+            source.push_str(ir3);
+            source.push('\n');
+            return Ok(());
+        }
         let text = text.split('#').next().unwrap_or_default();
         let words: Vec<&str> = text.split_whitespace().collect();
         let Some(&first) = words.first() else {
@@ -225,6 +255,15 @@ impl Assembler {
                     values: Vec::new(),
                 };
             }
+            "shader" => {
+                self.close_body()?;
+                self.payload()?;
+                self.body = Body::Shader {
+                    // The ir3 assembler counts lines from 1 at the next one.
+                    first_line: self.line,
+                    source: String::new(),
+                };
+            }
             "dwords" => {
                 self.close_body()?;
                 self.payload()?;
@@ -239,6 +278,7 @@ impl Assembler {
     fn body_line(&mut self, words: &[&str]) -> Result<(), AssembleError> {
         match &self.body {
             Body::None => Err(self.error(format!("unknown keyword `{}`", words[0]))),
+            Body::Shader { .. } => Err(self.error("ir3 lines start with `|`")),
             Body::Dwords => {
                 let values = self.values(words)?;
                 self.push_dwords(&values)

@@ -14,6 +14,9 @@
 //!     SP_CS_INSTRLEN 0x00000001
 //!   dwords
 //!     0xdeadbeef 0x00000000
+//!   shader 0x100005680            # ir3 assembly, 2 instructions
+//!     | (rpt2)nop
+//!     | end
 //!   tail 0a0b
 //! record 0x8 padding 0            # CMD
 //!   hex 70617273
@@ -28,15 +31,23 @@
 //!   that is not a well-formed packet, and the bytes outside IBs, are
 //!   plain `dwords`; a length that is not a multiple of 4 ends in `tail`.
 //!   `chip` says whose names these are (none for a GPU not modelled: then
-//!   IBs are plain dwords too).
+//!   IBs are plain dwords too). The streams IBs run in turn
+//!   (CP_INDIRECT_BUFFER*, CP_SET_DRAW_STATE groups, to the third level)
+//!   are packets as well.
+//! - Where a stream sets a shader's start (`SP_xS_OBJ_START`), the buffer
+//!   holds ir3 assembly from there to the next start or its end, one `|`
+//!   line per instruction in the disassembler's syntax, when the listing
+//!   assembles back to the same words; otherwise each word is `| raw`.
 //! - Every other section is `hex`, its payload's bytes, with a comment
 //!   saying what it is.
 //!
 //! Assembling re-encodes each packet header from its name (or a hex opcode
-//! or register offset) and the number of dwords that follow, so an
+//! or register offset) and the number of dwords that follow, and each
+//! shader with the ir3 assembler, so an
 //! unedited text gives the trace byte for byte, and an edited value, a
 //! packet added or removed (with its IB's `CMDSTREAM_ADDR` length edited
-//! to match) changes exactly what was edited. `#` starts a comment.
+//! to match) or an instruction changed changes exactly what was edited.
+//! `#` starts a comment, but in ir3 lines, whose comments start with `;`.
 
 mod assemble;
 mod write;
