@@ -1,5 +1,6 @@
 //! Trace decoder, replay, ir3 assembler/disassembler and other tools
 
+pub mod bisect;
 pub mod decode;
 pub mod decompile;
 pub mod replay;
