@@ -61,8 +61,11 @@ fn every_reference_trace_assembles_back_byte_for_byte() {
 const RESULT: u64 = 0x1_0002_6000;
 const RESULT_WORDS: usize = 256;
 
-fn replay_text(text: &str, gpu: &str) -> Vec<u32> {
-    let base = std::env::temp_dir().join(format!("parsnip-decompile-{gpu}-{}", std::process::id()));
+/// The result words after replaying `text`; `name` makes its files
+/// distinct from those of other tests running at the same time.
+fn replay_text(text: &str, name: &str) -> Vec<u32> {
+    let base =
+        std::env::temp_dir().join(format!("parsnip-decompile-{name}-{}", std::process::id()));
     let (text_path, out) = (base.with_extension("txt"), base.with_extension("bin"));
     std::fs::write(&text_path, text).unwrap();
     let run = Command::new(env!("CARGO_BIN_EXE_parsnip-replay"))
@@ -79,7 +82,7 @@ fn replay_text(text: &str, gpu: &str) -> Vec<u32> {
     let _ = std::fs::remove_file(&text_path);
     assert!(
         run.status.success(),
-        "{gpu}: {}{}",
+        "{name}: {}{}",
         String::from_utf8_lossy(&run.stdout),
         String::from_utf8_lossy(&run.stderr)
     );
@@ -101,7 +104,7 @@ fn an_edited_register_replays_to_the_changed_result() {
             return;
         };
         let text = decompile(&Trace::open(&trace).unwrap());
-        let unedited = replay_text(&text, gpu);
+        let unedited = replay_text(&text, &format!("{gpu}-unedited"));
         let doubled: Vec<u32> = (0..RESULT_WORDS as u32).map(|i| 2 * i).collect();
         assert_eq!(
             unedited, doubled,
@@ -130,7 +133,7 @@ fn an_edited_register_replays_to_the_changed_result() {
             assert_eq!(text.matches(from).count(), 1, "{gpu}: {from}");
             edited_text = edited_text.replace(from, to);
         }
-        let edited = replay_text(&edited_text, gpu);
+        let edited = replay_text(&edited_text, &format!("{gpu}-register"));
         let half: Vec<u32> = (0..RESULT_WORDS as u32)
             .map(|i| if i % 64 < 32 { 2 * i } else { 0xdead_beef })
             .collect();
@@ -152,7 +155,10 @@ fn an_edited_shader_instruction_replays_to_the_changed_result() {
         // instead, every word is 4 * i.
         let line = "    | (nop3) shl.b r0.w, r0.x, 1";
         assert_eq!(text.matches(line).count(), 1, "{gpu}");
-        let edited = replay_text(&text.replace(line, "    | (nop3) shl.b r0.w, r0.x, 2"), gpu);
+        let edited = replay_text(
+            &text.replace(line, "    | (nop3) shl.b r0.w, r0.x, 2"),
+            &format!("{gpu}-shader"),
+        );
         let quadrupled: Vec<u32> = (0..RESULT_WORDS as u32).map(|i| 4 * i).collect();
         assert_eq!(edited, quadrupled, "{gpu}");
     }
