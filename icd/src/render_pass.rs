@@ -1,6 +1,8 @@
-//! Render pass and framebuffer entry points, and the render area
-//! granularity. Both objects are plain data (driver/src/render_pass.rs,
-//! framebuffer.rs); their handles live in tables of this file.
+//! Render pass and framebuffer entry points, the render area
+//! granularity, and the commands that begin, step through and end a pass
+//! and clear its attachments (recorded by driver/src/cmd/pass.rs). Both
+//! objects are plain data (driver/src/render_pass.rs, framebuffer.rs);
+//! their handles live in tables of this file.
 
 use ash::vk;
 use parsnip_driver::framebuffer::Framebuffer;
@@ -9,6 +11,7 @@ use parsnip_driver::render_pass::{
     RenderPassDesc, Subpass,
 };
 
+use crate::commands::record_with;
 use crate::ffi;
 use crate::guard;
 use crate::handles::{self, Table};
@@ -199,4 +202,70 @@ pub unsafe extern "system" fn vkDestroyFramebuffer(
         unsafe { FRAMEBUFFERS.remove(vk::Handle::as_raw(framebuffer)) };
         Ok(())
     })
+}
+
+pub unsafe extern "system" fn vkCmdBeginRenderPass(
+    command_buffer: vk::CommandBuffer,
+    p_begin: *const vk::RenderPassBeginInfo<'_>,
+    _contents: vk::SubpassContents,
+) {
+    record_with(
+        "vkCmdBeginRenderPass",
+        command_buffer,
+        || {
+            // SAFETY: the application's structure.
+            let info = unsafe { ffi::input(p_begin) }?;
+            // SAFETY: handles the application passed; valid usage keeps them live for the call.
+            let pass = unsafe { RENDER_PASSES.get(vk::Handle::as_raw(info.render_pass)) }?;
+            // SAFETY: as above.
+            let fb = unsafe { FRAMEBUFFERS.get(vk::Handle::as_raw(info.framebuffer)) }?;
+            // SAFETY: pClearValues holds clearValueCount values.
+            let clears =
+                unsafe { ffi::slice(info.p_clear_values, info.clear_value_count) }.to_vec();
+            Ok((pass.clone(), fb.clone(), info.render_area, clears))
+        },
+        |rec, (pass, fb, area, clears)| rec.begin_render_pass(pass, fb, area, clears),
+    );
+}
+
+pub unsafe extern "system" fn vkCmdNextSubpass(
+    command_buffer: vk::CommandBuffer,
+    _contents: vk::SubpassContents,
+) {
+    record_with(
+        "vkCmdNextSubpass",
+        command_buffer,
+        || Ok(()),
+        |rec, ()| rec.next_subpass(),
+    );
+}
+
+pub unsafe extern "system" fn vkCmdEndRenderPass(command_buffer: vk::CommandBuffer) {
+    record_with(
+        "vkCmdEndRenderPass",
+        command_buffer,
+        || Ok(()),
+        |rec, ()| rec.end_render_pass(),
+    );
+}
+
+pub unsafe extern "system" fn vkCmdClearAttachments(
+    command_buffer: vk::CommandBuffer,
+    attachment_count: u32,
+    p_attachments: *const vk::ClearAttachment,
+    rect_count: u32,
+    p_rects: *const vk::ClearRect,
+) {
+    record_with(
+        "vkCmdClearAttachments",
+        command_buffer,
+        || {
+            // SAFETY: the arrays hold the counts the application gave.
+            let attachments = unsafe { ffi::slice(p_attachments, attachment_count) }.to_vec();
+            // SAFETY: as above.
+            let rects = unsafe { ffi::slice(p_rects, rect_count) }.to_vec();
+            Ok((attachments, rects))
+        },
+        |rec, (attachments, rects)| rec.clear_attachments(&attachments, &rects),
+    );
 }

@@ -13,6 +13,7 @@ mod images;
 mod memory;
 mod pipelines;
 mod promoted;
+mod render_passes;
 mod setup;
 
 pub use commands::{Dependency, Recorder, Submission};
@@ -20,6 +21,7 @@ pub use images::{HostImage, Image, ImageShape};
 pub use memory::{Buffer, Placement, POISON, POISON_WORD};
 pub use pipelines::{Bind, ComputePipeline, PipelineDesc, Slot};
 pub use promoted::{Synchronization2, TimelineSemaphores};
+pub use render_passes::PassAttachment;
 pub use setup::Capabilities;
 
 use crate::case::{OrStop, Stop};
@@ -74,6 +76,8 @@ owned_handles!(
     Event(vk::Event),
     QueryPool(vk::QueryPool),
     CommandPool(vk::CommandPool),
+    RenderPass(vk::RenderPass),
+    Framebuffer(vk::Framebuffer),
 );
 
 /// A mapped range of host-visible memory.
@@ -269,6 +273,8 @@ unsafe fn destroy(device: &ash::Device, owned: Owned) {
             Owned::Event(h) => device.destroy_event(h, None),
             Owned::QueryPool(h) => device.destroy_query_pool(h, None),
             Owned::CommandPool(h) => device.destroy_command_pool(h, None),
+            Owned::RenderPass(h) => device.destroy_render_pass(h, None),
+            Owned::Framebuffer(h) => device.destroy_framebuffer(h, None),
         }
     }
 }
