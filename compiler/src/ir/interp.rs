@@ -443,6 +443,8 @@ pub fn const_file(shader: &Shader, d: &Dispatch) -> Vec<u8> {
         let v = match p {
             DriverParam::NumWorkgroups(i) => d.groups[*i as usize],
             DriverParam::BaseWorkgroup(i) => d.base_group[*i as usize],
+            // The interpreter runs dispatches, which have no draw.
+            DriverParam::BaseVertex | DriverParam::BaseInstance => 0,
         };
         let at = *dword as usize * 4;
         if at + 4 <= c.len() {

@@ -233,13 +233,31 @@ pub struct ConstLayout {
     pub dwords: u32,
 }
 
-/// Values the driver uploads to the const file for a dispatch.
+/// Values the driver uploads to the const file for a dispatch or a draw.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum DriverParam {
     /// vkCmdDispatch's group counts (x, y, z).
     NumWorkgroups(u8),
     /// vkCmdDispatchBase's base group (x, y, z).
     BaseWorkgroup(u8),
+    /// The draw's vertexOffset (indexed) or firstVertex: gl_BaseVertex.
+    BaseVertex,
+    /// The draw's firstInstance: gl_BaseInstance, and what gl_InstanceIndex adds to the
+    /// instance id the VFD delivers (which counts from 0).
+    BaseInstance,
+}
+
+impl DriverParam {
+    /// Parameters of one group share a vec4, each at its own component, so that the
+    /// driver uploads whole vec4s: (group, component).
+    pub fn vec4_slot(self) -> (u8, u8) {
+        match self {
+            DriverParam::NumWorkgroups(c) => (0, c),
+            DriverParam::BaseWorkgroup(c) => (1, c),
+            DriverParam::BaseVertex => (2, 0),
+            DriverParam::BaseInstance => (2, 1),
+        }
+    }
 }
 
 /// A compute shader in the IR.
