@@ -109,7 +109,7 @@ pub fn compile(shader: &ir::Shader, model: &dyn ShaderModel) -> Result<CompiledS
         IsaGen::A6xx
     };
     check_private_bytes(shader.scratch_bytes, shader.scratch_bytes, 0)?;
-    let mut m = isel::select(shader)?;
+    let (mut m, io) = isel::select(shader)?;
     mir::remove_dead(&mut m);
     let uses_barrier = shader.blocks.iter().any(|b| {
         b.instrs.iter().any(|i| {
@@ -207,14 +207,18 @@ pub fn compile(shader: &ir::Shader, model: &dyn ShaderModel) -> Result<CompiledS
     });
     let reads = |r: u8| m.fixed_inputs.iter().any(|f| (r..r + 3).contains(f));
     let disassembly = instrs.iter().map(|i| format!("{i}\n")).collect();
-    let stage = StageInfo::Compute(stage_info::ComputeInfo {
-        local_size: shader.local_size,
-        shared_bytes: shader.shared_bytes,
-        uses_barrier,
-        local_id_reg: reads(isel::INPUT_REGS.local_id).then_some(RegId(isel::INPUT_REGS.local_id)),
-        workgroup_id_reg: reads(isel::INPUT_REGS.workgroup_id)
-            .then_some(RegId(isel::INPUT_REGS.workgroup_id)),
-    });
+    let stage = match io.stage_info(shader, &alloc.phys, false) {
+        Some(info) => info,
+        None => StageInfo::Compute(stage_info::ComputeInfo {
+            local_size: shader.local_size,
+            shared_bytes: shader.shared_bytes,
+            uses_barrier,
+            local_id_reg: reads(isel::INPUT_REGS.local_id)
+                .then_some(RegId(isel::INPUT_REGS.local_id)),
+            workgroup_id_reg: reads(isel::INPUT_REGS.workgroup_id)
+                .then_some(RegId(isel::INPUT_REGS.workgroup_id)),
+        }),
+    };
     Ok(CompiledShader {
         code: words_to_dwords(&words),
         instr_count: instrs.len() as u32,

@@ -260,9 +260,12 @@ impl DriverParam {
     }
 }
 
-/// A compute shader in the IR.
+/// A shader in the IR.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Shader {
+    pub stage: crate::stage_info::Stage,
+    /// A fragment shader's EarlyFragmentTests.
+    pub early_fragment_tests: bool,
     pub blocks: Vec<Block>,
     value_sizes: Vec<BitSize>,
     pub locals: Vec<LocalVar>,
@@ -274,11 +277,16 @@ pub struct Shader {
     /// Bytes of push constants the shader reads.
     pub push_constant_bytes: u32,
     pub consts: ConstLayout,
+    /// A vertex shader's gl_ClipDistance and gl_CullDistance sizes.
+    pub clip_distances: u8,
+    pub cull_distances: u8,
 }
 
 impl Shader {
     pub fn new(local_size: [u32; 3]) -> Shader {
         Shader {
+            stage: crate::stage_info::Stage::Compute,
+            early_fragment_tests: false,
             blocks: vec![Block::new()],
             value_sizes: Vec::new(),
             locals: Vec::new(),
@@ -287,6 +295,20 @@ impl Shader {
             scratch_bytes: 0,
             push_constant_bytes: 0,
             consts: ConstLayout::default(),
+            clip_distances: 0,
+            cull_distances: 0,
+        }
+    }
+
+    pub fn for_stage(
+        stage: crate::stage_info::Stage,
+        local_size: [u32; 3],
+        early_fragment_tests: bool,
+    ) -> Shader {
+        Shader {
+            stage,
+            early_fragment_tests,
+            ..Shader::new(local_size)
         }
     }
 

@@ -64,6 +64,19 @@ pub fn run(shader: &mut Shader) {
                         size: BitSize::B32,
                     }))
                 }
+                Op::SysVal(SysVal::BaseVertex) | Op::SysVal(SysVal::BaseInstance) => {
+                    let param = if instr.op == Op::SysVal(SysVal::BaseVertex) {
+                        DriverParam::BaseVertex
+                    } else {
+                        DriverParam::BaseInstance
+                    };
+                    let dw = param_dword(param, &mut params);
+                    Some(Op::Load(Load {
+                        space: Space::Const,
+                        offset: Src::Imm(dw as u64 * 4),
+                        size: BitSize::B32,
+                    }))
+                }
                 Op::SysVal(SysVal::BaseWorkgroup(c)) => {
                     let dw = param_dword(DriverParam::BaseWorkgroup(*c), &mut params);
                     Some(Op::Load(Load {
