@@ -18,6 +18,7 @@
 //! what changed; everything is written straight into the stream's chunk.
 //! Binds and push constants only record state: dispatches emit it.
 
+use parsnip_hw_state::PacketSink as _;
 use std::sync::Arc;
 
 use ash::vk;
