@@ -172,6 +172,26 @@ pub struct Pipeline {
     pub prefetch: Vec<PrefetchCmd>,
 }
 
+impl Target {
+    /// A colour target at `base`, `pitch` bytes a row, in `format`, written
+    /// whole (no blending, no logic op) from the full-precision float
+    /// output at `output`.
+    pub fn new(base: u64, pitch: u32, format: A6xxFormat, output: u32) -> Target {
+        Target {
+            base,
+            pitch,
+            format,
+            write_mask: 0xf,
+            blend: None,
+            rop: None,
+            srgb: false,
+            output,
+            half: false,
+            integer: None,
+        }
+    }
+}
+
 impl Pipeline {
     /// A pipeline drawing into `target`, `width` by `height`, with the
     /// vertex shader at `vs` and the fragment shader at `fs`.
@@ -923,18 +943,7 @@ mod tests {
     }
 
     fn target(base: u64) -> Target {
-        Target {
-            base,
-            pitch: 256,
-            format: A6xxFormat::FMT6_8_8_8_8_UNORM,
-            write_mask: 0xf,
-            blend: None,
-            rop: None,
-            srgb: false,
-            output: regid(0, 0),
-            half: false,
-            integer: None,
-        }
+        Target::new(base, 256, A6xxFormat::FMT6_8_8_8_8_UNORM, regid(0, 0))
     }
 
     #[test]

@@ -17,18 +17,7 @@ use super::Stream;
 /// A linear RGBA8 target at `base`, `pitch` bytes a row, written whole from
 /// the output at `output`.
 pub fn rgba8_target(base: u64, pitch: u32, output: u32) -> Target {
-    Target {
-        base,
-        pitch,
-        format: A6xxFormat::FMT6_8_8_8_8_UNORM,
-        write_mask: 0xf,
-        blend: None,
-        rop: None,
-        srgb: false,
-        output,
-        half: false,
-        integer: None,
-    }
+    Target::new(base, pitch, A6xxFormat::FMT6_8_8_8_8_UNORM, output)
 }
 
 /// The vertex shader of [`xy_pipeline`]: position (x, y) from r0.xy, out
