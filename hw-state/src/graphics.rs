@@ -106,8 +106,13 @@ pub struct PrefetchCmd {
 #[derive(Clone, Debug)]
 pub struct Pipeline {
     pub vs: u64,
+    /// SP_VS_INSTRLEN and HLSQ_VS_CNTL.CONSTLEN, in the registers' units.
+    pub vs_instrlen: u32,
+    pub vs_constlen: u32,
     pub vs_full_regs: u32,
     pub fs: Option<u64>,
+    pub fs_instrlen: u32,
+    pub fs_constlen: u32,
     pub fs_full_regs: u32,
     pub fs_half_regs: u32,
     pub fs_threadsize: A6xxThreadsize,
@@ -124,6 +129,8 @@ pub struct Pipeline {
     /// VPC locations the fragment shader reads, and their interpolation
     /// (2 bits per location, VPC_VARYING_INTERP's) and point replacement.
     pub enabled: [u32; 4],
+    /// VPC_CNTL_0.NUMNONPOSVAR: the locations before the position.
+    pub non_position_varyings: u32,
     pub interp: [u32; 8],
     pub repl: [u32; 8],
     pub ij_persp_pixel: u32,
@@ -204,8 +211,12 @@ impl Pipeline {
     ) -> Pipeline {
         Pipeline {
             vs,
+            vs_instrlen: 1,
+            vs_constlen: 8,
             vs_full_regs: 4,
             fs,
+            fs_instrlen: 1,
+            fs_constlen: 8,
             fs_full_regs: 4,
             fs_half_regs: 0,
             fs_threadsize: A6xxThreadsize::THREAD64,
@@ -220,6 +231,7 @@ impl Pipeline {
             position: 4,
             point_size: None,
             enabled: [0; 4],
+            non_position_varyings: 0,
             interp: [0; 8],
             repl: [0; 8],
             ij_persp_pixel: NONE,
@@ -366,11 +378,11 @@ pub fn program_vs<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::Error
     })?;
     match chip {
         Chip::A6xx => s.reg(&a6xx::HlsqVsCntl {
-            constlen: 8,
+            constlen: p.vs_constlen,
             enabled: true,
         })?,
         Chip::A7xx => s.reg(&a7xx::HlsqVsCntl {
-            constlen: 8,
+            constlen: p.vs_constlen,
             enabled: true,
             ..Default::default()
         })?,
@@ -383,7 +395,7 @@ pub fn program_vs<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::Error
     s.reg(&regs::SpVsPvtMemParam::default())?;
     s.reg(&regs::SpVsObjStart(p.vs))?;
     s.reg(&regs::SpVsObjFirstExecOffset(0))?;
-    s.reg(&regs::SpVsInstrlen(1))?;
+    s.reg(&regs::SpVsInstrlen(p.vs_instrlen))?;
     Ok(())
 }
 
@@ -465,7 +477,7 @@ pub fn program_varyings<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S:
     }
     s.reg(&regs::VpcPointCoordInvert::default())?;
     s.reg(&regs::VpcCntl0 {
-        numnonposvar: 0,
+        numnonposvar: p.non_position_varyings,
         primidloc: p.primitive_id_location.unwrap_or(255),
         varying: p.enabled != [0; 4],
         viewidloc: 255,
@@ -492,11 +504,11 @@ pub fn program_fs<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::Error
             }
             match chip {
                 Chip::A6xx => s.reg(&a6xx::HlsqFsCntl {
-                    constlen: 8,
+                    constlen: p.fs_constlen,
                     enabled: true,
                 })?,
                 Chip::A7xx => s.reg(&a7xx::HlsqFsCntl {
-                    constlen: 8,
+                    constlen: p.fs_constlen,
                     enabled: true,
                     ..Default::default()
                 })?,
@@ -517,7 +529,7 @@ pub fn program_fs<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::Error
             s.reg(&regs::SpFsPvtMemParam::default())?;
             s.reg(&regs::SpFsObjStart(fs))?;
             s.reg(&regs::SpFsObjFirstExecOffset(0))?;
-            s.reg(&regs::SpFsInstrlen(1))?;
+            s.reg(&regs::SpFsInstrlen(p.fs_instrlen))?;
         }
         None => {
             s.reg(&regs::SpFsConfig::default())?;
@@ -924,23 +936,6 @@ pub fn program_depth_stencil<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(
 mod tests {
     use super::*;
     use crate::{regid, StateWriter};
-    use parsnip_registers::pm4::Pm4Header;
-
-    /// (offset, value) of each dword the type 4 packets in `w` write.
-    fn writes(w: &StateWriter) -> Vec<(u32, u32)> {
-        let mut out = Vec::new();
-        let mut at = 0;
-        while at < w.dwords.len() {
-            let header = Pm4Header::parse(w.dwords[at]).unwrap();
-            if let Pm4Header::Type4 { offset, count } = header {
-                for k in 0..count {
-                    out.push((offset + k, w.dwords[at + 1 + k as usize]));
-                }
-            }
-            at += 1 + header.payload_dwords() as usize;
-        }
-        out
-    }
 
     fn target(base: u64) -> Target {
         Target::new(base, 256, A6xxFormat::FMT6_8_8_8_8_UNORM, regid(0, 0))
@@ -953,7 +948,7 @@ mod tests {
         for chip in [Chip::A6xx, Chip::A7xx] {
             let mut w = StateWriter::new(chip);
             program_attachments(&mut w, &p).unwrap();
-            let att = writes(&w);
+            let att = w.register_writes();
             // a6xx.xml: RB_MRT array at 0x8820, stride 8, BASE at +5 (64
             // bits), PITCH at +3 in units of 64 bytes.
             assert!(att.contains(&(0x8825, 0x2345_6700)), "{chip}: {att:x?}");
@@ -964,7 +959,7 @@ mod tests {
             let mut w = StateWriter::new(chip);
             program_output(&mut w, &p).unwrap();
             program_depth_stencil(&mut w, &p).unwrap();
-            let out = writes(&w);
+            let out = w.register_writes();
             assert!(
                 !out.iter()
                     .any(|&(o, _)| (0x8825..0x8827).contains(&o) || (0x882d..0x882f).contains(&o)),

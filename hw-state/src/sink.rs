@@ -5,7 +5,7 @@
 //! error.
 
 use parsnip_registers::encode::FieldError;
-use parsnip_registers::pm4::{pkt4, pkt7, Opcode, PKT4_MAX_COUNT};
+use parsnip_registers::pm4::{pkt4, pkt7, Opcode, Pm4Header, PKT4_MAX_COUNT};
 use parsnip_registers::{ArrayRegister, Chip, RegWrite, Register, RegisterError};
 
 pub trait PacketSink {
@@ -112,6 +112,27 @@ impl StateWriter {
     }
 }
 
+impl StateWriter {
+    /// (offset, value) of every register dword the type 4 packets write,
+    /// in order: what a stream programs, for checking it.
+    pub fn register_writes(&self) -> Vec<(u32, u32)> {
+        let mut out = Vec::new();
+        let mut at = 0;
+        while at < self.dwords.len() {
+            let Ok(header) = Pm4Header::parse(self.dwords[at]) else {
+                break;
+            };
+            if let Pm4Header::Type4 { offset, count } = header {
+                for k in 0..count {
+                    out.push((offset + k, self.dwords[at + 1 + k as usize]));
+                }
+            }
+            at += 1 + header.payload_dwords() as usize;
+        }
+        out
+    }
+}
+
 impl PacketSink for StateWriter {
     type Error = RegisterError;
 
@@ -135,7 +156,6 @@ impl PacketSink for StateWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use parsnip_registers::pm4::Pm4Header;
     use parsnip_registers::regs;
 
     #[test]

@@ -38,7 +38,7 @@ fn spec_bits(bytes: &[u8]) -> u64 {
 
 /// HLSQ_CS_CNTL.CONSTLEN counts vec4s in units of 4 (a6xx.xml: the field is
 /// stored shifted right by 2).
-fn const_len(dwords: u32) -> u32 {
+pub(crate) fn const_len(dwords: u32) -> u32 {
     dwords.div_ceil(4).next_multiple_of(4)
 }
 

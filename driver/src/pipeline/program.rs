@@ -35,7 +35,7 @@ use crate::gpu_info::GpuInfo;
 /// KiB, minus one).
 const SHARED_UNIT: u32 = 1024;
 
-fn threadsize(wave_size: u32) -> A6xxThreadsize {
+pub(crate) fn threadsize(wave_size: u32) -> A6xxThreadsize {
     if wave_size == 128 {
         A6xxThreadsize::THREAD128
     } else {
