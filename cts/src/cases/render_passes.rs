@@ -17,7 +17,11 @@ pub const CASES: &[Case] = &[
     },
     Case {
         name: "render_passes.subpasses_and_depth",
-        run: subpasses_and_depth,
+        run: |h| subpasses_and_depth(h, false),
+    },
+    Case {
+        name: "render_passes.subpasses_and_depth_2",
+        run: |h| subpasses_and_depth(h, true),
     },
 ];
 
@@ -146,7 +150,7 @@ fn load_clear_area(h: &mut Harness) -> Result<CaseResult, Stop> {
         load: vk::AttachmentLoadOp::CLEAR,
         layout: COLOR_LAYOUT,
     }];
-    let pass = h.render_pass(&attachments, &[&[0]], &[None])?;
+    let pass = h.render_pass(&attachments, &[&[0]], &[None], false)?;
     let fb = h.framebuffer(pass, &attachments)?;
     let area = rect(4, 2, 20, 10);
     h.run(|r| {
@@ -168,7 +172,7 @@ fn clear_attachments(h: &mut Harness) -> Result<CaseResult, Stop> {
         load: vk::AttachmentLoadOp::LOAD,
         layout: COLOR_LAYOUT,
     }];
-    let pass = h.render_pass(&attachments, &[&[0]], &[None])?;
+    let pass = h.render_pass(&attachments, &[&[0]], &[None], false)?;
     let fb = h.framebuffer(pass, &attachments)?;
     let (a, b) = (rect(0, 0, 8, 4), rect(20, 10, 12, 6));
     h.run(|r| {
@@ -212,8 +216,14 @@ fn clear_rect(rect: vk::Rect2D) -> vk::ClearRect {
 /// Two subpasses: the first renders to colour attachment 0, the second to
 /// attachment 1 and a D16 depth attachment, each cleared on load (the
 /// second's first use is in subpass 1), and the depth partly cleared again
-/// inside subpass 1 to 1.0.
-fn subpasses_and_depth(h: &mut Harness) -> Result<CaseResult, Stop> {
+/// inside subpass 1 to 1.0. `version2`: the pass is created and recorded
+/// through vkCreateRenderPass2 and the `*2` commands.
+fn subpasses_and_depth(h: &mut Harness, version2: bool) -> Result<CaseResult, Stop> {
+    let pass2 = if version2 {
+        Some(h.render_pass2()?.clone())
+    } else {
+        None
+    };
     let c0 = prepared(h, RGBA8, color(BLUE), COLOR_LAYOUT)?;
     let c1 = prepared(h, RGBA8, color(BLUE), COLOR_LAYOUT)?;
     let d = prepared(h, D16, depth(0.0), DEPTH_LAYOUT)?;
@@ -235,17 +245,27 @@ fn subpasses_and_depth(h: &mut Harness) -> Result<CaseResult, Stop> {
             layout: DEPTH_LAYOUT,
         },
     ];
-    let pass = h.render_pass(&attachments, &[&[0], &[1]], &[None, Some(2)])?;
+    let pass = h.render_pass(&attachments, &[&[0], &[1]], &[None, Some(2)], version2)?;
     let fb = h.framebuffer(pass, &attachments)?;
     let depth_rect = rect(8, 4, 16, 8);
+    let clears = [color(ORANGE), color(GREEN), depth(0.25)];
     h.run(|r| {
-        r.begin_pass(
-            pass,
-            fb,
-            rect(0, 0, SIZE.0, SIZE.1),
-            &[color(ORANGE), color(GREEN), depth(0.25)],
-        );
-        r.next_subpass();
+        let area = rect(0, 0, SIZE.0, SIZE.1);
+        match &pass2 {
+            Some(p2) => {
+                let info = vk::RenderPassBeginInfo::default()
+                    .render_pass(pass)
+                    .framebuffer(fb)
+                    .render_area(area)
+                    .clear_values(&clears);
+                p2.begin(r.command_buffer(), &info);
+                p2.next(r.command_buffer());
+            }
+            None => {
+                r.begin_pass(pass, fb, area, &clears);
+                r.next_subpass();
+            }
+        }
         r.clear_attachments(
             &[vk::ClearAttachment {
                 aspect_mask: vk::ImageAspectFlags::DEPTH,
@@ -254,7 +274,10 @@ fn subpasses_and_depth(h: &mut Harness) -> Result<CaseResult, Stop> {
             }],
             &[clear_rect(depth_rect)],
         );
-        r.end_pass();
+        match &pass2 {
+            Some(p2) => p2.end(r.command_buffer()),
+            None => r.end_pass(),
+        }
     })?;
     let mut result = CaseResult::new();
     let got0 = read_back(h, &c0, COLOR_LAYOUT, 4)?;

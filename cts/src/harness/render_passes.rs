@@ -8,6 +8,26 @@ use super::images::Image;
 use super::Harness;
 use crate::case::{OrStop, Stop};
 
+/// Graphics subpass descriptions (`VkSubpassDescription` or `...2`) of
+/// colour reference lists and optional depth references.
+macro_rules! subpasses {
+    ($ty:ty, $colors:expr, $depth:expr) => {
+        $colors
+            .iter()
+            .zip(&$depth)
+            .map(|(c, d)| {
+                let s = <$ty>::default()
+                    .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
+                    .color_attachments(c);
+                match d {
+                    Some(d) => s.depth_stencil_attachment(d),
+                    None => s,
+                }
+            })
+            .collect()
+    };
+}
+
 /// One attachment of a pass: its image (rendered whole, level 0, layer
 /// 0), what the pass does with it on load, and the layout it is in.
 #[derive(Clone, Copy, Debug)]
@@ -22,12 +42,14 @@ impl Harness {
     /// colour attachments `colors[i]` (indices) and the depth/stencil
     /// attachment `depth[i]`; every attachment is stored and keeps its
     /// layout; each subpass follows the one before it, and transfers
-    /// before and after the pass are ordered with it.
+    /// before and after the pass are ordered with it. `version2` creates it
+    /// with `vkCreateRenderPass2` (`NotSupported` without it).
     pub fn render_pass(
         &mut self,
         attachments: &[PassAttachment],
         colors: &[&[u32]],
         depth: &[Option<u32>],
+        version2: bool,
     ) -> Result<vk::RenderPass, Stop> {
         let descs: Vec<vk::AttachmentDescription> = attachments
             .iter()
@@ -63,19 +85,8 @@ impl Harness {
                 })
             })
             .collect();
-        let subpasses: Vec<vk::SubpassDescription> = refs
-            .iter()
-            .zip(&depth_refs)
-            .map(|(c, d)| {
-                let s = vk::SubpassDescription::default()
-                    .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
-                    .color_attachments(c);
-                match d {
-                    Some(d) => s.depth_stencil_attachment(d),
-                    None => s,
-                }
-            })
-            .collect();
+        let subpasses: Vec<vk::SubpassDescription> =
+            subpasses!(vk::SubpassDescription, refs, depth_refs);
         // The subpass side of a dependency names graphics stages only.
         let stages = vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT
             | vk::PipelineStageFlags::EARLY_FRAGMENT_TESTS
@@ -121,9 +132,67 @@ impl Harness {
             .attachments(&descs)
             .subpasses(&subpasses)
             .dependencies(&dependencies);
-        // SAFETY: the device is alive; `info` and what it points at are valid for the call.
-        let pass = unsafe { self.device().create_render_pass(&info, None) }
-            .or_stop("vkCreateRenderPass")?;
+        if !version2 {
+            // SAFETY: the device is alive; `info` and what it points at are valid for the call.
+            let pass = unsafe { self.device().create_render_pass(&info, None) }
+                .or_stop("vkCreateRenderPass")?;
+            return Ok(self.own(pass));
+        }
+        // The same pass through VkRenderPassCreateInfo2.
+        let descs2: Vec<vk::AttachmentDescription2> = descs
+            .iter()
+            .map(|d| vk::AttachmentDescription2 {
+                format: d.format,
+                samples: d.samples,
+                load_op: d.load_op,
+                store_op: d.store_op,
+                stencil_load_op: d.stencil_load_op,
+                stencil_store_op: d.stencil_store_op,
+                initial_layout: d.initial_layout,
+                final_layout: d.final_layout,
+                ..Default::default()
+            })
+            .collect();
+        let ref2 = |r: &vk::AttachmentReference, aspect| vk::AttachmentReference2 {
+            attachment: r.attachment,
+            layout: r.layout,
+            aspect_mask: aspect,
+            ..Default::default()
+        };
+        let refs2: Vec<Vec<vk::AttachmentReference2>> = refs
+            .iter()
+            .map(|list| {
+                list.iter()
+                    .map(|r| ref2(r, vk::ImageAspectFlags::COLOR))
+                    .collect()
+            })
+            .collect();
+        let depth_refs2: Vec<Option<vk::AttachmentReference2>> = depth_refs
+            .iter()
+            .map(|d| d.as_ref().map(|r| ref2(r, vk::ImageAspectFlags::DEPTH)))
+            .collect();
+        let subpasses2: Vec<vk::SubpassDescription2> =
+            subpasses!(vk::SubpassDescription2, refs2, depth_refs2);
+        let dependencies2: Vec<vk::SubpassDependency2> = dependencies
+            .iter()
+            .map(|d| vk::SubpassDependency2 {
+                src_subpass: d.src_subpass,
+                dst_subpass: d.dst_subpass,
+                src_stage_mask: d.src_stage_mask,
+                dst_stage_mask: d.dst_stage_mask,
+                src_access_mask: d.src_access_mask,
+                dst_access_mask: d.dst_access_mask,
+                ..Default::default()
+            })
+            .collect();
+        let info2 = vk::RenderPassCreateInfo2::default()
+            .attachments(&descs2)
+            .subpasses(&subpasses2)
+            .dependencies(&dependencies2);
+        let pass = self
+            .render_pass2()?
+            .create(&info2)
+            .or_stop("vkCreateRenderPass2")?;
         Ok(self.own(pass))
     }
 
