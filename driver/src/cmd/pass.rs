@@ -72,6 +72,22 @@ impl Recording {
             eprintln!("parsnip: vkCmdBeginRenderPass: the framebuffer is not of the render pass");
             return Err(vk::Result::ERROR_UNKNOWN);
         }
+        // Not built yet, and refused rather than rendered wrong: multiview
+        // (its clears are per view, not per framebuffer layer) and resolve
+        // attachments.
+        let multiview = pass.desc.subpasses.iter().any(|s| s.view_mask != 0);
+        let resolves = pass
+            .desc
+            .subpasses
+            .iter()
+            .any(|s| s.resolves.iter().any(|r| r.attachment.is_some()));
+        if multiview || resolves {
+            eprintln!(
+                "parsnip: vkCmdBeginRenderPass: multiview and resolve attachments are not \
+                 supported yet"
+            );
+            return Err(vk::Result::ERROR_UNKNOWN);
+        }
         // What was pending belongs before the pass.
         self.flush_pending()?;
         let draws = self
@@ -106,8 +122,10 @@ impl Recording {
     /// `vkCmdEndRenderPass`: the pass is rendered, and its stream joins
     /// the command buffer's.
     pub fn end_render_pass(&mut self) -> VkResult<()> {
-        self.pass_recording("vkCmdEndRenderPass")?;
-        let pass = self.pass.take().expect("checked above");
+        let Some(pass) = self.pass.take() else {
+            eprintln!("parsnip: vkCmdEndRenderPass: no render pass is begun");
+            return Err(vk::Result::ERROR_UNKNOWN);
+        };
         let PassRecording {
             pass: render_pass,
             framebuffer,
