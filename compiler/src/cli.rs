@@ -150,10 +150,11 @@ pub fn run(args: &[String]) -> Result<String, String> {
             compiled.full_regs,
             compiled.half_regs,
             compiled.const_vec4,
-            compiled.shared_bytes,
+            compiled.stage.compute().map_or(0, |c| c.shared_bytes),
             compiled.private_bytes,
             compiled.wave_size
         ));
+        out.push_str(&compiled.stage.to_string());
     }
     Ok(out)
 }

@@ -1,4 +1,4 @@
-//! Parsnip's shader compiler: SPIR-V compute shaders to ir3.
+//! Parsnip's shader compiler: SPIR-V compute, vertex and fragment shaders to ir3.
 //!
 //! The pipeline (ARCHITECTURE.md): [`spirv`] turns a SPIR-V module into the SSA [`ir`],
 //! [`passes`] lower and optimise it; [`target`] says what differs between GPU generations.
@@ -23,7 +23,9 @@ pub mod error;
 pub mod ir;
 pub mod passes;
 pub mod spirv;
+pub mod stage_info;
 pub mod target;
+pub mod varying_linkage;
 
 pub use error::CompileError;
 

@@ -4,8 +4,9 @@
 mod common;
 
 use parsnip_compiler::descriptor_layout::{DescriptorKind, DescriptorLayout};
-use parsnip_compiler::passes;
 use parsnip_compiler::spirv::{translate, FrontEndOptions};
+use parsnip_compiler::stage_info::Stage;
+use parsnip_compiler::{backend, passes, target};
 use proptest::prelude::*;
 use std::sync::OnceLock;
 
@@ -23,9 +24,13 @@ fn seeds() -> &'static Vec<Vec<u32>> {
         ]
         .iter()
         .map(|n| common::spirv(n))
+        .chain(GRAPHICS_SEEDS.iter().map(|f| common::spirv_file(f)))
         .collect()
     })
 }
+
+/// Vertex and fragment shaders: inputs, outputs, built-ins and interpolation modes.
+const GRAPHICS_SEEDS: [&str; 2] = ["varyings.vert", "varyings.frag"];
 
 #[derive(Debug, Clone)]
 enum Mutation {
@@ -96,14 +101,18 @@ proptest! {
     })]
 
     #[test]
-    fn mutated_modules_never_panic(seed in 0usize..6, muts in prop::collection::vec(mutation(), 1..4)) {
+    fn mutated_modules_never_panic(seed in 0usize..8, muts in prop::collection::vec(mutation(), 1..4)) {
         let mut words = seeds()[seed].clone();
         for m in &muts {
             apply(&mut words, m);
         }
         let opts = FrontEndOptions { entry: "main".into(), ..Default::default() };
         if let Ok(mut shader) = translate(&words, &opts) {
-            let _ = passes::run_all(&mut shader, &layout(), &mut |_, _| {});
+            let graphics = shader.stage != Stage::Compute;
+            if passes::run_all(&mut shader, &layout(), &mut |_, _| {}).is_ok() && graphics {
+                // The graphics back end is new: run it too.
+                let _ = backend::compile(&shader, target::model("a660").unwrap().as_ref());
+            }
         }
     }
 }
@@ -137,8 +146,8 @@ fn unsupported_features_are_refused_by_name() {
     while i < words.len() {
         let (count, op) = (words[i] >> 16, words[i] & 0xffff);
         if op == 15 {
-            // OpEntryPoint: execution model GLCompute (5) -> Vertex (0).
-            words[i + 1] = 0;
+            // OpEntryPoint: execution model GLCompute (5) -> Geometry (3).
+            words[i + 1] = 3;
             break;
         }
         i += count.max(1) as usize;
@@ -147,8 +156,12 @@ fn unsupported_features_are_refused_by_name() {
         entry: "main".into(),
         ..Default::default()
     };
-    let err = translate(&words, &opts).expect_err("a vertex shader must be refused");
-    assert!(err.message.contains("only compute"), "{}", err.message);
+    let err = translate(&words, &opts).expect_err("a geometry shader must be refused");
+    assert!(
+        err.message.contains("Geometry shader; only compute"),
+        "{}",
+        err.message
+    );
     let opts = FrontEndOptions {
         entry: "other".into(),
         ..Default::default()

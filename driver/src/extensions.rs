@@ -59,6 +59,10 @@ pub static DEVICE_EXTENSIONS: &[Extension] = &[
         spec_version: ash::khr::copy_commands2::SPEC_VERSION,
     },
     Extension {
+        name: ash::khr::create_renderpass2::NAME,
+        spec_version: ash::khr::create_renderpass2::SPEC_VERSION,
+    },
+    Extension {
         name: ash::khr::image_format_list::NAME,
         spec_version: ash::khr::image_format_list::SPEC_VERSION,
     },

@@ -350,6 +350,18 @@ pub fn image_features(f: &Format) -> vk::FormatFeatureFlags {
             out |= Ff::STORAGE_IMAGE_ATOMIC;
         }
     }
+    if f.copyable() && f.color.is_some() && !f.is_compressed() {
+        // Render-pass attachments: what a pass does to one without a draw
+        // (load-op clears, vkCmdClearAttachments, stores) is the 2D
+        // engine's, so what it clears can be attached. No draw renders to
+        // one yet (there are no graphics pipelines) and blending is not
+        // claimed.
+        out |= if f.is_depth_or_stencil() {
+            Ff::DEPTH_STENCIL_ATTACHMENT
+        } else {
+            Ff::COLOR_ATTACHMENT
+        };
+    }
     if f.copyable() && f.color.is_some() && !f.is_depth_or_stencil() {
         out |= Ff::BLIT_SRC | Ff::BLIT_DST;
         if !f.is_integer() {
@@ -456,20 +468,29 @@ mod tests {
         assert!(format_properties(F::R8G8B8_UNORM, true)
             .optimal_tiling_features
             .is_empty());
-        // Depth and compressed blocks copy; they are not sampled yet.
+        // Depth copies and is attached, compressed blocks copy; neither is
+        // sampled yet.
         let d = format_properties(F::D16_UNORM, true).optimal_tiling_features;
-        assert_eq!(d, Ff::TRANSFER_SRC | Ff::TRANSFER_DST);
+        assert_eq!(
+            d,
+            Ff::TRANSFER_SRC | Ff::TRANSFER_DST | Ff::DEPTH_STENCIL_ATTACHMENT
+        );
         let bc = format_properties(F::BC1_RGB_UNORM_BLOCK, true).optimal_tiling_features;
         assert_eq!(bc, Ff::TRANSFER_SRC | Ff::TRANSFER_DST);
         // Colour formats are sampled, storage formats stored, R32 integers
-        // take atomics; nothing is claimed for attachments.
+        // take atomics; colour formats the 2D engine clears are attached,
+        // without blending.
         assert!(p
             .optimal_tiling_features
             .contains(Ff::SAMPLED_IMAGE | Ff::STORAGE_IMAGE | Ff::STORAGE_IMAGE_ATOMIC));
         assert_eq!(p.linear_tiling_features, p.optimal_tiling_features);
+        assert!(p.optimal_tiling_features.contains(Ff::COLOR_ATTACHMENT));
         assert!(!p
             .optimal_tiling_features
-            .intersects(Ff::COLOR_ATTACHMENT | Ff::DEPTH_STENCIL_ATTACHMENT));
+            .intersects(Ff::COLOR_ATTACHMENT_BLEND | Ff::DEPTH_STENCIL_ATTACHMENT));
+        assert!(!format_properties(F::D24_UNORM_S8_UINT, true)
+            .optimal_tiling_features
+            .contains(Ff::DEPTH_STENCIL_ATTACHMENT));
         let srgb = format_properties(F::R8G8B8A8_SRGB, true).optimal_tiling_features;
         assert!(srgb.contains(Ff::SAMPLED_IMAGE) && !srgb.contains(Ff::STORAGE_IMAGE));
         let rgba8 = format_properties(F::R8G8B8A8_UNORM, true).optimal_tiling_features;

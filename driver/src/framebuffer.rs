@@ -174,8 +174,7 @@ mod tests {
                 layers: 4,
                 samples: 1,
                 tiling: vk::ImageTiling::OPTIMAL,
-                // No format offers attachment usage before the graphics
-                // work; what the framebuffer checks does not depend on it.
+                // What the framebuffer checks does not depend on usage.
                 usage: vk::ImageUsageFlags::TRANSFER_DST,
                 flags: vk::ImageCreateFlags::empty(),
                 view_formats_swap: false,

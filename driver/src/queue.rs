@@ -3,6 +3,7 @@
 //! signals as sync points, every live BO of the device in its BO list, and
 //! the fence's point on the last one.
 
+use parsnip_hw_state::PacketSink as _;
 use std::sync::{Arc, Weak};
 
 use ash::vk;
@@ -13,7 +14,7 @@ use parsnip_kernel_if::{
 use parsnip_registers::pm4::Opcode;
 
 use crate::cmd::buffer::CommandBuffer;
-use crate::cmd::packets::{PacketSink, PacketWriter};
+use crate::cmd::packets::PacketWriter;
 use crate::cmd::stream::Ib;
 use crate::device::Device;
 use crate::device_bo::{BoKind, DeviceBo};

@@ -1,15 +1,15 @@
-//! The core commands that need a graphics queue family, which Parsnip does
-//! not offer until the graphics work lands: every one exists (applications
-//! and the CTS call core commands without checking), and each fails
-//! cleanly.
+//! The core graphics commands that need graphics pipelines, which Parsnip
+//! does not build yet (its queue family has graphics, and render passes
+//! with their clears work: icd/src/render_pass.rs): every one exists
+//! (applications and the CTS call core commands without checking), and
+//! each fails cleanly.
 //!
 //! - `vkCreateGraphicsPipelines` returns `VK_ERROR_OUT_OF_DEVICE_MEMORY`,
 //!   one of the errors the spec allows it, with a message saying why, and
 //!   leaves every pipeline `VK_NULL_HANDLE`.
-//! - A `vkCmd*` that only a graphics queue can execute (dynamic state,
-//!   vertex and index buffers, draws, render passes, attachment clears,
-//!   queries begun and ended, which on a compute queue only pipeline
-//!   statistics could be and that feature is not offered) marks the command
+//! - A `vkCmd*` that only a graphics pipeline gives meaning to (dynamic
+//!   state, vertex and index buffers, draws), and queries begun and ended
+//!   (occlusion queries and pipeline statistics count draws), marks the command
 //!   buffer failed: `vkEndCommandBuffer` returns
 //!   `VK_ERROR_FEATURE_NOT_PRESENT`, so the buffer never becomes executable
 //!   and cannot be submitted as if it had worked.
@@ -20,15 +20,15 @@ use crate::ffi;
 use crate::guard;
 use crate::handles;
 
-/// Marks `command_buffer` failed by `entry`, which no queue family of the
-/// device can execute.
-fn needs_graphics_queue(entry: &str, command_buffer: vk::CommandBuffer) {
+/// Marks `command_buffer` failed by `entry`, which needs graphics
+/// pipelines.
+fn needs_graphics_pipelines(entry: &str, command_buffer: vk::CommandBuffer) {
     guard::void(entry, || {
         // SAFETY: a handle the application passed; valid usage keeps it live for the call.
         let cmd = unsafe { handles::command_buffer(command_buffer) }?;
         eprintln!(
-            "parsnip: {entry}: needs a graphics queue, which Parsnip does not offer yet; the \
-             command buffer cannot be ended"
+            "parsnip: {entry}: needs graphics pipelines, which Parsnip does not build yet; \
+             the command buffer cannot be ended"
         );
         cmd.record(|_| Err(vk::Result::ERROR_FEATURE_NOT_PRESENT));
         Ok(())
@@ -52,8 +52,8 @@ pub unsafe extern "system" fn vkCreateGraphicsPipelines(
                 unsafe { ffi::write(p_pipelines.add(i), vk::Pipeline::null()) }?;
             }
             eprintln!(
-                "parsnip: vkCreateGraphicsPipelines: graphics pipelines need the graphics work \
-                 (Parsnip has no graphics queue family yet)"
+                "parsnip: vkCreateGraphicsPipelines: Parsnip does not build graphics pipelines \
+                 yet (its compiler has no vertex or fragment shaders)"
             );
             Err(vk::Result::ERROR_OUT_OF_DEVICE_MEMORY)
         },
@@ -66,7 +66,7 @@ pub unsafe extern "system" fn vkCmdSetViewport(
     _count: u32,
     _p_viewports: *const vk::Viewport,
 ) {
-    needs_graphics_queue("vkCmdSetViewport", command_buffer);
+    needs_graphics_pipelines("vkCmdSetViewport", command_buffer);
 }
 
 pub unsafe extern "system" fn vkCmdSetScissor(
@@ -75,11 +75,11 @@ pub unsafe extern "system" fn vkCmdSetScissor(
     _count: u32,
     _p_scissors: *const vk::Rect2D,
 ) {
-    needs_graphics_queue("vkCmdSetScissor", command_buffer);
+    needs_graphics_pipelines("vkCmdSetScissor", command_buffer);
 }
 
 pub unsafe extern "system" fn vkCmdSetLineWidth(command_buffer: vk::CommandBuffer, _width: f32) {
-    needs_graphics_queue("vkCmdSetLineWidth", command_buffer);
+    needs_graphics_pipelines("vkCmdSetLineWidth", command_buffer);
 }
 
 pub unsafe extern "system" fn vkCmdSetDepthBias(
@@ -88,14 +88,14 @@ pub unsafe extern "system" fn vkCmdSetDepthBias(
     _clamp: f32,
     _slope: f32,
 ) {
-    needs_graphics_queue("vkCmdSetDepthBias", command_buffer);
+    needs_graphics_pipelines("vkCmdSetDepthBias", command_buffer);
 }
 
 pub unsafe extern "system" fn vkCmdSetBlendConstants(
     command_buffer: vk::CommandBuffer,
     _constants: *const [f32; 4],
 ) {
-    needs_graphics_queue("vkCmdSetBlendConstants", command_buffer);
+    needs_graphics_pipelines("vkCmdSetBlendConstants", command_buffer);
 }
 
 pub unsafe extern "system" fn vkCmdSetDepthBounds(
@@ -103,7 +103,7 @@ pub unsafe extern "system" fn vkCmdSetDepthBounds(
     _min: f32,
     _max: f32,
 ) {
-    needs_graphics_queue("vkCmdSetDepthBounds", command_buffer);
+    needs_graphics_pipelines("vkCmdSetDepthBounds", command_buffer);
 }
 
 pub unsafe extern "system" fn vkCmdSetStencilCompareMask(
@@ -111,7 +111,7 @@ pub unsafe extern "system" fn vkCmdSetStencilCompareMask(
     _faces: vk::StencilFaceFlags,
     _mask: u32,
 ) {
-    needs_graphics_queue("vkCmdSetStencilCompareMask", command_buffer);
+    needs_graphics_pipelines("vkCmdSetStencilCompareMask", command_buffer);
 }
 
 pub unsafe extern "system" fn vkCmdSetStencilWriteMask(
@@ -119,7 +119,7 @@ pub unsafe extern "system" fn vkCmdSetStencilWriteMask(
     _faces: vk::StencilFaceFlags,
     _mask: u32,
 ) {
-    needs_graphics_queue("vkCmdSetStencilWriteMask", command_buffer);
+    needs_graphics_pipelines("vkCmdSetStencilWriteMask", command_buffer);
 }
 
 pub unsafe extern "system" fn vkCmdSetStencilReference(
@@ -127,7 +127,7 @@ pub unsafe extern "system" fn vkCmdSetStencilReference(
     _faces: vk::StencilFaceFlags,
     _reference: u32,
 ) {
-    needs_graphics_queue("vkCmdSetStencilReference", command_buffer);
+    needs_graphics_pipelines("vkCmdSetStencilReference", command_buffer);
 }
 
 pub unsafe extern "system" fn vkCmdBindIndexBuffer(
@@ -136,7 +136,7 @@ pub unsafe extern "system" fn vkCmdBindIndexBuffer(
     _offset: vk::DeviceSize,
     _ty: vk::IndexType,
 ) {
-    needs_graphics_queue("vkCmdBindIndexBuffer", command_buffer);
+    needs_graphics_pipelines("vkCmdBindIndexBuffer", command_buffer);
 }
 
 pub unsafe extern "system" fn vkCmdBindVertexBuffers(
@@ -146,7 +146,7 @@ pub unsafe extern "system" fn vkCmdBindVertexBuffers(
     _p_buffers: *const vk::Buffer,
     _p_offsets: *const vk::DeviceSize,
 ) {
-    needs_graphics_queue("vkCmdBindVertexBuffers", command_buffer);
+    needs_graphics_pipelines("vkCmdBindVertexBuffers", command_buffer);
 }
 
 pub unsafe extern "system" fn vkCmdDraw(
@@ -156,7 +156,7 @@ pub unsafe extern "system" fn vkCmdDraw(
     _first_vertex: u32,
     _first_instance: u32,
 ) {
-    needs_graphics_queue("vkCmdDraw", command_buffer);
+    needs_graphics_pipelines("vkCmdDraw", command_buffer);
 }
 
 pub unsafe extern "system" fn vkCmdDrawIndexed(
@@ -167,7 +167,7 @@ pub unsafe extern "system" fn vkCmdDrawIndexed(
     _vertex_offset: i32,
     _first_instance: u32,
 ) {
-    needs_graphics_queue("vkCmdDrawIndexed", command_buffer);
+    needs_graphics_pipelines("vkCmdDrawIndexed", command_buffer);
 }
 
 pub unsafe extern "system" fn vkCmdDrawIndirect(
@@ -177,7 +177,7 @@ pub unsafe extern "system" fn vkCmdDrawIndirect(
     _draws: u32,
     _stride: u32,
 ) {
-    needs_graphics_queue("vkCmdDrawIndirect", command_buffer);
+    needs_graphics_pipelines("vkCmdDrawIndirect", command_buffer);
 }
 
 pub unsafe extern "system" fn vkCmdDrawIndexedIndirect(
@@ -187,17 +187,7 @@ pub unsafe extern "system" fn vkCmdDrawIndexedIndirect(
     _draws: u32,
     _stride: u32,
 ) {
-    needs_graphics_queue("vkCmdDrawIndexedIndirect", command_buffer);
-}
-
-pub unsafe extern "system" fn vkCmdClearAttachments(
-    command_buffer: vk::CommandBuffer,
-    _attachment_count: u32,
-    _p_attachments: *const vk::ClearAttachment,
-    _rect_count: u32,
-    _p_rects: *const vk::ClearRect,
-) {
-    needs_graphics_queue("vkCmdClearAttachments", command_buffer);
+    needs_graphics_pipelines("vkCmdDrawIndexedIndirect", command_buffer);
 }
 
 pub unsafe extern "system" fn vkCmdBeginQuery(
@@ -206,7 +196,7 @@ pub unsafe extern "system" fn vkCmdBeginQuery(
     _query: u32,
     _flags: vk::QueryControlFlags,
 ) {
-    needs_graphics_queue("vkCmdBeginQuery", command_buffer);
+    needs_graphics_pipelines("vkCmdBeginQuery", command_buffer);
 }
 
 pub unsafe extern "system" fn vkCmdEndQuery(
@@ -214,24 +204,5 @@ pub unsafe extern "system" fn vkCmdEndQuery(
     _pool: vk::QueryPool,
     _query: u32,
 ) {
-    needs_graphics_queue("vkCmdEndQuery", command_buffer);
-}
-
-pub unsafe extern "system" fn vkCmdBeginRenderPass(
-    command_buffer: vk::CommandBuffer,
-    _p_begin: *const vk::RenderPassBeginInfo<'_>,
-    _contents: vk::SubpassContents,
-) {
-    needs_graphics_queue("vkCmdBeginRenderPass", command_buffer);
-}
-
-pub unsafe extern "system" fn vkCmdNextSubpass(
-    command_buffer: vk::CommandBuffer,
-    _contents: vk::SubpassContents,
-) {
-    needs_graphics_queue("vkCmdNextSubpass", command_buffer);
-}
-
-pub unsafe extern "system" fn vkCmdEndRenderPass(command_buffer: vk::CommandBuffer) {
-    needs_graphics_queue("vkCmdEndRenderPass", command_buffer);
+    needs_graphics_pipelines("vkCmdEndQuery", command_buffer);
 }

@@ -25,14 +25,14 @@ fn refused_usage_returns_the_results_the_spec_names() {
     // SAFETY: Vulkan calls with valid create infos referring to locals
     // alive for each call.
     unsafe {
-        // No attachments before the graphics work: an image format query
-        // for one is unsupported.
+        // Input attachments are not read yet: an image format query for
+        // one is unsupported.
         let image = instance.get_physical_device_image_format_properties(
             physical,
             vk::Format::R8G8B8A8_UNORM,
             vk::ImageType::TYPE_2D,
             vk::ImageTiling::OPTIMAL,
-            vk::ImageUsageFlags::COLOR_ATTACHMENT,
+            vk::ImageUsageFlags::INPUT_ATTACHMENT,
             vk::ImageCreateFlags::empty(),
         );
         assert_eq!(image.err(), Some(vk::Result::ERROR_FORMAT_NOT_SUPPORTED));

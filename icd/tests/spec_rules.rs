@@ -384,7 +384,7 @@ fn a_vulkan_1_1_device_follows_the_specs_rules() {
             .render_pass(pass)];
         let (pipelines, result) = device
             .create_graphics_pipelines(vk::PipelineCache::null(), &graphics, None)
-            .expect_err("no graphics queue family");
+            .expect_err("no graphics pipelines yet");
         assert_eq!(result, vk::Result::ERROR_OUT_OF_DEVICE_MEMORY);
         assert_eq!(pipelines, vec![vk::Pipeline::null()]);
 

@@ -336,6 +336,19 @@ pub fn emit(
             op,
         });
     }
+    // `(ei)` marks the last varying read: the VPC may release the primitive's varyings
+    // after it (a6xx ISA "end input"; Turnip's fragment shaders carry it on their last
+    // bary.f / flat.b). The program's last one in layout order is the last executed in
+    // straight-line code; a varying read in a loop is not supported by this rule.
+    if let Some(last) = instrs
+        .iter_mut()
+        .rev()
+        .find(|i| matches!(&i.op, Op::Alu(a) if matches!(a.op, Opcode::BaryF | Opcode::FlatB)))
+    {
+        if let Op::Alu(a) = &mut last.op {
+            a.ei = true;
+        }
+    }
     // ir3 programs are fetched in groups of 16 instructions (SP_CS_INSTRLEN counts them):
     // pad with nops.
     while instrs.len() % 16 != 0 {

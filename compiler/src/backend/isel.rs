@@ -34,6 +34,7 @@ use parsnip_isa::{Cond, Opcode, Round, Type};
 use smallvec::{smallvec, SmallVec};
 use std::collections::{HashMap, HashSet};
 
+pub mod io;
 mod texel;
 
 /// The registers the driver must program for the hardware to deliver the built-ins.
@@ -107,6 +108,8 @@ struct Sel<'a> {
     phi_temps: HashMap<ir::Value, VReg>,
     /// Texel loads already selected as part of an earlier load of the same texel.
     texel_loaded: HashSet<ir::Value>,
+    /// Where a graphics shader's inputs and outputs are.
+    io: io::IoPlan,
 }
 
 fn err(msg: impl Into<String>) -> CompileError {
@@ -1052,8 +1055,12 @@ impl Sel<'_> {
         match &instr.op {
             Op::Alu(a) => self.sel_alu(need()?, a)?,
             Op::Convert(c) => self.sel_convert(need()?, c)?,
+            Op::Output(o) => self.sel_output(o)?,
             Op::SysVal(s) => {
                 let d = need()?;
+                if self.sel_graphics_input(d, s)?.is_some() {
+                    return Ok(());
+                }
                 let src = match s {
                     SysVal::LocalInvocationId(c) => MSrc::Fixed(INPUT_REGS.local_id + c),
                     SysVal::WorkgroupId(c) => MSrc::Fixed(INPUT_REGS.workgroup_id + c),
@@ -1133,8 +1140,9 @@ impl Sel<'_> {
     }
 }
 
-/// Selects ir3 operations for a lowered, optimised shader.
-pub fn select(shader: &ir::Shader) -> Result<MShader> {
+/// Selects ir3 operations for a lowered, optimised shader; also returns where a graphics
+/// shader's inputs and outputs are.
+pub fn select(shader: &ir::Shader) -> Result<(MShader, io::IoPlan)> {
     let n = shader.blocks.len();
     let mut s = Sel {
         ir: shader,
@@ -1148,13 +1156,17 @@ pub fn select(shader: &ir::Shader) -> Result<MShader> {
             ],
             vregs: Vec::new(),
             fixed_inputs: Vec::new(),
+            outputs: Vec::new(),
         },
         vals: HashMap::new(),
         defs: HashMap::new(),
         cur: 0,
         phi_temps: HashMap::new(),
         texel_loaded: HashSet::new(),
+        io: io::IoPlan::default(),
     };
+    s.io = io::plan(shader, &mut s.m)?;
+    s.m.outputs = s.io.outputs.values().map(|o| o.vreg).collect();
     for block in &shader.blocks {
         for instr in &block.instrs {
             if let Some(d) = instr.dst {
@@ -1260,5 +1272,5 @@ pub fn select(shader: &ir::Shader) -> Result<MShader> {
         };
         s.m.blocks[b].term = term;
     }
-    Ok(s.m)
+    Ok((s.m, s.io))
 }

@@ -127,6 +127,12 @@ fn reads(op: &LOp, m: &MShader, alloc: &Allocation) -> Vec<(u32, bool, usize)> {
             .map(|(i, c)| (scalar(alloc, *c), half(*c), i))
             .collect(),
         LOp::Br { .. } => vec![(P0, false, 0)],
+        // The hardware reads the outputs when the shader ends.
+        LOp::End => m
+            .outputs
+            .iter()
+            .flat_map(|&o| (0..m.info(o).size).map(move |k| (scalar(alloc, Comp(o, k)), false, 0)))
+            .collect(),
         _ => Vec::new(),
     }
 }
@@ -318,6 +324,11 @@ pub fn legalize(
                         }
                         wait = wait.max(d);
                     }
+                }
+                // Outputs need their (ss)/(sy) before `end` but no ALU delay: ir3 ends on
+                // the instruction writing the last output (triangle.ir3-stderr.txt).
+                if matches!(op, LOp::End) {
+                    wait = 0;
                 }
                 let mut emit = |i: LInstr, st: &mut State, first: &mut bool| {
                     let mut i = i;

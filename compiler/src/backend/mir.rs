@@ -439,6 +439,8 @@ pub struct MShader {
     /// Hardware-written registers read by `MSrc::Fixed` operands (kept free until their
     /// last read).
     pub fixed_inputs: Vec<u8>,
+    /// Register groups read at `end`: a graphics shader's outputs.
+    pub outputs: Vec<VReg>,
 }
 
 impl MShader {
@@ -478,6 +480,9 @@ pub fn remove_dead(m: &mut MShader) {
             if let MTerm::Branch { cond, .. } = &b.term {
                 used[cond.0 .0 as usize] = true;
             }
+        }
+        for o in &m.outputs {
+            used[o.0 as usize] = true;
         }
         let mut changed = false;
         for b in &mut m.blocks {

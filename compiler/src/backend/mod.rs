@@ -11,9 +11,11 @@ pub mod sched;
 
 use crate::error::{CompileError, Result};
 use crate::ir;
+use crate::stage_info;
 use crate::target::ShaderModel;
 use parsnip_isa::IsaGen;
 
+pub use crate::stage_info::{RegId, Stage, StageInfo};
 pub use isel::InputRegs;
 
 /// The statistics reported through VK_KHR_pipeline_executable_properties.
@@ -45,7 +47,8 @@ impl Stats {
     }
 }
 
-/// A compiled compute shader and everything the driver programs for it.
+/// A compiled shader and everything the driver programs for it: what every stage has
+/// here, what differs between stages in [`StageInfo`].
 #[derive(Clone, Debug)]
 pub struct CompiledShader {
     /// The program, two dwords per instruction (low dword first), padded to 16
@@ -53,31 +56,26 @@ pub struct CompiledShader {
     pub code: Vec<u32>,
     /// Instructions in `code`, padding included (SP_CS_INSTRLEN is this / 16).
     pub instr_count: u32,
-    pub local_size: [u32; 3],
     /// Threads per wave: 64, or 128 on GPUs that support double wave size.
     pub wave_size: u32,
-    /// Register footprint (SP_CS_CTRL_REG0 FULLREGFOOTPRINT / HALFREGFOOTPRINT), vec4s.
+    /// Register footprint (SP_xS_CTRL_REG0 FULLREGFOOTPRINT / HALFREGFOOTPRINT), vec4s.
     pub full_regs: u32,
     pub half_regs: u32,
     /// Const-file vec4s the shader reads (push constants and driver parameters).
     pub const_vec4: u32,
     pub consts: ir::ConstLayout,
-    /// Shared memory per workgroup, bytes.
-    pub shared_bytes: u32,
     /// Private memory per invocation (local arrays and spills), bytes.
     pub private_bytes: u32,
-    pub uses_barrier: bool,
     /// The shader reads bindless textures (`isam`, `saml`, `getsize`, ...):
-    /// SP_CS_CONFIG.BINDLESS_TEX (a6xx.xml) must say so, as Turnip sets it from ir3's
+    /// SP_xS_CONFIG.BINDLESS_TEX (a6xx.xml) must say so, as Turnip sets it from ir3's
     /// `bindless_tex`.
     pub bindless_textures: bool,
-    /// The shader samples through bindless samplers (`saml`): SP_CS_CONFIG.BINDLESS_SAMP,
-    /// from ir3's `bindless_samp`, which only instructions naming a sampler set.
+    /// The shader samples through bindless samplers (`sam`, `saml`):
+    /// SP_xS_CONFIG.BINDLESS_SAMP, from ir3's `bindless_samp`, which only instructions
+    /// naming a sampler set.
     pub bindless_samplers: bool,
-    /// Where the hardware must put the built-ins; `None` when the shader does not read
-    /// them (the driver then programs "unused", r63.x).
-    pub local_id_reg: Option<u8>,
-    pub workgroup_id_reg: Option<u8>,
+    /// The stage and what the driver programs for its inputs and outputs.
+    pub stage: StageInfo,
     pub stats: Stats,
     pub disassembly: String,
 }
@@ -111,7 +109,7 @@ pub fn compile(shader: &ir::Shader, model: &dyn ShaderModel) -> Result<CompiledS
         IsaGen::A6xx
     };
     check_private_bytes(shader.scratch_bytes, shader.scratch_bytes, 0)?;
-    let mut m = isel::select(shader)?;
+    let (mut m, io) = isel::select(shader)?;
     mir::remove_dead(&mut m);
     let uses_barrier = shader.blocks.iter().any(|b| {
         b.instrs.iter().any(|i| {
@@ -209,23 +207,30 @@ pub fn compile(shader: &ir::Shader, model: &dyn ShaderModel) -> Result<CompiledS
     });
     let reads = |r: u8| m.fixed_inputs.iter().any(|f| (r..r + 3).contains(f));
     let disassembly = instrs.iter().map(|i| format!("{i}\n")).collect();
+    let stage = match io.stage_info(shader, &alloc.phys, false) {
+        Some(info) => info,
+        None => StageInfo::Compute(stage_info::ComputeInfo {
+            local_size: shader.local_size,
+            shared_bytes: shader.shared_bytes,
+            uses_barrier,
+            local_id_reg: reads(isel::INPUT_REGS.local_id)
+                .then_some(RegId(isel::INPUT_REGS.local_id)),
+            workgroup_id_reg: reads(isel::INPUT_REGS.workgroup_id)
+                .then_some(RegId(isel::INPUT_REGS.workgroup_id)),
+        }),
+    };
     Ok(CompiledShader {
         code: words_to_dwords(&words),
         instr_count: instrs.len() as u32,
-        local_size: shader.local_size,
         wave_size: model.wave_size(double),
         full_regs,
         half_regs,
         const_vec4: shader.consts.dwords.div_ceil(4),
         consts: shader.consts.clone(),
-        shared_bytes: shader.shared_bytes,
         private_bytes,
-        uses_barrier,
         bindless_textures,
         bindless_samplers,
-        local_id_reg: reads(isel::INPUT_REGS.local_id).then_some(isel::INPUT_REGS.local_id),
-        workgroup_id_reg: reads(isel::INPUT_REGS.workgroup_id)
-            .then_some(isel::INPUT_REGS.workgroup_id),
+        stage,
         stats,
         disassembly,
     })

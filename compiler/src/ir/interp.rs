@@ -173,11 +173,11 @@ impl Machine<'_> {
         }
     }
 
-    fn sysval(&self, inv: &Invocation, s: SysVal) -> u64 {
+    fn sysval(&self, inv: &Invocation, s: SysVal) -> Result<u64, String> {
         let ls = self.shader.local_size;
         let wg = |c: u8| self.group[c as usize];
         let base = |c: u8| self.d.base_group[c as usize];
-        (match s {
+        Ok((match s {
             SysVal::LocalInvocationId(c) => inv.local_id[c as usize],
             SysVal::WorkgroupId(c) => wg(c),
             SysVal::BaseWorkgroup(c) => base(c),
@@ -194,7 +194,8 @@ impl Machine<'_> {
                 let [x, y, z] = inv.local_id;
                 ((z * ls[1] + y) * ls[0] + x) % self.d.subgroup_size.max(1)
             }
-        }) as u64
+            other => return Err(format!("{other} is a graphics input; dispatches have none")),
+        }) as u64)
     }
 
     /// Runs one invocation until it ends or waits at a barrier.
@@ -293,7 +294,8 @@ impl Machine<'_> {
                 ),
                 None,
             ),
-            Op::SysVal(s) => (Some(self.sysval(inv, *s)), None),
+            Op::SysVal(s) => (Some(self.sysval(inv, *s)?), None),
+            Op::Output(_) => return Err(format!("{op}: dispatches have no outputs")),
             Op::Load(l) => {
                 let off = src(inv, l.offset);
                 (Some(self.load(inv, &l.space, off, l.size)?), None)
@@ -443,6 +445,8 @@ pub fn const_file(shader: &Shader, d: &Dispatch) -> Vec<u8> {
         let v = match p {
             DriverParam::NumWorkgroups(i) => d.groups[*i as usize],
             DriverParam::BaseWorkgroup(i) => d.base_group[*i as usize],
+            // The interpreter runs dispatches, which have no draw.
+            DriverParam::BaseVertex | DriverParam::BaseInstance => 0,
         };
         let at = *dword as usize * 4;
         if at + 4 <= c.len() {

@@ -233,18 +233,39 @@ pub struct ConstLayout {
     pub dwords: u32,
 }
 
-/// Values the driver uploads to the const file for a dispatch.
+/// Values the driver uploads to the const file for a dispatch or a draw.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum DriverParam {
     /// vkCmdDispatch's group counts (x, y, z).
     NumWorkgroups(u8),
     /// vkCmdDispatchBase's base group (x, y, z).
     BaseWorkgroup(u8),
+    /// The draw's vertexOffset (indexed) or firstVertex: gl_BaseVertex.
+    BaseVertex,
+    /// The draw's firstInstance: gl_BaseInstance, and what gl_InstanceIndex adds to the
+    /// instance id the VFD delivers (which counts from 0).
+    BaseInstance,
 }
 
-/// A compute shader in the IR.
+impl DriverParam {
+    /// Parameters of one group share a vec4, each at its own component, so that the
+    /// driver uploads whole vec4s: (group, component).
+    pub fn vec4_slot(self) -> (u8, u8) {
+        match self {
+            DriverParam::NumWorkgroups(c) => (0, c),
+            DriverParam::BaseWorkgroup(c) => (1, c),
+            DriverParam::BaseVertex => (2, 0),
+            DriverParam::BaseInstance => (2, 1),
+        }
+    }
+}
+
+/// A shader in the IR.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Shader {
+    pub stage: crate::stage_info::Stage,
+    /// A fragment shader's EarlyFragmentTests.
+    pub early_fragment_tests: bool,
     pub blocks: Vec<Block>,
     value_sizes: Vec<BitSize>,
     pub locals: Vec<LocalVar>,
@@ -256,11 +277,16 @@ pub struct Shader {
     /// Bytes of push constants the shader reads.
     pub push_constant_bytes: u32,
     pub consts: ConstLayout,
+    /// A vertex shader's gl_ClipDistance and gl_CullDistance sizes.
+    pub clip_distances: u8,
+    pub cull_distances: u8,
 }
 
 impl Shader {
     pub fn new(local_size: [u32; 3]) -> Shader {
         Shader {
+            stage: crate::stage_info::Stage::Compute,
+            early_fragment_tests: false,
             blocks: vec![Block::new()],
             value_sizes: Vec::new(),
             locals: Vec::new(),
@@ -269,6 +295,20 @@ impl Shader {
             scratch_bytes: 0,
             push_constant_bytes: 0,
             consts: ConstLayout::default(),
+            clip_distances: 0,
+            cull_distances: 0,
+        }
+    }
+
+    pub fn for_stage(
+        stage: crate::stage_info::Stage,
+        local_size: [u32; 3],
+        early_fragment_tests: bool,
+    ) -> Shader {
+        Shader {
+            stage,
+            early_fragment_tests,
+            ..Shader::new(local_size)
         }
     }
 

@@ -2,6 +2,7 @@
 //! walk operands without matching every operation.
 
 use super::{BitSize, Src};
+use crate::stage_info::{Interpolation, Sampling, ScalarKind, VaryingSlot};
 use smallvec::SmallVec;
 
 /// Arithmetic and logic. `size` is the size of the operands (the result's size follows from
@@ -461,6 +462,31 @@ pub struct TexelAtomic {
     pub compare: Option<Src>,
 }
 
+/// Where a graphics shader's output goes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum OutputSlot {
+    /// A vertex shader output (position, point size, distances, a varying), one
+    /// component.
+    Varying(VaryingSlot, u8),
+    /// Component `component` of colour output `location`.
+    Color {
+        location: u32,
+        component: u8,
+        kind: ScalarKind,
+    },
+    /// gl_FragDepth.
+    Depth,
+    /// gl_SampleMask\[0\].
+    SampleMask,
+}
+
+/// `slot = src` when the invocation ends (32-bit values).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Output {
+    pub slot: OutputSlot,
+    pub src: Src,
+}
+
 /// Component `component` of a view's size: a buffer's texels (component 0), an image's
 /// width, height and depth or layers at level `lod` (an integer), or (component 3) its
 /// levels.
@@ -471,9 +497,35 @@ pub struct TexelSize {
     pub component: u8,
 }
 
-/// Built-in inputs of a compute invocation.
+/// Inputs of an invocation: built-ins, and the vertex attributes and varyings of the
+/// graphics stages.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum SysVal {
+    /// Component `component` of vertex attribute `location`, as the VFD converted it.
+    Attribute {
+        location: u32,
+        component: u8,
+        kind: ScalarKind,
+    },
+    /// Component `component` of fragment shader input `location`, interpolated so.
+    Varying {
+        location: u32,
+        component: u8,
+        interpolation: Interpolation,
+        sampling: Sampling,
+        kind: ScalarKind,
+    },
+    /// The vertex index (the draw's vertex offset or first vertex included).
+    VertexId,
+    /// The instance counted from the draw's first instance (gl_InstanceIndex is
+    /// `InstanceId + BaseInstance`).
+    InstanceId,
+    BaseVertex,
+    BaseInstance,
+    /// gl_FragCoord.xyzw.
+    FragCoord(u8),
+    /// gl_FrontFacing, as 0 or 1.
+    FrontFacing,
     LocalInvocationId(u8),
     /// The group's position in the dispatch, counted from 0 (what the hardware delivers).
     WorkgroupId(u8),
@@ -501,6 +553,8 @@ pub struct Barrier {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Op {
     Alu(Alu),
+    /// A graphics shader's output at the end of the invocation.
+    Output(Output),
     Convert(Convert),
     SysVal(SysVal),
     Load(Load),
@@ -573,6 +627,7 @@ impl Op {
                     f(c);
                 }
             }
+            Op::Output(o) => f(&mut o.src),
             Op::SysVal(_) | Op::Barrier(_) | Op::Undef => {}
         }
     }
@@ -624,6 +679,7 @@ impl Op {
                     f(c);
                 }
             }
+            Op::Output(o) => f(&o.src),
             Op::SysVal(_) | Op::Barrier(_) | Op::Undef => {}
         }
     }
@@ -639,6 +695,7 @@ impl Op {
             // storage ones may.
             Op::TexelLoad(l) => l.view.path == TexelPath::Sampled,
             Op::Store(_) | Op::Atomic(_) | Op::Barrier(_) | Op::TexelStore(_) => false,
+            Op::Output(_) => false,
             Op::TexelAtomic(_) => false,
         }
     }

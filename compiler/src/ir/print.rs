@@ -115,6 +115,32 @@ impl Display for SysVal {
             SysVal::LocalInvocationIndex => write!(f, "local_invocation_index"),
             SysVal::SubgroupSize => write!(f, "subgroup_size"),
             SysVal::SubgroupInvocationId => write!(f, "subgroup_invocation_id"),
+            SysVal::Attribute {
+                location,
+                component,
+                ..
+            } => write!(
+                f,
+                "attribute{location}.{}",
+                COMPONENTS[*component as usize & 3]
+            ),
+            SysVal::Varying {
+                location,
+                component,
+                interpolation,
+                sampling,
+                ..
+            } => write!(
+                f,
+                "varying{location}.{} {interpolation:?} {sampling:?}",
+                COMPONENTS[*component as usize & 3]
+            ),
+            SysVal::VertexId => write!(f, "vertex_id"),
+            SysVal::InstanceId => write!(f, "instance_id"),
+            SysVal::BaseVertex => write!(f, "base_vertex"),
+            SysVal::BaseInstance => write!(f, "base_instance"),
+            SysVal::FragCoord(i) => write!(f, "frag_coord.{}", COMPONENTS[*i as usize & 3]),
+            SysVal::FrontFacing => write!(f, "front_facing"),
         }
     }
 }
@@ -122,6 +148,25 @@ impl Display for SysVal {
 impl Display for Op {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         match self {
+            Op::Output(o) => {
+                match o.slot {
+                    OutputSlot::Varying(slot, c) => {
+                        write!(f, "output {slot:?}.{}", COMPONENTS[c as usize & 3])?
+                    }
+                    OutputSlot::Color {
+                        location,
+                        component,
+                        kind,
+                    } => write!(
+                        f,
+                        "output color{location}.{} {kind:?}",
+                        COMPONENTS[component as usize & 3]
+                    )?,
+                    OutputSlot::Depth => write!(f, "output depth")?,
+                    OutputSlot::SampleMask => write!(f, "output sample_mask")?,
+                }
+                write!(f, " = {}", o.src)
+            }
             Op::Alu(a) => {
                 write!(f, "{}.{}", a.op.name(), a.size)?;
                 for (i, s) in a.srcs.iter().enumerate() {

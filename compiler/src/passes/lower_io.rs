@@ -30,19 +30,11 @@ pub fn run(shader: &mut Shader) {
         }
         // Each kind of parameter takes a vec4 (x, y, z) so that the driver uploads whole
         // vec4s.
-        let lane = match p {
-            DriverParam::NumWorkgroups(c) | DriverParam::BaseWorkgroup(c) => c as u32,
-        };
-        let same_kind = params
-            .iter()
-            .find(|(q, _)| std::mem::discriminant(q) == std::mem::discriminant(&p));
+        let (group, lane) = p.vec4_slot();
+        let lane = u32::from(lane);
+        let same_kind = params.iter().find(|(q, _)| q.vec4_slot().0 == group);
         let base = match same_kind {
-            Some((q, d)) => {
-                let ql = match q {
-                    DriverParam::NumWorkgroups(c) | DriverParam::BaseWorkgroup(c) => *c as u32,
-                };
-                d - ql
-            }
+            Some((q, d)) => d - u32::from(q.vec4_slot().1),
             None => {
                 let b = next;
                 next += 4;
@@ -66,6 +58,19 @@ pub fn run(shader: &mut Shader) {
             let replacement: Option<Op> = match &instr.op {
                 Op::SysVal(SysVal::NumWorkgroups(c)) => {
                     let dw = param_dword(DriverParam::NumWorkgroups(*c), &mut params);
+                    Some(Op::Load(Load {
+                        space: Space::Const,
+                        offset: Src::Imm(dw as u64 * 4),
+                        size: BitSize::B32,
+                    }))
+                }
+                Op::SysVal(SysVal::BaseVertex) | Op::SysVal(SysVal::BaseInstance) => {
+                    let param = if instr.op == Op::SysVal(SysVal::BaseVertex) {
+                        DriverParam::BaseVertex
+                    } else {
+                        DriverParam::BaseInstance
+                    };
+                    let dw = param_dword(param, &mut params);
                     Some(Op::Load(Load {
                         space: Space::Const,
                         offset: Src::Imm(dw as u64 * 4),

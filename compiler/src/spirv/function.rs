@@ -1,11 +1,13 @@
 //! Translation of SPIR-V functions into the IR. Calls are inlined: each call translates the
 //! callee's blocks anew, and its returns jump to a block that continues the caller.
 
+use super::interface;
 use super::layout::{self, LayoutKind, MatrixLayout};
-use super::module::{Id, Module, Type};
+use super::module::{Decorations, Id, Module, Type};
 use super::operands::{describe, id_at, lit_at, result_of};
 use crate::error::{CompileError, Result};
 use crate::ir::*;
+use crate::stage_info::{Interpolation, Sampling, ScalarKind, Stage, VaryingSlot};
 use rspirv::dr;
 use rspirv::spirv::{BuiltIn, Op as SpvOp, StorageClass};
 use std::collections::HashMap;
@@ -124,6 +126,9 @@ pub(super) struct Translator<'m> {
     refused: HashMap<Id, String>,
     call_stack: Vec<Id>,
     instrs: usize,
+    /// Output variables (as locals) and what each of their leaves is, written out when
+    /// the entry point returns.
+    outputs: Vec<(Ptr, Vec<interface::Leaf>)>,
 }
 
 /// A phi whose sources are filled in once all blocks are translated: its block, its
@@ -137,12 +142,13 @@ impl<'m> Translator<'m> {
     pub fn new(m: &'m Module) -> Translator<'m> {
         Translator {
             m,
-            shader: Shader::new(m.local_size),
+            shader: Shader::for_stage(m.stage, m.local_size, m.early_fragment_tests),
             cur: BlockId::ENTRY,
             globals: HashMap::new(),
             types_of: HashMap::new(),
             refused: HashMap::new(),
             call_stack: Vec::new(),
+            outputs: Vec::new(),
             instrs: 0,
         }
     }
@@ -356,9 +362,20 @@ impl<'m> Translator<'m> {
                 }
                 StorageClass::Input => match deco.builtin {
                     Some(b) => ptr(PtrBase::BuiltIn(b)),
-                    None => return Err(fail("compute shaders have no non-built-in inputs".into())),
+                    None if self.m.stage == Stage::Compute => {
+                        return Err(fail("compute shaders have no non-built-in inputs".into()))
+                    }
+                    None => Val::Ptr(self.declare_input(id, g.pointee, &deco)?),
                 },
-                StorageClass::Output => return Err(fail("compute shaders have no outputs".into())),
+                StorageClass::Output if self.m.stage == Stage::Compute => {
+                    return Err(fail("compute shaders have no outputs".into()))
+                }
+                StorageClass::Output => {
+                    let leaves = interface::leaves(self.m, id, g.pointee)?;
+                    let p = self.new_local(g.pointee).map_err(fail)?;
+                    self.outputs.push((p.clone(), leaves));
+                    Val::Ptr(p)
+                }
                 StorageClass::UniformConstant => {
                     // Texel buffers, images and samplers (and arrays of them); kinds the
                     // front end does not support are refused where used, so that a
@@ -454,7 +471,19 @@ impl<'m> Translator<'m> {
 
     fn sysval(&mut self, b: BuiltIn, component: u64) -> Result<Src> {
         let c = component.min(2) as u8;
+        let stage = self.m.stage;
         let sv = match b {
+            BuiltIn::VertexIndex if stage == Stage::Vertex => SysVal::VertexId,
+            BuiltIn::InstanceIndex if stage == Stage::Vertex => {
+                let id = self.value(Op::SysVal(SysVal::InstanceId), BitSize::B32)?;
+                let base = self.value(Op::SysVal(SysVal::BaseInstance), BitSize::B32)?;
+                return self.alu(AluOp::IAdd, BitSize::B32, &[id, base]);
+            }
+            BuiltIn::BaseVertex if stage == Stage::Vertex => SysVal::BaseVertex,
+            BuiltIn::BaseInstance if stage == Stage::Vertex => SysVal::BaseInstance,
+            BuiltIn::FragCoord if stage == Stage::Fragment => {
+                SysVal::FragCoord(component.min(3) as u8)
+            }
             BuiltIn::LocalInvocationId => SysVal::LocalInvocationId(c),
             BuiltIn::WorkgroupId => {
                 let id = self.value(Op::SysVal(SysVal::WorkgroupId(c)), BitSize::B32)?;
@@ -475,7 +504,7 @@ impl<'m> Translator<'m> {
             BuiltIn::DeviceIndex => return Ok(Src::Imm(0)),
             other => {
                 return Err(CompileError::new(format!(
-                    "built-in {other:?} is not supported in compute shaders"
+                    "built-in {other:?} is not supported in {stage} shaders"
                 )))
             }
         };
@@ -662,10 +691,157 @@ impl<'m> Translator<'m> {
 
     // ---- functions ----
 
+    /// A function-local variable of type `ty`.
+    fn new_local(&mut self, ty: Id) -> std::result::Result<Ptr, String> {
+        let slots = self.m.leaves(ty)?;
+        self.shader.locals.push(LocalVar { slots });
+        Ok(Ptr {
+            base: PtrBase::Local(self.shader.locals.len() as u32 - 1),
+            pointee: ty,
+            offset: Src::Imm(0),
+            matrix: None,
+            comp_stride: None,
+        })
+    }
+
+    /// A vertex attribute or fragment shader input: a local variable holding what the
+    /// hardware delivered, so that it can be indexed like any other.
+    fn declare_input(&mut self, id: Id, ty: Id, deco: &Decorations) -> Result<Ptr> {
+        let fail =
+            |msg: String| CompileError::new(format!("OpVariable {}: {msg}", self.m.name(id)));
+        let leaves = interface::leaves(self.m, id, ty)?;
+        let interpolation = if deco.flat {
+            Interpolation::Flat
+        } else if deco.no_perspective {
+            Interpolation::NoPerspective
+        } else {
+            Interpolation::Smooth
+        };
+        let sampling = if deco.sample {
+            Sampling::Sample
+        } else if deco.centroid {
+            Sampling::Centroid
+        } else {
+            Sampling::Center
+        };
+        let mut srcs = Vec::with_capacity(leaves.len());
+        for leaf in &leaves {
+            let interface::Leaf::Location {
+                location,
+                component,
+                kind,
+            } = *leaf
+            else {
+                return Err(fail(
+                    "built-in members of input blocks are not supported".into(),
+                ));
+            };
+            let sv = match self.m.stage {
+                Stage::Vertex => SysVal::Attribute {
+                    location,
+                    component,
+                    kind,
+                },
+                _ => {
+                    if kind != ScalarKind::Float && interpolation != Interpolation::Flat {
+                        return Err(fail("integer fragment inputs must be Flat".into()));
+                    }
+                    SysVal::Varying {
+                        location,
+                        component,
+                        interpolation,
+                        sampling,
+                        kind,
+                    }
+                }
+            };
+            srcs.push(self.value(Op::SysVal(sv), BitSize::B32)?);
+        }
+        let p = self.new_local(ty).map_err(fail)?;
+        let n = srcs.len();
+        self.store_to(&p, &Comp::new(srcs, vec![BitSize::B32; n]))?;
+        Ok(p)
+    }
+
+    /// The outputs, as the invocation leaves them.
+    fn write_outputs(&mut self) -> Result<()> {
+        let outputs = std::mem::take(&mut self.outputs);
+        let count = |b: BuiltIn| {
+            outputs
+                .iter()
+                .flat_map(|(_, l)| l)
+                .filter(|l| matches!(l, interface::Leaf::BuiltIn(x, _) if *x == b))
+                .count() as u32
+        };
+        let clip = count(BuiltIn::ClipDistance);
+        let cull = count(BuiltIn::CullDistance);
+        if clip + cull > 8 {
+            return Err(CompileError::new(format!(
+                "{clip} clip and {cull} cull distances; the hardware has 8 in all"
+            )));
+        }
+        self.shader.clip_distances = clip as u8;
+        self.shader.cull_distances = cull as u8;
+        let vertex = self.m.stage == Stage::Vertex;
+        for (ptr, leaves) in &outputs {
+            let values = self.load_from(ptr)?;
+            for (leaf, src) in leaves.iter().zip(values.srcs.iter()) {
+                let distance = |k: u32| {
+                    OutputSlot::Varying(VaryingSlot::ClipCullDistance((k / 4) as u8), (k % 4) as u8)
+                };
+                let slot = match (*leaf, vertex) {
+                    (
+                        interface::Leaf::Location {
+                            location,
+                            component,
+                            ..
+                        },
+                        true,
+                    ) => OutputSlot::Varying(VaryingSlot::Location(location), component),
+                    (
+                        interface::Leaf::Location {
+                            location,
+                            component,
+                            kind,
+                        },
+                        false,
+                    ) => OutputSlot::Color {
+                        location,
+                        component,
+                        kind,
+                    },
+                    (interface::Leaf::BuiltIn(BuiltIn::Position, i), true) => {
+                        OutputSlot::Varying(VaryingSlot::Position, i as u8)
+                    }
+                    (interface::Leaf::BuiltIn(BuiltIn::PointSize, _), true) => {
+                        OutputSlot::Varying(VaryingSlot::PointSize, 0)
+                    }
+                    (interface::Leaf::BuiltIn(BuiltIn::ClipDistance, i), true) => distance(i),
+                    (interface::Leaf::BuiltIn(BuiltIn::CullDistance, i), true) => {
+                        distance(clip + i)
+                    }
+                    (interface::Leaf::BuiltIn(BuiltIn::FragDepth, _), false) => OutputSlot::Depth,
+                    (interface::Leaf::BuiltIn(BuiltIn::SampleMask, 0), false) => {
+                        OutputSlot::SampleMask
+                    }
+                    (interface::Leaf::BuiltIn(b, _), _) => {
+                        return Err(CompileError::new(format!(
+                            "the output built-in {b:?} is not supported in {} shaders",
+                            self.m.stage
+                        )))
+                    }
+                };
+                self.emit(Op::Output(Output { slot, src: *src }), None)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Translates the entry point.
     pub fn entry(&mut self) -> Result<()> {
         self.declare_globals()?;
         self.call(self.m.entry_function, Vec::new())?;
+        self.write_outputs()?;
         let cur = self.cur;
         self.shader.block_mut(cur).term = Terminator::Return;
         Ok(())
@@ -861,7 +1037,14 @@ impl<'m> Translator<'m> {
                         terminated = true;
                     }
                     SpvOp::Kill | SpvOp::TerminateInvocation | SpvOp::DemoteToHelperInvocation => {
-                        return Err(err(inst, "is only valid in fragment shaders"))
+                        return Err(err(
+                            inst,
+                            if self.m.stage == Stage::Fragment {
+                                "discarding fragments is not supported yet"
+                            } else {
+                                "is only valid in fragment shaders"
+                            },
+                        ))
                     }
                     _ => self.instruction(&mut ids, inst)?,
                 }

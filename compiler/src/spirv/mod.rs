@@ -4,6 +4,7 @@ mod bindings;
 mod function;
 mod glsl_std450;
 mod image;
+mod interface;
 mod layout;
 mod module;
 mod operands;

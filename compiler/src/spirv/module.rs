@@ -4,6 +4,7 @@
 use super::operands::{describe, id_at, lit_at};
 use crate::error::{CompileError, Result};
 use crate::ir::{eval, AluOp, BitSize, ConvKind, TexelDim};
+use crate::stage_info::Stage;
 use rspirv::dr;
 use rspirv::spirv::{BuiltIn, Decoration, Dim, ImageFormat, Op as SpvOp, StorageClass};
 use std::collections::HashMap;
@@ -95,6 +96,12 @@ pub struct Decorations {
     pub array_stride: Option<u32>,
     pub block: bool,
     pub buffer_block: bool,
+    pub location: Option<u32>,
+    pub component: Option<u32>,
+    pub flat: bool,
+    pub no_perspective: bool,
+    pub centroid: bool,
+    pub sample: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -102,6 +109,8 @@ pub struct MemberDecorations {
     pub offset: Option<u32>,
     pub matrix_stride: Option<u32>,
     pub row_major: bool,
+    pub builtin: Option<BuiltIn>,
+    pub location: Option<u32>,
 }
 
 /// A module-scope variable.
@@ -128,6 +137,10 @@ pub struct Module {
     pub names: HashMap<Id, String>,
     pub entry_function: Id,
     pub local_size: [u32; 3],
+    /// The entry point's execution model.
+    pub stage: Stage,
+    /// ExecutionMode EarlyFragmentTests.
+    pub early_fragment_tests: bool,
 }
 
 fn err(inst: &dr::Instruction, msg: impl std::fmt::Display) -> CompileError {
@@ -150,6 +163,8 @@ impl Module {
             names: HashMap::new(),
             entry_function: 0,
             local_size: [1, 1, 1],
+            stage: Stage::Compute,
+            early_fragment_tests: false,
         };
         m.read_header(entry)?;
         m.read_decorations()?;
@@ -204,6 +219,11 @@ impl Module {
                     | C::StorageImageArrayDynamicIndexing
                     // Only DeviceIndex, which the front end knows (SPV_KHR_device_group).
                     | C::DeviceGroup
+                    // Vertex shader outputs the VPC collects.
+                    | C::ClipDistance
+                    | C::CullDistance
+                    // gl_BaseVertex / gl_BaseInstance (SPV_KHR_shader_draw_parameters).
+                    | C::DrawParameters
             );
             if !supported {
                 return Err(err(inst, format!("capability {cap:?} is not supported")));
@@ -234,12 +254,18 @@ impl Module {
                 _ => return Err(err(inst, "missing entry point name")),
             };
             if name == entry {
-                if model != rspirv::spirv::ExecutionModel::GLCompute {
-                    return Err(err(
-                        inst,
-                        format!("entry point \"{name}\" is a {model:?} shader; only compute (GLCompute) is supported"),
-                    ));
-                }
+                use rspirv::spirv::ExecutionModel as X;
+                self.stage = match model {
+                    X::GLCompute => Stage::Compute,
+                    X::Vertex => Stage::Vertex,
+                    X::Fragment => Stage::Fragment,
+                    _ => {
+                        return Err(err(
+                            inst,
+                            format!("entry point \"{name}\" is a {model:?} shader; only compute (GLCompute), vertex and fragment shaders are supported"),
+                        ))
+                    }
+                };
                 found = Some(id_at(inst, 1)?);
             }
         }
@@ -272,6 +298,12 @@ impl Module {
                             Decoration::ArrayStride => d.array_stride = Some(lit_at(inst, 2)?),
                             Decoration::Block => d.block = true,
                             Decoration::BufferBlock => d.buffer_block = true,
+                            Decoration::Location => d.location = Some(lit_at(inst, 2)?),
+                            Decoration::Component => d.component = Some(lit_at(inst, 2)?),
+                            Decoration::Flat => d.flat = true,
+                            Decoration::NoPerspective => d.no_perspective = true,
+                            Decoration::Centroid => d.centroid = true,
+                            Decoration::Sample => d.sample = true,
                             Decoration::BuiltIn => match inst.operands.get(2) {
                                 Some(dr::Operand::BuiltIn(b)) => d.builtin = Some(*b),
                                 _ => return Err(err(inst, "missing built-in operand")),
@@ -291,6 +323,11 @@ impl Module {
                             Decoration::MatrixStride => d.matrix_stride = Some(lit_at(inst, 3)?),
                             Decoration::RowMajor => d.row_major = true,
                             Decoration::ColMajor => d.row_major = false,
+                            Decoration::BuiltIn => match inst.operands.get(3) {
+                                Some(dr::Operand::BuiltIn(b)) => d.builtin = Some(*b),
+                                _ => return Err(err(inst, "missing built-in operand")),
+                            },
+                            Decoration::Location => d.location = Some(lit_at(inst, 3)?),
                             _ => {}
                         },
                         _ => return Err(err(inst, "missing decoration operand")),
@@ -326,6 +363,9 @@ impl Module {
                     for (i, s) in self.local_size.iter_mut().enumerate() {
                         *s = lit_at(inst, 2 + i)?;
                     }
+                }
+                (SpvOp::ExecutionMode, M::EarlyFragmentTests) => {
+                    self.early_fragment_tests = true;
                 }
                 (SpvOp::ExecutionModeId, M::LocalSizeId) => {
                     for i in 0..3 {

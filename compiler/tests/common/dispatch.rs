@@ -26,6 +26,7 @@
 use parsnip_compiler::backend::CompiledShader;
 use parsnip_compiler::descriptor_layout::DescriptorKind;
 use parsnip_compiler::ir::DriverParam;
+use parsnip_compiler::stage_info::{ComputeInfo, RegId};
 use parsnip_kernel_if::sim::SimDevice;
 use parsnip_kernel_if::{Bo, BoDesc, BoUse, CommandBuffer, Deadline, KernelDevice, Submit};
 use parsnip_registers::descriptors::{a6xx as desc6, a7xx as desc7, UboDescriptor};
@@ -213,7 +214,7 @@ impl SimGpu {
                 })?,
             }
         }
-        dispatch_packets(&mut cs, chip, s.local_size, d.groups)?;
+        dispatch_packets(&mut cs, chip, compute_info(s)?.local_size, d.groups)?;
 
         let stream = self.bo_with(&words_to_bytes(&cs.dwords), "command stream")?;
         let mut uses: Vec<BoUse> = vec![BoUse::read(&program)];
@@ -487,6 +488,7 @@ fn const_image(s: &CompiledShader, d: &Dispatch) -> Vec<u32> {
         image[*dword as usize] = match param {
             DriverParam::NumWorkgroups(c) => d.groups[usize::from(*c)],
             DriverParam::BaseWorkgroup(c) => d.base_group[usize::from(*c)],
+            DriverParam::BaseVertex | DriverParam::BaseInstance => 0,
         };
     }
     image
@@ -503,6 +505,13 @@ fn threadsize(wave_size: u32) -> A6xxThreadsize {
     } else {
         A6xxThreadsize::THREAD64
     }
+}
+
+/// What a dispatch needs of the shader's stage.
+fn compute_info(s: &CompiledShader) -> Result<&ComputeInfo, String> {
+    s.stage
+        .compute()
+        .ok_or_else(|| format!("a {} shader cannot be dispatched", s.stage.stage()))
 }
 
 /// The shader's state, in the order Turnip's compute.log programs it.
@@ -581,7 +590,8 @@ fn program_state(
     cs.load_state(A6xxStateType::ST6_SHADER, 0, preload, Load::Indirect(code))?;
 
     // SHARED_SIZE: (n + 1) KiB; Turnip programs at least 1.
-    let shared = s.shared_bytes.div_ceil(1024).saturating_sub(1).max(1);
+    let k = compute_info(s)?;
+    let shared = k.shared_bytes.div_ceil(1024).saturating_sub(1).max(1);
     cs.reg(&regs::SpCsUnknownA9b1 {
         shared_size: shared,
         unk5: false,
@@ -595,12 +605,12 @@ fn program_state(
         })?;
     }
 
-    let regid = |r: Option<u8>| r.map_or(REGID_UNUSED, u32::from);
+    let regid = |r: Option<RegId>| r.map_or(REGID_UNUSED, |r| u32::from(r.0));
     let ids = regs::SpCsCntl0 {
-        wgidconstid: regid(s.workgroup_id_reg),
+        wgidconstid: regid(k.workgroup_id_reg),
         wgsizeconstid: REGID_UNUSED,
         wgoffsetconstid: REGID_UNUSED,
-        localidregid: regid(s.local_id_reg),
+        localidregid: regid(k.local_id_reg),
     };
     match chip {
         Chip::A6xx => {

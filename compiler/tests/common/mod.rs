@@ -19,6 +19,39 @@ pub fn spirv(name: &str) -> Vec<u32> {
     compile_glsl(&src, name, "vulkan1.2")
 }
 
+/// The SPIR-V of `tests/shaders/<file>` (a `.vert` or `.frag`), as [`spirv`] compiles it.
+pub fn spirv_file(file: &str) -> Vec<u32> {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/shaders")
+        .join(file);
+    compile_glsl(&src, file, "vulkan1.2")
+}
+
+/// The SPIR-V of a GLSL file anywhere, or glslangValidator's complaint (for corpora
+/// holding shaders that are not Vulkan GLSL).
+pub fn try_spirv_path(src: &Path) -> Result<Vec<u32>, String> {
+    let out = std::env::temp_dir().join(format!(
+        "parsnip-compiler-{}-{}-corpus.spv",
+        std::process::id(),
+        next_call()
+    ));
+    let status = Command::new("glslangValidator")
+        .args(["-V", "--target-env", "vulkan1.2", "-o"])
+        .arg(&out)
+        .arg(src)
+        .output()
+        .map_err(|e| format!("glslangValidator could not be run ({e})"))?;
+    if !status.status.success() {
+        return Err(String::from_utf8_lossy(&status.stdout).into_owned());
+    }
+    let bytes = std::fs::read(&out).map_err(|e| e.to_string())?;
+    let _ = std::fs::remove_file(&out);
+    Ok(bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect())
+}
+
 /// The SPIR-V of a compute shader given as GLSL text, as [`spirv`] compiles it.
 pub fn spirv_of(name: &str, source: &str) -> Vec<u32> {
     spirv_for(name, source, "vulkan1.2")

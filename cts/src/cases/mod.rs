@@ -21,6 +21,7 @@ mod pseudo_random;
 pub mod push_constants;
 pub mod queries;
 pub mod rejections;
+pub mod render_passes;
 pub mod robustness;
 pub mod shared_memory;
 mod step;
@@ -41,6 +42,7 @@ pub fn all() -> Vec<Case> {
         indirect_dispatch::CASES,
         copies_and_fills::CASES,
         images::CASES,
+        render_passes::CASES,
         image_shaders::CASES,
         memory::CASES,
         timeline_semaphores::CASES,

@@ -62,6 +62,21 @@ impl Harness {
     /// it (vkGetPhysicalDeviceImageFormatProperties refuses it, or lacks
     /// the levels or layers).
     pub fn image(&mut self, shape: ImageShape) -> Result<Image, Stop> {
+        self.image_for(shape, USAGE)
+    }
+
+    /// An image for transfers and rendering to (colour or depth/stencil
+    /// attachment, by its format).
+    pub fn attachment_image(&mut self, shape: ImageShape) -> Result<Image, Stop> {
+        let attachment = if aspects(shape.format) == vk::ImageAspectFlags::COLOR {
+            vk::ImageUsageFlags::COLOR_ATTACHMENT
+        } else {
+            vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
+        };
+        self.image_for(shape, USAGE | attachment)
+    }
+
+    fn image_for(&mut self, shape: ImageShape, usage: vk::ImageUsageFlags) -> Result<Image, Stop> {
         // SAFETY: a query on the live physical device.
         let props = unsafe {
             self.instance.get_physical_device_image_format_properties(
@@ -69,7 +84,7 @@ impl Harness {
                 shape.format,
                 shape.image_type,
                 shape.tiling,
-                USAGE,
+                usage,
                 vk::ImageCreateFlags::empty(),
             )
         };
@@ -98,7 +113,7 @@ impl Harness {
             .array_layers(shape.layers)
             .samples(vk::SampleCountFlags::TYPE_1)
             .tiling(shape.tiling)
-            .usage(USAGE)
+            .usage(usage)
             .sharing_mode(vk::SharingMode::EXCLUSIVE)
             .initial_layout(vk::ImageLayout::UNDEFINED);
         // SAFETY: the device is alive; `info` is valid for the call.
@@ -373,22 +388,49 @@ impl Recorder<'_> {
         } else {
             access(old) | vk::AccessFlags::TRANSFER_WRITE
         };
+        let dst_access = access(new) | vk::AccessFlags::TRANSFER_WRITE;
+        let transfer = vk::PipelineStageFlags::TRANSFER;
+        self.layout_barrier(image, [old, new], [src_access, dst_access], transfer);
+    }
+
+    /// Moves every subresource of `image` from `old` to `new`, ordering
+    /// every command before with every command after (transfers and
+    /// render-pass attachment accesses alike).
+    pub fn relayout(&self, image: &Image, old: vk::ImageLayout, new: vk::ImageLayout) {
+        let all = vk::AccessFlags::TRANSFER_READ
+            | vk::AccessFlags::TRANSFER_WRITE
+            | vk::AccessFlags::COLOR_ATTACHMENT_READ
+            | vk::AccessFlags::COLOR_ATTACHMENT_WRITE
+            | vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_READ
+            | vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_WRITE;
+        let stages = vk::PipelineStageFlags::ALL_COMMANDS;
+        self.layout_barrier(image, [old, new], [all, all], stages);
+    }
+
+    /// One image barrier over all of `image`, between `stages` and
+    /// `stages`.
+    fn layout_barrier(
+        &self,
+        image: &Image,
+        [old, new]: [vk::ImageLayout; 2],
+        [src_access, dst_access]: [vk::AccessFlags; 2],
+        stages: vk::PipelineStageFlags,
+    ) {
         let barrier = [vk::ImageMemoryBarrier::default()
             .src_access_mask(src_access)
-            .dst_access_mask(access(new) | vk::AccessFlags::TRANSFER_WRITE)
+            .dst_access_mask(dst_access)
             .old_layout(old)
             .new_layout(new)
             .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
             .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
             .image(image.handle)
             .subresource_range(image.range())];
-        let transfer = vk::PipelineStageFlags::TRANSFER;
         // SAFETY: the command buffer is recording; the image is alive.
         unsafe {
             self.device().cmd_pipeline_barrier(
                 self.command_buffer(),
-                transfer,
-                transfer,
+                stages,
+                stages,
                 vk::DependencyFlags::empty(),
                 &[],
                 &[],

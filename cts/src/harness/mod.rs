@@ -13,13 +13,15 @@ mod images;
 mod memory;
 mod pipelines;
 mod promoted;
+mod render_passes;
 mod setup;
 
 pub use commands::{Dependency, Recorder, Submission};
 pub use images::{HostImage, Image, ImageShape};
 pub use memory::{Buffer, Placement, POISON, POISON_WORD};
 pub use pipelines::{Bind, ComputePipeline, PipelineDesc, Slot};
-pub use promoted::{Synchronization2, TimelineSemaphores};
+pub use promoted::{RenderPasses2, Synchronization2, TimelineSemaphores};
+pub use render_passes::PassAttachment;
 pub use setup::Capabilities;
 
 use crate::case::{OrStop, Stop};
@@ -74,6 +76,8 @@ owned_handles!(
     Event(vk::Event),
     QueryPool(vk::QueryPool),
     CommandPool(vk::CommandPool),
+    RenderPass(vk::RenderPass),
+    Framebuffer(vk::Framebuffer),
 );
 
 /// A mapped range of host-visible memory.
@@ -101,6 +105,7 @@ pub struct Harness {
     command_pool: vk::CommandPool,
     timeline: Option<TimelineSemaphores>,
     synchronization2: Option<Synchronization2>,
+    render_pass2: Option<RenderPasses2>,
     owned: Vec<Owned>,
     mappings: HashMap<vk::DeviceMemory, Mapping>,
     torn_down: bool,
@@ -157,6 +162,13 @@ impl Harness {
     pub fn synchronization2(&self) -> Result<&Synchronization2, Stop> {
         self.synchronization2.as_ref().ok_or_else(|| {
             Stop::NotSupported("synchronization2 (Vulkan 1.3 or VK_KHR_synchronization2)".into())
+        })
+    }
+
+    /// `vkCreateRenderPass2` and the `*2` pass commands, or `NotSupported`.
+    pub fn render_pass2(&self) -> Result<&RenderPasses2, Stop> {
+        self.render_pass2.as_ref().ok_or_else(|| {
+            Stop::NotSupported("render pass 2 (Vulkan 1.2 or VK_KHR_create_renderpass2)".into())
         })
     }
 
@@ -269,6 +281,8 @@ unsafe fn destroy(device: &ash::Device, owned: Owned) {
             Owned::Event(h) => device.destroy_event(h, None),
             Owned::QueryPool(h) => device.destroy_query_pool(h, None),
             Owned::CommandPool(h) => device.destroy_command_pool(h, None),
+            Owned::RenderPass(h) => device.destroy_render_pass(h, None),
+            Owned::Framebuffer(h) => device.destroy_framebuffer(h, None),
         }
     }
 }

@@ -109,3 +109,58 @@ impl Synchronization2 {
         }
     }
 }
+
+/// `vkCreateRenderPass2`, `vkCmdBeginRenderPass2`, `vkCmdNextSubpass2`,
+/// `vkCmdEndRenderPass2`: core in Vulkan 1.2, `VK_KHR_create_renderpass2`
+/// before.
+#[derive(Clone)]
+pub enum RenderPasses2 {
+    Core(Box<ash::Device>),
+    Khr(ash::khr::create_renderpass2::Device),
+}
+
+impl RenderPasses2 {
+    pub fn create(&self, info: &vk::RenderPassCreateInfo2<'_>) -> VkResult<vk::RenderPass> {
+        // SAFETY: `info` and what it points at are valid for the call.
+        unsafe {
+            match self {
+                RenderPasses2::Core(d) => d.create_render_pass2(info, None),
+                RenderPasses2::Khr(d) => d.create_render_pass2(info, None),
+            }
+        }
+    }
+
+    pub fn begin(&self, cmd: vk::CommandBuffer, info: &vk::RenderPassBeginInfo<'_>) {
+        let subpass = vk::SubpassBeginInfo::default().contents(vk::SubpassContents::INLINE);
+        // SAFETY: the command buffer is recording; `info` is valid for the call.
+        unsafe {
+            match self {
+                RenderPasses2::Core(d) => d.cmd_begin_render_pass2(cmd, info, &subpass),
+                RenderPasses2::Khr(d) => d.cmd_begin_render_pass2(cmd, info, &subpass),
+            }
+        }
+    }
+
+    pub fn next(&self, cmd: vk::CommandBuffer) {
+        let begin = vk::SubpassBeginInfo::default().contents(vk::SubpassContents::INLINE);
+        let end = vk::SubpassEndInfo::default();
+        // SAFETY: the command buffer is recording inside a pass.
+        unsafe {
+            match self {
+                RenderPasses2::Core(d) => d.cmd_next_subpass2(cmd, &begin, &end),
+                RenderPasses2::Khr(d) => d.cmd_next_subpass2(cmd, &begin, &end),
+            }
+        }
+    }
+
+    pub fn end(&self, cmd: vk::CommandBuffer) {
+        let end = vk::SubpassEndInfo::default();
+        // SAFETY: the command buffer is recording inside a pass.
+        unsafe {
+            match self {
+                RenderPasses2::Core(d) => d.cmd_end_render_pass2(cmd, &end),
+                RenderPasses2::Khr(d) => d.cmd_end_render_pass2(cmd, &end),
+            }
+        }
+    }
+}

@@ -1,7 +1,7 @@
 //! Creating the instance (with the validation layer and its messenger) and
 //! the device (with the optional features the cases use, when offered).
 
-use super::promoted::{Synchronization2, TimelineSemaphores};
+use super::promoted::{RenderPasses2, Synchronization2, TimelineSemaphores};
 use super::Harness;
 use crate::case::{OrStop, Stop};
 use crate::validation::{ValidationLog, LAYER_NAME};
@@ -33,6 +33,9 @@ pub struct Capabilities {
     pub graphics_queue: bool,
     /// `VK_AMD_buffer_marker`, enabled when offered.
     pub buffer_marker: bool,
+    /// `vkCreateRenderPass2` and the `*2` pass commands (Vulkan 1.2 or
+    /// `VK_KHR_create_renderpass2`).
+    pub render_pass2: bool,
     /// The device extensions the harness enabled.
     pub enabled_extensions: Vec<String>,
 }
@@ -226,6 +229,7 @@ impl PartialHarness {
         let host_reset_ext = !at_least(2) && has(ash::ext::host_query_reset::NAME);
         let executable_ext = has(ash::khr::pipeline_executable_properties::NAME);
         let buffer_marker = has(ash::amd::buffer_marker::NAME);
+        let render_pass2_ext = !at_least(2) && has(ash::khr::create_renderpass2::NAME);
         let timeline_known = at_least(2) || timeline_ext;
         let sync2_known = at_least(3) || sync2_ext;
         let host_reset_known = at_least(2) || host_reset_ext;
@@ -265,6 +269,7 @@ impl PartialHarness {
                 .queue_flags
                 .contains(vk::QueueFlags::GRAPHICS),
             buffer_marker,
+            render_pass2: at_least(2) || render_pass2_ext,
             enabled_extensions: Vec::new(),
         };
 
@@ -314,6 +319,9 @@ impl PartialHarness {
         }
         if caps.buffer_marker {
             extensions.push(ash::amd::buffer_marker::NAME);
+        }
+        if render_pass2_ext {
+            extensions.push(ash::khr::create_renderpass2::NAME);
         }
         let extension_ptrs: Vec<_> = extensions.iter().map(|e| e.as_ptr()).collect();
         device_info = device_info.enabled_extension_names(&extension_ptrs);
@@ -372,6 +380,13 @@ impl PartialHarness {
                 ash::khr::synchronization2::Device::new(&self.instance, &parts.device),
             )),
         };
+        let render_pass2 = match (parts.caps.render_pass2, at_least(parts.caps.api_version, 2)) {
+            (false, _) => None,
+            (true, true) => Some(RenderPasses2::Core(Box::new(parts.device.clone()))),
+            (true, false) => Some(RenderPasses2::Khr(
+                ash::khr::create_renderpass2::Device::new(&self.instance, &parts.device),
+            )),
+        };
         Harness {
             validation: self.validation,
             _entry: self.entry,
@@ -388,6 +403,7 @@ impl PartialHarness {
             command_pool: parts.command_pool,
             timeline,
             synchronization2,
+            render_pass2,
             owned: Vec::new(),
             mappings: HashMap::new(),
             torn_down: false,

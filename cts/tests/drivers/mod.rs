@@ -76,16 +76,8 @@ pub fn shim() -> PathBuf {
 }
 
 /// Cases whose feature Parsnip may leave unexposed: the issue does not
-/// require shaderInt64 or hostQueryReset; blits and depth copies and clears
-/// need a queue family with graphics, which Parsnip does not offer before
-/// the graphics work.
-pub const MAY_BE_UNSUPPORTED: &[&str] = &[
-    "arithmetic.int64",
-    "queries.host_reset",
-    "images.blits",
-    "images.round_trip_depth",
-    "images.clear_depth",
-];
+/// require shaderInt64 or hostQueryReset.
+pub const MAY_BE_UNSUPPORTED: &[&str] = &["arithmetic.int64", "queries.host_reset"];
 
 /// What is wrong with a Parsnip `run` against lavapipe's `reference`: any
 /// case that did not pass (bar [`MAY_BE_UNSUPPORTED`] ones reporting so),

@@ -13,6 +13,7 @@ use super::cache::{self, CacheOps};
 use super::dispatch::ComputeState;
 use super::init_state;
 use super::packets::PacketWriter;
+use super::pass::PassRecording;
 use super::stream::{CommandStream, Ib};
 use super::upload::UploadBuffer;
 use crate::breadcrumbs::Crumb;
@@ -50,6 +51,12 @@ pub struct Recording {
     pub crumbs: Vec<Crumb>,
     /// How many of them this buffer's own commands left.
     pub own_crumbs: u32,
+    /// The render pass being recorded, if any.
+    pub pass: Option<Box<PassRecording>>,
+    /// The streams of ended passes (their chunks are the buffer's IBs),
+    /// and those a reset freed for the next passes.
+    pub spent_pass_streams: Vec<CommandStream>,
+    pub spare_pass_streams: Vec<CommandStream>,
     lifecycle: Lifecycle,
     error: Option<vk::Result>,
     ibs: Vec<Ib>,
@@ -108,6 +115,9 @@ impl CommandBuffer {
                 keep: Vec::new(),
                 crumbs: Vec::new(),
                 own_crumbs: 0,
+                pass: None,
+                spent_pass_streams: Vec::new(),
+                spare_pass_streams: Vec::new(),
                 lifecycle: Lifecycle::Initial,
                 error: None,
                 ibs: Vec::new(),
@@ -176,6 +186,10 @@ impl CommandBuffer {
             return Err(vk::Result::ERROR_UNKNOWN);
         }
         let result = (|| {
+            if rec.pass.is_some() {
+                eprintln!("parsnip: vkEndCommandBuffer: a render pass is still begun");
+                return Err(vk::Result::ERROR_UNKNOWN);
+            }
             rec.flush_pending()?;
             if rec.level == Level::Primary {
                 // What the host or the next submit reads must be in memory
@@ -203,7 +217,16 @@ impl CommandBuffer {
     }
 
     fn reset_locked(rec: &mut Recording) {
+        if let Some(pass) = rec.pass.take() {
+            // The pass's stream is the one open: the buffer's own comes back.
+            let draws = std::mem::replace(&mut rec.cs, (*pass).into_outer());
+            rec.spent_pass_streams.push(draws);
+        }
         rec.cs.reset();
+        for mut s in rec.spent_pass_streams.drain(..) {
+            s.reset();
+            rec.spare_pass_streams.push(s);
+        }
         rec.upload.reset();
         rec.compute.reset();
         rec.pending = CacheOps::default();

@@ -59,11 +59,31 @@ pub fn pack_color(value: &vk::ClearColorValue, fmt: &BlitFormat, class: Class) -
     out
 }
 
+/// The inclusive blit rectangle of `area` on a `width` x `height`
+/// surface (the whole surface without one), or `None` if nothing of it is
+/// on the surface.
+fn clip(area: Option<vk::Rect2D>, width: u32, height: u32) -> Option<[u32; 4]> {
+    let Some(a) = area else {
+        return Some(urect(0, 0, width, height));
+    };
+    let x0 = a.offset.x.max(0) as u32;
+    let y0 = a.offset.y.max(0) as u32;
+    let x1 = (i64::from(a.offset.x) + i64::from(a.extent.width)).min(i64::from(width));
+    let y1 = (i64::from(a.offset.y) + i64::from(a.extent.height)).min(i64::from(height));
+    if x1 <= i64::from(x0) || y1 <= i64::from(y0) {
+        return None;
+    }
+    Some([x0, y0, x1 as u32 - 1, y1 as u32 - 1])
+}
+
 impl Recording {
-    fn clear_blits(
+    /// The blits clearing `ranges` of `image`, each within `area` if given
+    /// (a render area or an attachment clear's rectangle).
+    pub(super) fn clear_blits(
         &self,
         image: &Image,
         ranges: &[vk::ImageSubresourceRange],
+        area: Option<vk::Rect2D>,
         command: &str,
         colour: impl Fn(vk::ImageAspectFlags, &BlitFormat) -> [u32; 4],
     ) -> VkResult<Vec<Blit>> {
@@ -110,9 +130,12 @@ impl Recording {
                     };
                     for layer in slices {
                         let d = image_surface(image, aspect, level, layer, &fmt, None);
+                        let Some(dst_rect) = clip(area, d.width, d.height) else {
+                            continue;
+                        };
                         blits.push(Blit {
                             src: Source::Solid(c),
-                            dst_rect: urect(0, 0, d.width, d.height),
+                            dst_rect,
                             dst: d,
                             ifmt: fmt.ifmt,
                             kind: fmt.kind,
@@ -140,7 +163,7 @@ impl Recording {
             return Err(vk::Result::ERROR_UNKNOWN);
         }
         let class = image.format.class;
-        let blits = self.clear_blits(image, ranges, "vkCmdClearColorImage", |_, fmt| {
+        let blits = self.clear_blits(image, ranges, None, "vkCmdClearColorImage", |_, fmt| {
             pack_color(value, fmt, class)
         })?;
         self.keep(image.clone());
@@ -161,14 +184,19 @@ impl Recording {
             );
             return Err(vk::Result::ERROR_UNKNOWN);
         }
-        let blits =
-            self.clear_blits(image, ranges, "vkCmdClearDepthStencilImage", |aspect, _| {
+        let blits = self.clear_blits(
+            image,
+            ranges,
+            None,
+            "vkCmdClearDepthStencilImage",
+            |aspect, _| {
                 if aspect == vk::ImageAspectFlags::STENCIL {
                     [value.stencil, 0, 0, 0]
                 } else {
                     [value.depth.to_bits(), 0, 0, 0]
                 }
-            })?;
+            },
+        )?;
         self.keep(image.clone());
         self.run_blits(&blits)
     }
@@ -177,6 +205,24 @@ impl Recording {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_clear_area_is_clipped_to_the_surface() {
+        let rect = |x, y, w, h| vk::Rect2D {
+            offset: vk::Offset2D { x, y },
+            extent: vk::Extent2D {
+                width: w,
+                height: h,
+            },
+        };
+        assert_eq!(clip(None, 16, 8), Some([0, 0, 15, 7]));
+        assert_eq!(clip(Some(rect(2, 3, 4, 2)), 16, 8), Some([2, 3, 5, 4]));
+        assert_eq!(
+            clip(Some(rect(10, 6, 100, 100)), 16, 8),
+            Some([10, 6, 15, 7])
+        );
+        assert_eq!(clip(Some(rect(16, 0, 4, 4)), 16, 8), None);
+    }
     use crate::cmd::image_surface::copy_format;
     use crate::formats::format;
 

@@ -18,6 +18,7 @@
 //! what changed; everything is written straight into the stream's chunk.
 //! Binds and push constants only record state: dispatches emit it.
 
+use parsnip_hw_state::PacketSink as _;
 use std::sync::Arc;
 
 use ash::vk;
@@ -194,6 +195,8 @@ fn fill_consts(image: &mut [u32], consts: &ConstLayout, push: &[u32], groups: Gr
         let value = match (param, groups) {
             (DriverParam::NumWorkgroups(c), Groups::Direct { count, .. }) => count[usize::from(*c)],
             (DriverParam::BaseWorkgroup(c), Groups::Direct { base, .. }) => base[usize::from(*c)],
+            // A compute shader reads no draw parameters.
+            (DriverParam::BaseVertex | DriverParam::BaseInstance, _) => 0,
             // Filled from the indirect buffer by the CP; an indirect
             // dispatch has no base.
             (_, Groups::Indirect { .. }) => 0,

@@ -13,6 +13,7 @@
 //!   catalogue gives for the GPU (`parsnip_registers::gpu::magic_regs`);
 //! - no draw state groups (CP_SET_DRAW_STATE with DISABLE_ALL_GROUPS).
 
+use parsnip_hw_state::PacketSink as _;
 use parsnip_registers::enums::{A6xxCoordRound, A6xxIsamMode, A6xxNearestMode, CpThread};
 use parsnip_registers::packets::{CpSetDrawStateDw0, CpThreadControlDw0};
 use parsnip_registers::pm4::Opcode;

@@ -8,6 +8,7 @@
 //! - [`init_state`]: the state every command buffer starts by programming;
 //! - [`blit2d`]: the 2D engine's state for one blit, [`image_surface`]:
 //!   images and buffers as the engine's surfaces;
+//! - [`pass`]: render passes, recorded into their own stream;
 //! - [`dispatch`], [`transfer`], [`copy_image`], [`blit_image`],
 //!   [`clear_image`], [`barrier`], [`query`], [`event`], [`buffer_marker`]:
 //!   the commands; [`breadcrumb`]: what follows each when breadcrumbs are on.
@@ -29,6 +30,7 @@ pub mod image_surface;
 pub mod init_state;
 pub mod load_state;
 pub mod packets;
+pub mod pass;
 pub mod pool;
 pub mod query;
 pub mod stream;

@@ -12,6 +12,7 @@
 //!   under CP_COND_EXEC (only when available: timestamps may not be
 //!   partial), and of the availability word when asked for it.
 
+use parsnip_hw_state::PacketSink as _;
 use std::sync::Arc;
 
 use ash::vk;

@@ -13,13 +13,14 @@
 use std::sync::Arc;
 
 use parsnip_registers::pm4::Opcode;
-use parsnip_registers::{ArrayRegister, Chip, RegWrite, Register};
+use parsnip_registers::{ArrayRegister, Chip, RegWrite, Register, RegisterError};
 
 use super::chunk::Chunk;
-use super::packets::{PacketSink, PacketWriter};
+use super::packets::{register_error, PacketWriter};
 use crate::device::Device;
 use crate::device_bo::{BoKind, DeviceBo};
 use crate::error::VkResult;
+use parsnip_hw_state::PacketSink;
 
 /// The first chunk's size in dwords, and the largest.
 pub const FIRST_CHUNK_DWORDS: usize = 1024;
@@ -67,10 +68,16 @@ impl Reserved<'_> {
     }
 }
 
-impl PacketSink for Reserved<'_> {
+impl parsnip_hw_state::PacketSink for Reserved<'_> {
+    type Error = ash::vk::Result;
+
     #[inline]
     fn chip(&self) -> Chip {
         self.chip
+    }
+
+    fn encoding_error(error: RegisterError) -> ash::vk::Result {
+        register_error(error)
     }
 
     #[inline]

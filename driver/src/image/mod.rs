@@ -365,6 +365,12 @@ pub fn supported_usage(f: &Format) -> vk::ImageUsageFlags {
     if features.contains(vk::FormatFeatureFlags::STORAGE_IMAGE) {
         usage |= vk::ImageUsageFlags::STORAGE;
     }
+    if features.contains(vk::FormatFeatureFlags::COLOR_ATTACHMENT) {
+        usage |= vk::ImageUsageFlags::COLOR_ATTACHMENT;
+    }
+    if features.contains(vk::FormatFeatureFlags::DEPTH_STENCIL_ATTACHMENT) {
+        usage |= vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT;
+    }
     usage
 }
 
@@ -678,10 +684,18 @@ mod tests {
         assert!(format_properties(vk::Format::R8G8B8A8_UNORM, t, o, u, none).is_ok());
         let shaders = vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::STORAGE;
         assert!(format_properties(vk::Format::R32_UINT, t, o, shaders, none).is_ok());
+        let attached = vk::ImageUsageFlags::COLOR_ATTACHMENT;
+        assert!(format_properties(vk::Format::R8G8B8A8_UNORM, t, o, attached, none).is_ok());
         for (format, usage, flags) in [
+            // Input attachments are not read yet; D24S8 has no 2D clear.
             (
                 vk::Format::R8G8B8A8_UNORM,
-                vk::ImageUsageFlags::COLOR_ATTACHMENT,
+                vk::ImageUsageFlags::INPUT_ATTACHMENT,
+                none,
+            ),
+            (
+                vk::Format::D24_UNORM_S8_UINT,
+                vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT,
                 none,
             ),
             // sRGB has no storage format; depth is not sampled yet.

@@ -32,6 +32,10 @@ pub enum DriverParam {
     NumWorkgroups(u8),
     /// `vkCmdDispatchBase`'s base work group, component 0-2.
     BaseWorkgroup(u8),
+    /// A draw's vertex offset or first vertex.
+    BaseVertex,
+    /// A draw's first instance.
+    BaseInstance,
 }
 
 impl DriverParam {
@@ -39,10 +43,17 @@ impl DriverParam {
         match self {
             DriverParam::NumWorkgroups(c) => u32::from(c),
             DriverParam::BaseWorkgroup(c) => 0x100 | u32::from(c),
+            DriverParam::BaseVertex => 0x200,
+            DriverParam::BaseInstance => 0x201,
         }
     }
 
     fn from_code(code: u32) -> Option<DriverParam> {
+        match code {
+            0x200 => return Some(DriverParam::BaseVertex),
+            0x201 => return Some(DriverParam::BaseInstance),
+            _ => {}
+        }
         let c = u8::try_from(code & 0xff).ok().filter(|c| *c < 3)?;
         match code >> 8 {
             0 => Some(DriverParam::NumWorkgroups(c)),

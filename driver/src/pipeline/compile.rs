@@ -38,7 +38,7 @@ fn spec_bits(bytes: &[u8]) -> u64 {
 
 /// HLSQ_CS_CNTL.CONSTLEN counts vec4s in units of 4 (a6xx.xml: the field is
 /// stored shifted right by 2).
-fn const_len(dwords: u32) -> u32 {
+pub(crate) fn const_len(dwords: u32) -> u32 {
     dwords.div_ceil(4).next_multiple_of(4)
 }
 
@@ -86,7 +86,7 @@ fn statistics(c: &CompiledShader) -> Vec<Statistic> {
         stat(
             "Shared memory",
             "Bytes of workgroup-shared memory",
-            c.shared_bytes,
+            c.stage.compute().map_or(0, |k| k.shared_bytes),
         ),
         stat(
             "Private memory",
@@ -98,20 +98,26 @@ fn statistics(c: &CompiledShader) -> Vec<Statistic> {
 
 /// The driver's record of what the compiler produced.
 pub fn binary_from_compiled(c: &CompiledShader) -> ShaderBinary {
+    // Graphics stages have no work group: their binaries carry none.
+    let compute = c.stage.compute();
     ShaderBinary {
         code: c.code.clone(),
         full_regs: c.full_regs,
         half_regs: c.half_regs,
         branch_stack: 0,
         const_len: const_len(c.consts.dwords),
-        shared_bytes: c.shared_bytes,
+        shared_bytes: compute.map_or(0, |k| k.shared_bytes),
         private_bytes: c.private_bytes,
         wave_size: c.wave_size,
         bindless_tex: c.bindless_textures,
         bindless_samp: c.bindless_samplers,
-        local_size: c.local_size,
-        work_group_id: c.workgroup_id_reg.map_or(RegId::NONE, RegId),
-        local_id: c.local_id_reg.map_or(RegId::NONE, RegId),
+        local_size: compute.map_or([0; 3], |k| k.local_size),
+        work_group_id: compute
+            .and_then(|k| k.workgroup_id_reg)
+            .map_or(RegId::NONE, |r| RegId(r.0)),
+        local_id: compute
+            .and_then(|k| k.local_id_reg)
+            .map_or(RegId::NONE, |r| RegId(r.0)),
         consts: ConstLayout {
             push_constants: c.consts.push_constants,
             driver_params: c
@@ -122,6 +128,8 @@ pub fn binary_from_compiled(c: &CompiledShader) -> ShaderBinary {
                     let param = match *p {
                         CompilerParam::NumWorkgroups(i) => DriverParam::NumWorkgroups(i),
                         CompilerParam::BaseWorkgroup(i) => DriverParam::BaseWorkgroup(i),
+                        CompilerParam::BaseVertex => DriverParam::BaseVertex,
+                        CompilerParam::BaseInstance => DriverParam::BaseInstance,
                     };
                     (param, *dword)
                 })

@@ -19,6 +19,7 @@
 //!   SP_CS_CNTL_0/1 on both).
 
 use ash::vk;
+use parsnip_hw_state::PacketSink as _;
 use parsnip_registers::enums::{A3xxThreadmode, A6xxStateType, A6xxThreadsize};
 use parsnip_registers::regs::{self};
 use parsnip_registers::Chip;
@@ -26,7 +27,7 @@ use parsnip_registers::Chip;
 use super::binary::{RegId, ShaderBinary};
 use crate::cmd::init_state::hlsq_invalidate;
 use crate::cmd::load_state::{load_cs_state, Source};
-use crate::cmd::packets::{PacketSink, PacketWriter};
+use crate::cmd::packets::PacketWriter;
 use crate::error::VkResult;
 use crate::gpu_info::GpuInfo;
 
@@ -34,7 +35,7 @@ use crate::gpu_info::GpuInfo;
 /// KiB, minus one).
 const SHARED_UNIT: u32 = 1024;
 
-fn threadsize(wave_size: u32) -> A6xxThreadsize {
+pub(crate) fn threadsize(wave_size: u32) -> A6xxThreadsize {
     if wave_size == 128 {
         A6xxThreadsize::THREAD128
     } else {

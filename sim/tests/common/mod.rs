@@ -120,6 +120,28 @@ impl Stream {
     }
 }
 
+/// The shared state emission writes into a test's stream as into the
+/// driver's.
+impl parsnip_hw_state::PacketSink for Stream {
+    type Error = parsnip_registers::RegisterError;
+
+    fn chip(&self) -> Chip {
+        self.chip
+    }
+
+    fn push(&mut self, dword: u32) {
+        self.dwords.push(dword);
+    }
+
+    fn push_all(&mut self, dwords: &[u32]) {
+        self.dwords.extend_from_slice(dwords);
+    }
+
+    fn encoding_error(error: parsnip_registers::RegisterError) -> Self::Error {
+        error
+    }
+}
+
 /// The low and high dwords of an address.
 pub fn lo_hi(iova: u64) -> [u32; 2] {
     [iova as u32, (iova >> 32) as u32]

@@ -88,6 +88,14 @@ fn live_sets(m: &MShader) -> (Vec<Set>, Vec<Set>) {
                 uses[b].insert(cond.0);
             }
         }
+        // `end` reads the outputs.
+        if matches!(block.term, MTerm::End) {
+            for &o in &m.outputs {
+                if !defs[b].contains(o) {
+                    uses[b].insert(o);
+                }
+            }
+        }
     }
     let mut live_in = vec![Set::new(n); nb];
     let mut live_out = vec![Set::new(n); nb];
@@ -159,6 +167,11 @@ pub fn intervals(m: &MShader) -> Vec<Option<Interval>> {
         if let MTerm::Branch { cond, .. } = &block.term {
             touch(cond.0, 2 * kend);
         }
+        if matches!(block.term, MTerm::End) {
+            for &o in &m.outputs {
+                touch(o, 2 * kend);
+            }
+        }
     }
     iv
 }
@@ -169,16 +182,28 @@ pub fn fixed_ends(m: &MShader) -> Vec<(u8, u32)> {
     let mut ends: Vec<(u8, u32)> = Vec::new();
     for (b, block) in m.blocks.iter().enumerate() {
         for (i, op) in block.instrs.iter().enumerate() {
-            if let MOp::Mov {
-                src: MSrc::Fixed(r),
-                ..
-            } = op
-            {
-                let p = 2 * (first[b] + i as u32);
-                match ends.iter_mut().find(|e| e.0 == *r) {
-                    Some(e) => e.1 = e.1.max(p),
-                    None => ends.push((*r, p)),
+            let p = 2 * (first[b] + i as u32);
+            let mut read = |r: u8| match ends.iter_mut().find(|e| e.0 == r) {
+                Some(e) => e.1 = e.1.max(p),
+                None => ends.push((r, p)),
+            };
+            match op {
+                MOp::Mov {
+                    src: MSrc::Fixed(r),
+                    ..
+                } => read(*r),
+                // `bary.f` reads the ij pair its second source names.
+                MOp::Alu { op, srcs, .. } => {
+                    for (s, _) in srcs {
+                        if let MSrc::Fixed(r) = s {
+                            read(*r);
+                            if *op == parsnip_isa::Opcode::BaryF {
+                                read(*r + 1);
+                            }
+                        }
+                    }
                 }
+                _ => {}
             }
         }
     }

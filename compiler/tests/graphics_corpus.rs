@@ -1,0 +1,217 @@
+//! Every vertex and fragment shader of the outside corpora (glslang's test suite, Turnip's
+//! reference apps) either compiles for a660 and a740 or is refused with an error, never a
+//! panic; the count of each is printed. The reference apps' shaders that use only what the
+//! compiler supports must compile, with the interfaces their pipelines need.
+
+mod common;
+
+use parsnip_compiler::backend::CompiledShader;
+use parsnip_compiler::descriptor_layout::DescriptorLayout;
+use parsnip_compiler::spirv::{declared_bindings, FrontEndOptions};
+use parsnip_compiler::stage_info::{Interpolation, RegId, StageInfo, VaryingSlot};
+use parsnip_compiler::{compile, CompileOptions};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+
+const GPUS: [&str; 2] = ["a660", "a740"];
+
+fn compile_for(words: &[u32], gpu: &str) -> Result<CompiledShader, String> {
+    let fe = FrontEndOptions {
+        entry: "main".into(),
+        ..FrontEndOptions::default()
+    };
+    let declared = declared_bindings(words, &fe).map_err(|e| e.to_string())?;
+    let layout = DescriptorLayout::matching(&declared).map_err(|e| e.to_string())?;
+    let options = CompileOptions {
+        gpu: gpu.into(),
+        layout,
+        ..CompileOptions::default()
+    };
+    compile(words, &options).map_err(|e| e.to_string())
+}
+
+fn graphics_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.retain(|p| {
+        matches!(
+            p.extension().and_then(|e| e.to_str()),
+            Some("vert") | Some("frag")
+        )
+    });
+    files.sort();
+    files
+}
+
+#[derive(Default)]
+struct Tally {
+    compiled: usize,
+    refused: Vec<(String, String)>,
+    panicked: Vec<String>,
+}
+
+/// Compiles `files` for both GPUs, prints the tally under `label` and fails on a panic.
+fn run(label: &str, files: &[PathBuf]) -> Tally {
+    let t = tally(files);
+    println!(
+        "{label}: {} vertex/fragment shaders, {} compile for a660 and a740, {} refused",
+        files.len(),
+        t.compiled,
+        t.refused.len()
+    );
+    for (name, why) in &t.refused {
+        println!("  refused {name}: {why}");
+    }
+    assert!(t.panicked.is_empty(), "panicked: {:?}", t.panicked);
+    t
+}
+
+fn tally(files: &[PathBuf]) -> Tally {
+    let mut t = Tally::default();
+    for f in files {
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        let Ok(words) = common::try_spirv_path(f) else {
+            // Not Vulkan GLSL for this glslang: not part of the corpus.
+            continue;
+        };
+        let mut ok = true;
+        for gpu in GPUS {
+            match catch_unwind(AssertUnwindSafe(|| compile_for(&words, gpu))) {
+                Ok(Ok(_)) => {}
+                Ok(Err(e)) => {
+                    assert!(!e.is_empty(), "{name}: an empty error");
+                    t.refused.push((format!("{name} ({gpu})"), e));
+                    ok = false;
+                    break;
+                }
+                Err(_) => {
+                    t.panicked.push(format!("{name} ({gpu})"));
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        if ok {
+            t.compiled += 1;
+        }
+    }
+    t
+}
+
+#[test]
+fn glslang_vertex_and_fragment_shaders_compile_or_are_refused() {
+    let Some(dir) = parsnip_reference::reference_dir("glslang_vertex_and_fragment_shaders") else {
+        return;
+    };
+    let files = graphics_files(&dir.join("glslang-tests"));
+    let t = run("glslang-tests", &files);
+    assert!(t.compiled > 0);
+}
+
+fn reference_app(file: &str) -> Option<Vec<u32>> {
+    let dir = parsnip_reference::reference_dir("reference app shaders")?;
+    let apps = dir.join("turnip/apps");
+    let path = [apps.join(file), apps.join("newref-shaders").join(file)]
+        .into_iter()
+        .find(|p| p.exists())
+        .unwrap_or_else(|| panic!("{file} is not among Turnip's apps"));
+    Some(common::try_spirv_path(&path).unwrap_or_else(|e| panic!("{file}: {e}")))
+}
+
+fn compiled_app(file: &str, gpu: &str) -> Option<CompiledShader> {
+    let words = reference_app(file)?;
+    Some(compile_for(&words, gpu).unwrap_or_else(|e| panic!("{file} on {gpu}: {e}")))
+}
+
+#[test]
+fn reference_app_shaders_compile() {
+    let Some(dir) = parsnip_reference::reference_dir("reference app shaders") else {
+        return;
+    };
+    let apps = dir.join("turnip/apps");
+    let mut files = graphics_files(&apps);
+    files.extend(graphics_files(&apps.join("newref-shaders")));
+    let t = run("turnip apps", &files);
+    for must in [
+        "tri.vert",
+        "tri.frag",
+        "vcol.vert",
+        "vcol.frag",
+        "vflat.vert",
+        "flat.frag",
+        "points.vert",
+        "instanced.vert",
+        "fullscreen.vert",
+    ] {
+        assert!(
+            !t.refused.iter().any(|(n, _)| n.starts_with(must)),
+            "{must} was refused"
+        );
+    }
+}
+
+/// points.vert reads three attributes and writes the position, the point size and a flat
+/// colour: the stage information names each (Turnip: VFD_DEST_CNTL writemasks 0x7, 0xf,
+/// 0x1; SP_VS_OUT for POS, PSIZ, VAR0).
+#[test]
+fn points_vertex_shader_describes_its_interface() {
+    for gpu in GPUS {
+        let Some(c) = compiled_app("points.vert", gpu) else {
+            return;
+        };
+        let StageInfo::Vertex(v) = &c.stage else {
+            panic!("points.vert is a vertex shader: {:?}", c.stage)
+        };
+        let inputs: Vec<(u32, u8)> = v
+            .inputs
+            .iter()
+            .map(|i| (i.location, i.components))
+            .collect();
+        assert_eq!(inputs, [(0, 3), (1, 4), (2, 1)], "{gpu}");
+        assert_eq!(v.vertex_id_reg, None);
+        assert_eq!(v.instance_id_reg, None);
+        assert!(v.position_reg.is_some() && v.point_size_reg.is_some());
+        assert_eq!(
+            v.output(VaryingSlot::Location(0)).map(|o| o.mask),
+            Some(0xf)
+        );
+        assert_eq!(v.output(VaryingSlot::Position).map(|o| o.mask), Some(0xf));
+        assert_eq!((v.clip_distances, v.cull_distances), (0, 0));
+        // Input registers hold their attributes: no two overlap.
+        let mut regs: Vec<u8> = v
+            .inputs
+            .iter()
+            .flat_map(|i| (0..i.components).map(move |k| i.reg.offset(k).0))
+            .collect();
+        regs.sort_unstable();
+        regs.dedup();
+        assert_eq!(regs.len(), 8);
+    }
+}
+
+/// tri.frag interpolates vColor (three components, perspective-correct at the pixel
+/// centre) and writes colour 0: Turnip's FRAG has the ij pair IJ_PERSP_PIXEL and one
+/// input of cm=7 (triangle.ir3-stderr.txt).
+#[test]
+fn triangle_fragment_shader_describes_its_interface() {
+    for gpu in GPUS {
+        let Some(c) = compiled_app("tri.frag", gpu) else {
+            return;
+        };
+        let f = c.stage.fragment().expect("a fragment shader");
+        assert_eq!(f.inputs.len(), 1);
+        let i = &f.inputs[0];
+        assert_eq!(
+            (i.location, i.component, i.components, i.inloc),
+            (0, 0, 3, 0)
+        );
+        assert_eq!(i.interpolation, Interpolation::Smooth);
+        assert_eq!(f.barycentrics.persp_pixel, Some(RegId::new(0, 0)));
+        assert_eq!(f.barycentrics.linear_pixel, None);
+        assert_eq!(f.color_outputs.len(), 1);
+        assert_eq!(f.color_outputs[0].location, 0);
+        assert!(!f.reads_frag_coord() && !f.discards);
+        assert!(c.disassembly.contains("(ei)"), "{}", c.disassembly);
+    }
+}

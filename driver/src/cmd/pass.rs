@@ -1,0 +1,267 @@
+//! Render passes: `vkCmdBeginRenderPass`, `vkCmdNextSubpass`,
+//! `vkCmdEndRenderPass` and `vkCmdClearAttachments`.
+//!
+//! A pass records its commands into a stream of its own (the command
+//! buffer's stream is set aside until the pass ends), as Turnip keeps a
+//! render pass's draws apart from its set-up and its tile loads and
+//! stores: how the pass is rendered is decided at its end, when all of it
+//! is known, and the draws' stream is then run once straight to memory
+//! (sysmem, what this builds) or, later, once per bin (GMEM).
+//!
+//! In sysmem the pass is: the render-mode marker (RM6_DIRECT_RENDER, as
+//! Turnip's `*_sysmem` streams start a pass), the load-op clears of the
+//! render area by the 2D engine (Turnip clears sysmem attachments with the
+//! blitter too), then the pass's own commands. Stores need nothing: the
+//! attachments are written in place, and what reads them later waits for
+//! the CCU flush its barrier asks for.
+
+use std::sync::Arc;
+
+use ash::vk;
+use parsnip_hw_state::draw::sysmem_marker;
+
+use super::blit2d::Blit;
+use super::buffer::Recording;
+use super::clear_image::pack_color;
+use super::stream::CommandStream;
+use crate::error::VkResult;
+use crate::framebuffer::Framebuffer;
+use crate::image::view::ImageView;
+use crate::render_pass::RenderPass;
+
+/// A render pass being recorded.
+pub struct PassRecording {
+    pub pass: Arc<RenderPass>,
+    pub framebuffer: Arc<Framebuffer>,
+    pub area: vk::Rect2D,
+    pub clears: Vec<vk::ClearValue>,
+    pub subpass: u32,
+    /// The command buffer's stream, set aside while the pass's commands go
+    /// to a stream of their own.
+    outer: CommandStream,
+}
+
+impl PassRecording {
+    /// The command buffer's own stream, set aside by the pass.
+    pub fn into_outer(self) -> CommandStream {
+        self.outer
+    }
+}
+
+/// How a pass is rendered, decided at its end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RenderMode {
+    /// Straight to the attachments' memory.
+    Sysmem,
+}
+
+impl Recording {
+    /// `vkCmdBeginRenderPass` (and `vkCmdBeginRenderPass2`).
+    pub fn begin_render_pass(
+        &mut self,
+        pass: Arc<RenderPass>,
+        framebuffer: Arc<Framebuffer>,
+        area: vk::Rect2D,
+        clears: Vec<vk::ClearValue>,
+    ) -> VkResult<()> {
+        if self.pass.is_some() {
+            eprintln!("parsnip: vkCmdBeginRenderPass: a render pass is already begun");
+            return Err(vk::Result::ERROR_UNKNOWN);
+        }
+        if framebuffer.attachments.len() != pass.desc.attachments.len() {
+            eprintln!("parsnip: vkCmdBeginRenderPass: the framebuffer is not of the render pass");
+            return Err(vk::Result::ERROR_UNKNOWN);
+        }
+        // Not built yet, and refused rather than rendered wrong: multiview
+        // (its clears are per view, not per framebuffer layer) and resolve
+        // attachments.
+        let multiview = pass.desc.subpasses.iter().any(|s| s.view_mask != 0);
+        let resolves = pass
+            .desc
+            .subpasses
+            .iter()
+            .any(|s| s.resolves.iter().any(|r| r.attachment.is_some()));
+        if multiview || resolves {
+            eprintln!(
+                "parsnip: vkCmdBeginRenderPass: multiview and resolve attachments are not \
+                 supported yet"
+            );
+            return Err(vk::Result::ERROR_UNKNOWN);
+        }
+        // What was pending belongs before the pass.
+        self.flush_pending()?;
+        let draws = self
+            .spare_pass_streams
+            .pop()
+            .unwrap_or_else(|| CommandStream::new(&self.device));
+        let outer = std::mem::replace(&mut self.cs, draws);
+        self.keep(pass.clone());
+        self.keep(framebuffer.clone());
+        self.pass = Some(Box::new(PassRecording {
+            pass,
+            framebuffer,
+            area,
+            clears,
+            subpass: 0,
+            outer,
+        }));
+        Ok(())
+    }
+
+    /// `vkCmdNextSubpass`.
+    pub fn next_subpass(&mut self) -> VkResult<()> {
+        let pass = self.pass_recording("vkCmdNextSubpass")?;
+        if pass.subpass + 1 >= pass.pass.desc.subpasses.len() as u32 {
+            eprintln!("parsnip: vkCmdNextSubpass: the pass has no further subpass");
+            return Err(vk::Result::ERROR_UNKNOWN);
+        }
+        pass.subpass += 1;
+        Ok(())
+    }
+
+    /// `vkCmdEndRenderPass`: the pass is rendered, and its stream joins
+    /// the command buffer's.
+    pub fn end_render_pass(&mut self) -> VkResult<()> {
+        let Some(pass) = self.pass.take() else {
+            eprintln!("parsnip: vkCmdEndRenderPass: no render pass is begun");
+            return Err(vk::Result::ERROR_UNKNOWN);
+        };
+        let PassRecording {
+            pass: render_pass,
+            framebuffer,
+            area,
+            clears,
+            outer,
+            ..
+        } = *pass;
+        self.flush_pending()?;
+        let mut draws = std::mem::replace(&mut self.cs, outer);
+        let ibs = draws.finish();
+        self.spent_pass_streams.push(draws);
+        let ibs = ibs?;
+        match self.render_mode() {
+            RenderMode::Sysmem => {
+                self.cs.emit(2, |r| sysmem_marker(r))?;
+                let loads = load_clears(&render_pass, &framebuffer, area, &clears, self)?;
+                self.run_blits(&loads)?;
+                self.cs.add_ibs(&ibs)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Sysmem until GMEM exists.
+    fn render_mode(&self) -> RenderMode {
+        RenderMode::Sysmem
+    }
+
+    fn pass_recording(&mut self, command: &str) -> VkResult<&mut PassRecording> {
+        match self.pass.as_deref_mut() {
+            Some(p) => Ok(p),
+            None => {
+                eprintln!("parsnip: {command}: no render pass is begun");
+                Err(vk::Result::ERROR_UNKNOWN)
+            }
+        }
+    }
+
+    /// `vkCmdClearAttachments`: solid 2D blits of each rectangle of each
+    /// attachment of the current subpass, in the pass's stream.
+    pub fn clear_attachments(
+        &mut self,
+        attachments: &[vk::ClearAttachment],
+        rects: &[vk::ClearRect],
+    ) -> VkResult<()> {
+        let command = "vkCmdClearAttachments";
+        let pass = self.pass_recording(command)?;
+        let subpass = &pass.pass.desc.subpasses[pass.subpass as usize];
+        let mut targets = Vec::new();
+        for a in attachments {
+            let reference = if a.aspect_mask.contains(vk::ImageAspectFlags::COLOR) {
+                subpass.colors.get(a.color_attachment as usize).copied()
+            } else {
+                subpass.depth_stencil
+            };
+            let Some(index) = reference.and_then(|r| r.attachment) else {
+                continue;
+            };
+            let view = pass.framebuffer.attachments[index as usize].clone();
+            targets.push((view, a.aspect_mask, a.clear_value));
+        }
+        let mut blits = Vec::new();
+        for (view, aspects, value) in &targets {
+            for r in rects {
+                let layers = (r.base_array_layer, r.layer_count);
+                blits.extend(self.view_clear(view, *aspects, value, r.rect, layers, command)?);
+            }
+        }
+        self.run_blits(&blits)
+    }
+
+    /// The blits clearing `aspects` of `view` to `value` within `area`, for
+    /// `layers` (first, count) of the view.
+    fn view_clear(
+        &self,
+        view: &ImageView,
+        aspects: vk::ImageAspectFlags,
+        value: &vk::ClearValue,
+        area: vk::Rect2D,
+        layers: (u32, u32),
+        command: &str,
+    ) -> VkResult<Vec<Blit>> {
+        let range = vk::ImageSubresourceRange {
+            aspect_mask: aspects & view.image.format.aspects(),
+            base_mip_level: view.desc.range.base_mip_level,
+            level_count: 1,
+            base_array_layer: view.desc.range.base_array_layer + layers.0,
+            layer_count: layers.1,
+        };
+        let class = view.format.class;
+        self.clear_blits(&view.image, &[range], Some(area), command, |aspect, fmt| {
+            // SAFETY: a clear value's union read as the aspect it clears.
+            unsafe {
+                if aspect == vk::ImageAspectFlags::COLOR {
+                    pack_color(&value.color, fmt, class)
+                } else if aspect == vk::ImageAspectFlags::STENCIL {
+                    [value.depth_stencil.stencil, 0, 0, 0]
+                } else {
+                    [value.depth_stencil.depth.to_bits(), 0, 0, 0]
+                }
+            }
+        })
+    }
+}
+
+/// The clears the pass's load ops ask for, of its render area. An
+/// attachment is cleared where the pass begins even if a later subpass
+/// first uses it: nothing touches it before then.
+fn load_clears(
+    pass: &RenderPass,
+    framebuffer: &Framebuffer,
+    area: vk::Rect2D,
+    clears: &[vk::ClearValue],
+    rec: &Recording,
+) -> VkResult<Vec<Blit>> {
+    let mut blits = Vec::new();
+    for (i, a) in pass.desc.attachments.iter().enumerate() {
+        let view = &framebuffer.attachments[i];
+        let mut aspects = vk::ImageAspectFlags::empty();
+        let format_aspects = view.format.aspects();
+        if a.load_op == vk::AttachmentLoadOp::CLEAR {
+            aspects |= format_aspects & (vk::ImageAspectFlags::COLOR | vk::ImageAspectFlags::DEPTH);
+        }
+        if a.stencil_load_op == vk::AttachmentLoadOp::CLEAR {
+            aspects |= format_aspects & vk::ImageAspectFlags::STENCIL;
+        }
+        if aspects.is_empty() {
+            continue;
+        }
+        let Some(value) = clears.get(i) else {
+            eprintln!("parsnip: vkCmdBeginRenderPass: no clear value for attachment {i}");
+            return Err(vk::Result::ERROR_UNKNOWN);
+        };
+        let layers = (0, framebuffer.layers);
+        blits.extend(rec.view_clear(view, aspects, value, area, layers, "vkCmdBeginRenderPass")?);
+    }
+    Ok(blits)
+}

@@ -1,0 +1,123 @@
+//! Render-mode markers and draw packets (adreno_pm4.xml: CP_SET_MARKER,
+//! CP_DRAW_INDX_OFFSET).
+
+use parsnip_registers::enums::{
+    A4xxIndexSize, A6xxMarker, PcDiPrimtype, PcDiSrcSel, PcDiVisCullMode, SetMarkerMode,
+};
+use parsnip_registers::packets;
+use parsnip_registers::pm4::Opcode;
+use parsnip_registers::Chip;
+
+use crate::sink::{lo_hi, PacketSink};
+
+/// CP_SET_MARKER to render mode `mode` (its layout differs per chip).
+pub fn set_marker<S: PacketSink>(s: &mut S, mode: A6xxMarker) -> Result<(), S::Error> {
+    let dw = match s.chip() {
+        Chip::A6xx => S::field(
+            packets::a6xx::CpSetMarkerDw0 {
+                marker_mode: SetMarkerMode::SET_RENDER_MODE,
+                mode,
+                ..Default::default()
+            }
+            .try_to_raw(),
+        )?,
+        Chip::A7xx => S::field(
+            packets::a7xx::CpSetMarkerDw0 {
+                marker_mode: SetMarkerMode::SET_RENDER_MODE,
+                mode,
+                ..Default::default()
+            }
+            .try_to_raw(),
+        )?,
+    };
+    s.packet(Opcode::CP_SET_MARKER, &[dw]);
+    Ok(())
+}
+
+/// CP_SET_MARKER to sysmem (direct) rendering, as Turnip's `*_sysmem`
+/// streams start a render pass.
+pub fn sysmem_marker<S: PacketSink>(s: &mut S) -> Result<(), S::Error> {
+    set_marker(s, A6xxMarker::RM6_DIRECT_RENDER)
+}
+
+/// The index size field of an auto-generated draw: no index buffer.
+const AUTO_INDEX_SIZE: A4xxIndexSize = A4xxIndexSize(3);
+
+/// CP_DRAW_INDX_OFFSET of `count` auto-generated indices, `instances`
+/// times.
+pub fn draw_auto<S: PacketSink>(
+    s: &mut S,
+    primitive: PcDiPrimtype,
+    count: u32,
+    instances: u32,
+) -> Result<(), S::Error> {
+    let dw0 = S::field(
+        packets::CpDrawIndxOffsetDw0 {
+            prim_type: primitive,
+            source_select: PcDiSrcSel::DI_SRC_SEL_AUTO_INDEX,
+            vis_cull: PcDiVisCullMode::IGNORE_VISIBILITY,
+            index_size: AUTO_INDEX_SIZE,
+            ..Default::default()
+        }
+        .try_to_raw(),
+    )?;
+    s.packet(Opcode::CP_DRAW_INDX_OFFSET, &[dw0, instances, count]);
+    Ok(())
+}
+
+/// An index buffer as a draw reads it.
+#[derive(Clone, Copy, Debug)]
+pub struct IndexBuffer {
+    pub size: A4xxIndexSize,
+    /// Where the indices start (the buffer's address plus its offset).
+    pub base: u64,
+    /// How many indices the buffer holds from `base`: the draw reads no
+    /// further.
+    pub max: u32,
+}
+
+/// CP_DRAW_INDX_OFFSET of `count` indices from `indices`, from index
+/// `first`, `instances` times.
+pub fn draw_indexed<S: PacketSink>(
+    s: &mut S,
+    primitive: PcDiPrimtype,
+    indices: IndexBuffer,
+    first: u32,
+    count: u32,
+    instances: u32,
+) -> Result<(), S::Error> {
+    let dw0 = S::field(
+        packets::CpDrawIndxOffsetDw0 {
+            prim_type: primitive,
+            source_select: PcDiSrcSel::DI_SRC_SEL_DMA,
+            vis_cull: PcDiVisCullMode::IGNORE_VISIBILITY,
+            index_size: indices.size,
+            ..Default::default()
+        }
+        .try_to_raw(),
+    )?;
+    let [lo, hi] = lo_hi(indices.base);
+    s.packet(
+        Opcode::CP_DRAW_INDX_OFFSET,
+        &[dw0, instances, count, first, lo, hi, indices.max],
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::StateWriter;
+
+    #[test]
+    fn an_auto_index_draw_is_three_dwords() {
+        let mut w = StateWriter::new(Chip::A6xx);
+        draw_auto(&mut w, PcDiPrimtype::DI_PT_TRILIST, 3, 2).unwrap();
+        // adreno_pm4.xml: PRIM_TYPE bits 0-5 (TRILIST = 4), SOURCE_SELECT
+        // bits 6-7 (AUTO_INDEX = 2), VIS_CULL bits 8-9 (IGNORE = 0),
+        // INDEX_SIZE bits 10-11; CP_DRAW_INDX_OFFSET is opcode 0x38.
+        assert_eq!(w.dwords[1], 4 | 2 << 6 | 3 << 10);
+        assert_eq!(&w.dwords[2..], &[2, 3]);
+        assert_eq!(w.dwords[0] >> 16 & 0x7f, 0x38);
+    }
+}

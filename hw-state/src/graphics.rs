@@ -1,0 +1,970 @@
+//! A graphics pipeline's hardware state: a description ([`Pipeline`]) with
+//! plain defaults, and the register writes that program it, group by group
+//! (primitive assembly, vertex fetch, each shader stage, varyings,
+//! rasteriser, output merger, attachments), as Turnip's sysmem streams
+//! program them (a6xx.xml names every register).
+
+use parsnip_registers::enums::{
+    A3xxColorSwap, A3xxMsaaSamples, A3xxRbBlendOpcode, A3xxRopCode, A5xxLineMode, A6xxDepthFormat,
+    A6xxFormat, A6xxPolygonMode, A6xxRenderMode, A6xxTexPrefetchCmd, A6xxThreadsize, A6xxTileMode,
+    A6xxZtestMode, AdrenoCompareFunc, AdrenoRbBlendFactor, AdrenoStencilOp,
+};
+use parsnip_registers::regs::{self, a6xx, a7xx};
+use parsnip_registers::Chip;
+
+use crate::draw::sysmem_marker;
+use crate::sink::PacketSink;
+use crate::NONE;
+
+/// One vertex attribute: where it is fetched from and which registers it
+/// lands in.
+#[derive(Clone, Copy, Debug)]
+pub struct Attribute {
+    pub buffer: u64,
+    pub size: u32,
+    pub stride: u32,
+    pub offset: u32,
+    pub format: A6xxFormat,
+    pub float: bool,
+    pub instanced: bool,
+    pub step_rate: u32,
+    pub regid: u32,
+    pub mask: u32,
+}
+
+/// One vertex shader output: first register, components, VPC location.
+#[derive(Clone, Copy, Debug)]
+pub struct Output {
+    pub regid: u32,
+    pub mask: u32,
+    pub location: u32,
+}
+
+/// One colour target, linear.
+#[derive(Clone, Copy, Debug)]
+pub struct Target {
+    pub base: u64,
+    pub pitch: u32,
+    pub format: A6xxFormat,
+    pub write_mask: u32,
+    /// (rgb op, src, dst), (alpha op, src, dst).
+    pub blend: Option<[(A3xxRbBlendOpcode, AdrenoRbBlendFactor, AdrenoRbBlendFactor); 2]>,
+    pub rop: Option<A3xxRopCode>,
+    pub srgb: bool,
+    /// The fragment shader register of its output.
+    pub output: u32,
+    pub half: bool,
+    pub integer: Option<bool>,
+}
+
+/// A depth buffer: linear on a7xx; a6xx has no linear depth (TILE6_3).
+#[derive(Clone, Copy, Debug)]
+pub struct Depth {
+    pub base: u64,
+    pub pitch: u32,
+    pub format: A6xxDepthFormat,
+    pub test: bool,
+    pub write: bool,
+    pub func: AdrenoCompareFunc,
+    pub bounds: Option<(f32, f32)>,
+    pub clamp: Option<(f32, f32)>,
+}
+
+/// One face's stencil state: func, fail, depth-pass, depth-fail, ref,
+/// mask, write mask.
+pub type StencilFace = (
+    AdrenoCompareFunc,
+    AdrenoStencilOp,
+    AdrenoStencilOp,
+    AdrenoStencilOp,
+    u32,
+    u32,
+    u32,
+);
+
+/// The fragment shader's textures and samplers: arrays of descriptors in
+/// memory (SP_FS_TEX_CONST, SP_FS_TEX_SAMP).
+#[derive(Clone, Copy, Debug)]
+pub struct Textures {
+    pub descriptors: u64,
+    pub count: u32,
+    pub samplers: u64,
+    pub sampler_count: u32,
+}
+
+/// One SP_FS_PREFETCH command (non-bindless).
+#[derive(Clone, Copy, Debug)]
+pub struct PrefetchCmd {
+    pub src: u32,
+    pub samp: u32,
+    pub tex: u32,
+    pub dst: u32,
+    pub wrmask: u32,
+    pub half: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Pipeline {
+    pub vs: u64,
+    /// SP_VS_INSTRLEN and HLSQ_VS_CNTL.CONSTLEN, in the registers' units.
+    pub vs_instrlen: u32,
+    pub vs_constlen: u32,
+    pub vs_full_regs: u32,
+    pub fs: Option<u64>,
+    pub fs_instrlen: u32,
+    pub fs_constlen: u32,
+    pub fs_full_regs: u32,
+    pub fs_half_regs: u32,
+    pub fs_threadsize: A6xxThreadsize,
+    pub attributes: Vec<Attribute>,
+    pub vertex_id: u32,
+    pub instance_id: u32,
+    pub index_offset: u32,
+    pub instance_start: u32,
+    pub add_vertex_offset: bool,
+    pub outputs: Vec<Output>,
+    pub stride: u32,
+    pub position: u32,
+    pub point_size: Option<u32>,
+    /// VPC locations the fragment shader reads, and their interpolation
+    /// (2 bits per location, VPC_VARYING_INTERP's) and point replacement.
+    pub enabled: [u32; 4],
+    /// VPC_CNTL_0.NUMNONPOSVAR: the locations before the position.
+    pub non_position_varyings: u32,
+    pub interp: [u32; 8],
+    pub repl: [u32; 8],
+    pub ij_persp_pixel: u32,
+    pub ij_linear_pixel: u32,
+    pub ij_persp_centroid: u32,
+    pub ij_persp_sample: u32,
+    pub xy: u32,
+    pub zw: u32,
+    pub face: u32,
+    pub sample_id: u32,
+    pub sample_mask_in: u32,
+    pub depth_out: u32,
+    pub sample_mask_out: u32,
+    pub stencil_ref_out: u32,
+    pub targets: Vec<Target>,
+    pub depth: Option<Depth>,
+    pub stencil: Option<(StencilFace, StencilFace)>,
+    pub early_z: bool,
+    pub width: u32,
+    pub height: u32,
+    /// x, y, width, height, min depth, max depth.
+    pub viewport: [f32; 6],
+    pub scissor: [u32; 4],
+    pub cull_front: bool,
+    pub cull_back: bool,
+    pub front_cw: bool,
+    pub polygon_mode: A6xxPolygonMode,
+    pub line_width: f32,
+    pub point_size_register: f32,
+    pub depth_bias: Option<(f32, f32, f32)>,
+    pub samples: A3xxMsaaSamples,
+    pub per_sample: bool,
+    pub sample_mask: u32,
+    pub alpha_to_coverage: bool,
+    pub blend_constant: [f32; 4],
+    pub provoking_last: bool,
+    pub restart: Option<u32>,
+    pub clip_distances: u32,
+    pub cull_distances: u32,
+    pub clip_location: u32,
+    pub primitive_id_location: Option<u32>,
+    pub persp_division: bool,
+    pub viewport_transform: bool,
+    pub clip: bool,
+    pub textures: Option<Textures>,
+    pub prefetch: Vec<PrefetchCmd>,
+}
+
+impl Target {
+    /// A colour target at `base`, `pitch` bytes a row, in `format`, written
+    /// whole (no blending, no logic op) from the full-precision float
+    /// output at `output`.
+    pub fn new(base: u64, pitch: u32, format: A6xxFormat, output: u32) -> Target {
+        Target {
+            base,
+            pitch,
+            format,
+            write_mask: 0xf,
+            blend: None,
+            rop: None,
+            srgb: false,
+            output,
+            half: false,
+            integer: None,
+        }
+    }
+}
+
+impl Pipeline {
+    /// A pipeline drawing into `target`, `width` by `height`, with the
+    /// vertex shader at `vs` and the fragment shader at `fs`.
+    pub fn new(
+        vs: u64,
+        fs: Option<u64>,
+        target: Option<Target>,
+        width: u32,
+        height: u32,
+    ) -> Pipeline {
+        Pipeline {
+            vs,
+            vs_instrlen: 1,
+            vs_constlen: 8,
+            vs_full_regs: 4,
+            fs,
+            fs_instrlen: 1,
+            fs_constlen: 8,
+            fs_full_regs: 4,
+            fs_half_regs: 0,
+            fs_threadsize: A6xxThreadsize::THREAD64,
+            attributes: Vec::new(),
+            vertex_id: NONE,
+            instance_id: NONE,
+            index_offset: 0,
+            instance_start: 0,
+            add_vertex_offset: true,
+            outputs: Vec::new(),
+            stride: 8,
+            position: 4,
+            point_size: None,
+            enabled: [0; 4],
+            non_position_varyings: 0,
+            interp: [0; 8],
+            repl: [0; 8],
+            ij_persp_pixel: NONE,
+            ij_linear_pixel: NONE,
+            ij_persp_centroid: NONE,
+            ij_persp_sample: NONE,
+            xy: NONE,
+            zw: NONE,
+            face: NONE,
+            sample_id: NONE,
+            sample_mask_in: NONE,
+            depth_out: NONE,
+            sample_mask_out: NONE,
+            stencil_ref_out: NONE,
+            targets: target.into_iter().collect(),
+            depth: None,
+            stencil: None,
+            early_z: false,
+            width,
+            height,
+            viewport: [0.0, 0.0, width as f32, height as f32, 0.0, 1.0],
+            scissor: [0, 0, width, height],
+            cull_front: false,
+            cull_back: false,
+            front_cw: false,
+            polygon_mode: A6xxPolygonMode::POLYMODE6_TRIANGLES,
+            line_width: 1.0,
+            point_size_register: 1.0,
+            depth_bias: None,
+            samples: A3xxMsaaSamples::MSAA_ONE,
+            per_sample: false,
+            sample_mask: 0xffff,
+            alpha_to_coverage: false,
+            blend_constant: [0.0; 4],
+            provoking_last: false,
+            restart: None,
+            clip_distances: 0,
+            cull_distances: 0,
+            clip_location: 0,
+            primitive_id_location: None,
+            persp_division: true,
+            viewport_transform: true,
+            clip: true,
+            textures: None,
+            prefetch: Vec::new(),
+        }
+    }
+}
+
+/// Writes every register the pipeline's draws consume, for a draw
+/// straight to memory (sysmem).
+pub fn program<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::Error> {
+    sysmem_marker(s)?;
+    program_primitive(s, p)?;
+    program_vertex_input(s, p)?;
+    program_vs(s, p)?;
+    program_varyings(s, p)?;
+    program_fs(s, p)?;
+    program_rasterizer(s, p)?;
+    program_output(s, p)?;
+    program_attachments(s, p)?;
+    program_depth_stencil(s, p)
+}
+
+/// Primitive assembly (PC): restart, provoking vertex, polygon mode.
+pub fn program_primitive<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::Error> {
+    s.reg(&regs::PcPrimitiveCntl0 {
+        primitive_restart: p.restart.is_some(),
+        provoking_vtx_last: p.provoking_last,
+        ..Default::default()
+    })?;
+    if let Some(r) = p.restart {
+        s.reg(&regs::PcRestartIndex(r))?;
+    }
+    s.reg(&regs::PcRasterCntl::default())?;
+    s.reg(&regs::PcPolygonMode {
+        mode: p.polygon_mode,
+    })?;
+    s.reg(&regs::PcPsCntl {
+        primitiveiden: p.primitive_id_location.is_some(),
+    })?;
+    Ok(())
+}
+
+/// Vertex fetch and decode (VFD): the attributes, and the vertex and
+/// instance id registers.
+pub fn program_vertex_input<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::Error> {
+    s.reg(&regs::VfdModeCntl {
+        render_mode: A6xxRenderMode::RENDERING_PASS,
+    })?;
+    s.reg(&regs::VfdMultiviewCntl::default())?;
+    let n = p.attributes.len() as u32;
+    s.reg(&regs::VfdControl0 {
+        fetch_cnt: n,
+        decode_cnt: n,
+    })?;
+    s.reg(&regs::VfdControl1 {
+        regid4vtx: p.vertex_id,
+        regid4inst: p.instance_id,
+        regid4primid: NONE,
+        regid4viewid: NONE,
+    })?;
+    s.reg(&regs::VfdAddOffset {
+        vertex: p.add_vertex_offset,
+        instance: false,
+    })?;
+    s.reg(&regs::VfdIndexOffset(p.index_offset))?;
+    s.reg(&regs::VfdInstanceStartOffset(p.instance_start))?;
+    for (i, a) in p.attributes.iter().enumerate() {
+        let i = i as u32;
+        s.array_reg(&regs::VfdFetchBase(a.buffer), i)?;
+        s.array_reg(&regs::VfdFetchSize(a.size), i)?;
+        s.array_reg(&regs::VfdFetchStride(a.stride), i)?;
+        s.array_reg(
+            &regs::VfdDecodeInstr {
+                idx: i,
+                offset: a.offset,
+                instanced: a.instanced,
+                format: a.format,
+                swap: A3xxColorSwap::WZYX,
+                unk30: true,
+                float: a.float,
+            },
+            i,
+        )?;
+        s.array_reg(&regs::VfdDecodeStepRate(a.step_rate), i)?;
+        s.array_reg(
+            &regs::VfdDestCntlInstr {
+                writemask: a.mask,
+                regid: a.regid,
+            },
+            i,
+        )?;
+    }
+    Ok(())
+}
+
+/// The vertex shader (SP_VS, HLSQ_VS).
+pub fn program_vs<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::Error> {
+    let chip = s.chip();
+    s.reg(&regs::SpVsConfig {
+        enabled: true,
+        ..Default::default()
+    })?;
+    match chip {
+        Chip::A6xx => s.reg(&a6xx::HlsqVsCntl {
+            constlen: p.vs_constlen,
+            enabled: true,
+        })?,
+        Chip::A7xx => s.reg(&a7xx::HlsqVsCntl {
+            constlen: p.vs_constlen,
+            enabled: true,
+            ..Default::default()
+        })?,
+    };
+    s.reg(&regs::SpVsCtrlReg0 {
+        mergedregs: true,
+        fullregfootprint: p.vs_full_regs,
+        ..Default::default()
+    })?;
+    s.reg(&regs::SpVsPvtMemParam::default())?;
+    s.reg(&regs::SpVsObjStart(p.vs))?;
+    s.reg(&regs::SpVsObjFirstExecOffset(0))?;
+    s.reg(&regs::SpVsInstrlen(p.vs_instrlen))?;
+    Ok(())
+}
+
+/// The vertex shader's outputs and what the fragment shader reads of
+/// them (VPC, SP_VS_OUT, PC_VS_OUT, clip and cull distances).
+pub fn program_varyings<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::Error> {
+    let chip = s.chip();
+    s.reg(&regs::VpcSoDisable { disable: true })?;
+    s.reg(&regs::VpcVsPack {
+        stride_in_vpc: p.stride,
+        positionloc: p.position,
+        psizeloc: p.point_size.unwrap_or(255),
+        extrapos: 0,
+    })?;
+    s.reg(&regs::SpVsPrimitiveCntl {
+        out: p.outputs.len() as u32,
+        flags_regid: 0,
+    })?;
+    for (i, pair) in p.outputs.chunks(2).enumerate() {
+        let b = pair.get(1).copied().unwrap_or(Output {
+            regid: 0,
+            mask: 0,
+            location: 0,
+        });
+        s.array_reg(
+            &regs::SpVsOutReg {
+                a_regid: pair[0].regid,
+                a_compmask: pair[0].mask,
+                b_regid: b.regid,
+                b_compmask: b.mask,
+            },
+            i as u32,
+        )?;
+    }
+    for (i, four) in p.outputs.chunks(4).enumerate() {
+        let loc = |k: usize| four.get(k).map_or(0, |o| o.location);
+        s.array_reg(
+            &regs::SpVsVpcDstReg {
+                outloc0: loc(0),
+                outloc1: loc(1),
+                outloc2: loc(2),
+                outloc3: loc(3),
+            },
+            i as u32,
+        )?;
+    }
+    let clip_mask = p.clip_distances | p.cull_distances;
+    match chip {
+        Chip::A6xx => s.reg(&a6xx::PcVsOutCntl {
+            stride_in_vpc: p.stride,
+            psize: p.point_size.is_some(),
+            clip_mask,
+            ..Default::default()
+        })?,
+        Chip::A7xx => s.reg(&a7xx::PcVsOutCntl {
+            stride_in_vpc: p.stride,
+            psize: p.point_size.is_some(),
+            clip_mask,
+            ..Default::default()
+        })?,
+    };
+    s.reg(&regs::GrasVsClCntl {
+        clip_mask: p.clip_distances,
+        cull_mask: p.cull_distances,
+    })?;
+    if clip_mask != 0 {
+        s.reg(&regs::VpcVsClipCntl {
+            clip_mask,
+            clip_dist_03_loc: p.clip_location,
+            clip_dist_47_loc: p.clip_location + 4,
+        })?;
+    }
+    for i in 0..4 {
+        s.array_reg(&regs::VpcVarDisable(!p.enabled[i]), i as u32)?;
+    }
+    for i in 0..8 {
+        s.array_reg(&regs::VpcVaryingInterpMode(p.interp[i]), i as u32)?;
+        s.array_reg(&regs::VpcVaryingPsReplMode(p.repl[i]), i as u32)?;
+    }
+    s.reg(&regs::VpcPointCoordInvert::default())?;
+    s.reg(&regs::VpcCntl0 {
+        numnonposvar: p.non_position_varyings,
+        primidloc: p.primitive_id_location.unwrap_or(255),
+        varying: p.enabled != [0; 4],
+        viewidloc: 255,
+    })?;
+    Ok(())
+}
+
+/// The fragment shader (SP_FS, HLSQ_FS), its inputs and prefetches.
+pub fn program_fs<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::Error> {
+    let chip = s.chip();
+    match p.fs {
+        Some(fs) => {
+            let t = p.textures;
+            s.reg(&regs::SpFsConfig {
+                enabled: true,
+                ntex: t.map_or(0, |t| t.count),
+                nsamp: t.map_or(0, |t| t.sampler_count),
+                ..Default::default()
+            })?;
+            if let Some(t) = t {
+                s.reg(&regs::SpFsTexConst(t.descriptors))?;
+                s.reg(&regs::SpFsTexCount(t.count))?;
+                s.reg(&regs::SpFsTexSamp(t.samplers))?;
+            }
+            match chip {
+                Chip::A6xx => s.reg(&a6xx::HlsqFsCntl {
+                    constlen: p.fs_constlen,
+                    enabled: true,
+                })?,
+                Chip::A7xx => s.reg(&a7xx::HlsqFsCntl {
+                    constlen: p.fs_constlen,
+                    enabled: true,
+                    ..Default::default()
+                })?,
+            };
+            s.reg(&regs::SpFsCtrlReg0 {
+                threadsize: p.fs_threadsize,
+                varying: true,
+                mergedregs: true,
+                fullregfootprint: p.fs_full_regs,
+                halfregfootprint: p.fs_half_regs,
+                ..Default::default()
+            })?;
+            s.reg(&regs::HlsqFsCntl0 {
+                threadsize: p.fs_threadsize,
+                varyings: true,
+                unk2: 0,
+            })?;
+            s.reg(&regs::SpFsPvtMemParam::default())?;
+            s.reg(&regs::SpFsObjStart(fs))?;
+            s.reg(&regs::SpFsObjFirstExecOffset(0))?;
+            s.reg(&regs::SpFsInstrlen(p.fs_instrlen))?;
+        }
+        None => {
+            s.reg(&regs::SpFsConfig::default())?;
+            match chip {
+                Chip::A6xx => s.reg(&a6xx::HlsqFsCntl::default())?,
+                Chip::A7xx => s.reg(&a7xx::HlsqFsCntl::default())?,
+            };
+        }
+    }
+    s.reg(&regs::HlsqControl2Reg {
+        faceregid: p.face,
+        sampleid: p.sample_id,
+        samplemask: p.sample_mask_in,
+        centerrhw: NONE,
+    })?;
+    s.reg(&regs::HlsqControl3Reg {
+        ij_persp_pixel: p.ij_persp_pixel,
+        ij_linear_pixel: p.ij_linear_pixel,
+        ij_persp_centroid: p.ij_persp_centroid,
+        ij_linear_centroid: NONE,
+    })?;
+    s.reg(&regs::HlsqControl4Reg {
+        ij_persp_sample: p.ij_persp_sample,
+        ij_linear_sample: NONE,
+        xycoordregid: p.xy,
+        zwcoordregid: p.zw,
+    })?;
+    s.reg(&regs::HlsqControl5Reg {
+        linelengthregid: NONE,
+        foveationqualityregid: NONE,
+    })?;
+    let count = p.prefetch.len() as u32;
+    match chip {
+        Chip::A6xx => s.reg(&a6xx::SpFsPrefetchCntl {
+            count,
+            ..Default::default()
+        })?,
+        Chip::A7xx => s.reg(&a7xx::SpFsPrefetchCntl {
+            count,
+            constslotid: 0x1ff,
+            constslotid4coord: 0x1ff,
+            ..Default::default()
+        })?,
+    };
+    for (i, c) in p.prefetch.iter().enumerate() {
+        let i = i as u32;
+        match chip {
+            Chip::A6xx => s.array_reg(
+                &a6xx::SpFsPrefetchCmd {
+                    src: c.src,
+                    samp_id: c.samp,
+                    tex_id: c.tex,
+                    dst: c.dst,
+                    wrmask: c.wrmask,
+                    half: c.half,
+                    cmd: A6xxTexPrefetchCmd::TEX_PREFETCH_SAM,
+                    ..Default::default()
+                },
+                i,
+            )?,
+            Chip::A7xx => s.array_reg(
+                &a7xx::SpFsPrefetchCmd {
+                    src: c.src,
+                    samp_id: c.samp,
+                    tex_id: c.tex,
+                    dst: c.dst,
+                    wrmask: c.wrmask,
+                    half: c.half,
+                    cmd: A6xxTexPrefetchCmd::TEX_PREFETCH_SAM,
+                    ..Default::default()
+                },
+                i,
+            )?,
+        };
+    }
+    s.reg(&regs::RbRenderControl1::default())?;
+    Ok(())
+}
+
+/// The rasteriser (GRAS): clipping, culling, depth bias, points,
+/// multisampling, the viewport and scissors.
+pub fn program_rasterizer<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::Error> {
+    s.reg(&regs::GrasClCntl {
+        clip_disable: !p.clip,
+        zero_gb_scale_z: true,
+        vp_clip_code_ignore: true,
+        persp_division_disable: !p.persp_division,
+        vp_xform_disable: !p.viewport_transform,
+        ..Default::default()
+    })?;
+    s.reg(&regs::GrasSuCntl {
+        cull_front: p.cull_front,
+        cull_back: p.cull_back,
+        front_cw: p.front_cw,
+        linehalfwidth: p.line_width / 2.0,
+        poly_offset: p.depth_bias.is_some(),
+        line_mode: A5xxLineMode::RECTANGULAR,
+        ..Default::default()
+    })?;
+    if let Some((scale, offset, clamp)) = p.depth_bias {
+        s.reg(&regs::GrasSuPolyOffsetScale(scale))?;
+        s.reg(&regs::GrasSuPolyOffsetOffset(offset))?;
+        s.reg(&regs::GrasSuPolyOffsetOffsetClamp(clamp))?;
+        s.reg(&regs::GrasSuDepthBufferInfo {
+            depth_format: p.depth.map_or(A6xxDepthFormat::DEPTH6_NONE, |d| d.format),
+            unk3: false,
+        })?;
+    }
+    s.reg(&regs::GrasSuConservativeRasCntl::default())?;
+    s.reg(&regs::GrasSuPointMinmax {
+        min: 1.0,
+        max: 64.0,
+    })?;
+    s.reg(&regs::GrasSuPointSize(p.point_size_register))?;
+    s.reg(&regs::GrasSampleCntl {
+        per_samp_mode: p.per_sample,
+    })?;
+    s.reg(&regs::RbSampleCntl {
+        per_samp_mode: p.per_sample,
+    })?;
+    s.reg(&regs::GrasScWindowScissorTl { x: 0, y: 0 })?;
+    s.reg(&regs::GrasScWindowScissorBr {
+        x: p.width - 1,
+        y: p.height - 1,
+    })?;
+    s.reg(&regs::GrasRasMsaaCntl {
+        samples: p.samples,
+        ..Default::default()
+    })?;
+    s.reg(&regs::RbRasMsaaCntl {
+        samples: p.samples,
+        ..Default::default()
+    })?;
+    s.reg(&regs::RbDestMsaaCntl {
+        samples: p.samples,
+        ..Default::default()
+    })?;
+    s.reg(&regs::GrasSampleConfig::default())?;
+    let [vx, vy, vw, vh, zmin, zmax] = p.viewport;
+    s.array_reg(&regs::GrasClVportXoffset(vx + vw / 2.0), 0)?;
+    s.array_reg(&regs::GrasClVportXscale(vw / 2.0), 0)?;
+    s.array_reg(&regs::GrasClVportYoffset(vy + vh / 2.0), 0)?;
+    s.array_reg(&regs::GrasClVportYscale(vh / 2.0), 0)?;
+    s.array_reg(&regs::GrasClVportZoffset(zmin), 0)?;
+    s.array_reg(&regs::GrasClVportZscale(zmax - zmin), 0)?;
+    let [sx, sy, sw, sh] = p.scissor;
+    s.array_reg(&regs::GrasScScreenScissorTl { x: sx, y: sy }, 0)?;
+    s.array_reg(
+        &regs::GrasScScreenScissorBr {
+            x: sx + sw - 1,
+            y: sy + sh - 1,
+        },
+        0,
+    )?;
+    s.array_reg(&regs::GrasScViewportScissorTl { x: 0, y: 0 }, 0)?;
+    s.array_reg(
+        &regs::GrasScViewportScissorBr {
+            x: p.width - 1,
+            y: p.height - 1,
+        },
+        0,
+    )?;
+    Ok(())
+}
+
+/// The output merger (RB) but for the attachments' memory.
+pub fn program_output<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::Error> {
+    let chip = s.chip();
+    s.reg(&regs::RbWindowOffset { x: 0, y: 0 })?;
+    s.reg(&regs::RbAlphaControl::default())?;
+    let mut enable_blend = 0;
+    for (i, t) in p.targets.iter().enumerate() {
+        if t.blend.is_some() {
+            enable_blend |= 1 << i;
+        }
+    }
+    s.reg(&regs::RbBlendCntl {
+        enable_blend,
+        independent_blend: true,
+        sample_mask: p.sample_mask,
+        alpha_to_coverage: p.alpha_to_coverage,
+        ..Default::default()
+    })?;
+    s.reg(&regs::RbFsOutputCntl0 {
+        frag_writes_z: p.depth_out != NONE,
+        frag_writes_sampmask: p.sample_mask_out != NONE,
+        frag_writes_stencilref: p.stencil_ref_out != NONE,
+        ..Default::default()
+    })?;
+    s.reg(&regs::RbFsOutputCntl1 {
+        mrt: p.targets.len() as u32,
+    })?;
+    s.reg(&regs::SpFsOutputCntl0 {
+        dual_color_in_enable: false,
+        depth_regid: p.depth_out,
+        sampmask_regid: p.sample_mask_out,
+        stencilref_regid: p.stencil_ref_out,
+    })?;
+    s.reg(&regs::SpFsOutputCntl1 {
+        mrt: p.targets.len() as u32,
+    })?;
+    let mut components = 0;
+    let mut srgb = 0;
+    for (i, t) in p.targets.iter().enumerate() {
+        components |= 0xf << (4 * i);
+        srgb |= u32::from(t.srgb) << i;
+    }
+    s.reg(&regs::RbRenderComponents::from_raw(components))?;
+    s.reg(&regs::RbSrgbCntl::from_raw(srgb))?;
+    s.reg(&regs::RbDitherCntl::default())?;
+    if chip == Chip::A6xx {
+        s.reg(&a6xx::RbRenderCntl::default())?;
+    }
+    for (i, t) in p.targets.iter().enumerate() {
+        let i = i as u32;
+        s.array_reg(
+            &regs::RbMrtControl {
+                blend: t.blend.is_some(),
+                blend2: t.blend.is_some(),
+                rop_enable: t.rop.is_some(),
+                rop_code: t.rop.unwrap_or(A3xxRopCode::ROP_COPY),
+                component_enable: t.write_mask,
+            },
+            i,
+        )?;
+        if let Some([rgb, alpha]) = t.blend {
+            s.array_reg(
+                &regs::RbMrtBlendControl {
+                    rgb_blend_opcode: rgb.0,
+                    rgb_src_factor: rgb.1,
+                    rgb_dest_factor: rgb.2,
+                    alpha_blend_opcode: alpha.0,
+                    alpha_src_factor: alpha.1,
+                    alpha_dest_factor: alpha.2,
+                },
+                i,
+            )?;
+        }
+        s.array_reg(
+            &regs::SpFsOutputReg {
+                regid: t.output,
+                half_precision: t.half,
+            },
+            i,
+        )?;
+        s.array_reg(
+            &regs::SpFsMrtReg {
+                color_format: t.format,
+                color_sint: t.integer == Some(true),
+                color_uint: t.integer == Some(false),
+                unk10: false,
+            },
+            i,
+        )?;
+    }
+    let [r, g, b, a] = p.blend_constant;
+    s.reg(&regs::RbBlendRedF32(r))?;
+    s.reg(&regs::RbBlendGreenF32(g))?;
+    s.reg(&regs::RbBlendBlueF32(b))?;
+    s.reg(&regs::RbBlendAlphaF32(a))?;
+    s.reg(&regs::RbDepthPlaneCntl {
+        z_mode: if p.early_z {
+            A6xxZtestMode::A6XX_EARLY_Z
+        } else {
+            A6xxZtestMode::A6XX_LATE_Z
+        },
+    })?;
+    s.reg(&regs::RbSampleCountControl::default())?;
+    Ok(())
+}
+
+/// The attachments' memory: where each colour target and the depth
+/// buffer are, their formats and pitches (render-pass state, not the
+/// pipeline's).
+pub fn program_attachments<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::Error> {
+    let chip = s.chip();
+    for (i, t) in p.targets.iter().enumerate() {
+        let i = i as u32;
+        match chip {
+            Chip::A6xx => s.array_reg(
+                &a6xx::RbMrtBufInfo {
+                    color_format: t.format,
+                    color_tile_mode: A6xxTileMode::TILE6_LINEAR,
+                    color_swap: A3xxColorSwap::WZYX,
+                    ..Default::default()
+                },
+                i,
+            )?,
+            Chip::A7xx => s.array_reg(
+                &a7xx::RbMrtBufInfo {
+                    color_format: t.format,
+                    color_tile_mode: A6xxTileMode::TILE6_LINEAR,
+                    color_swap: A3xxColorSwap::WZYX,
+                    ..Default::default()
+                },
+                i,
+            )?,
+        };
+        s.array_reg(&regs::RbMrtPitch(t.pitch), i)?;
+        s.array_reg(
+            &regs::RbMrtArrayPitch(u64::from(t.pitch) * u64::from(p.height)),
+            i,
+        )?;
+        s.array_reg(&regs::RbMrtBase(t.base), i)?;
+    }
+    let d = p.depth;
+    let format = d.map_or(A6xxDepthFormat::DEPTH6_NONE, |d| d.format);
+    match chip {
+        Chip::A6xx => s.reg(&a6xx::RbDepthBufferInfo {
+            depth_format: format,
+            ..Default::default()
+        })?,
+        Chip::A7xx => s.reg(&a7xx::RbDepthBufferInfo {
+            depth_format: format,
+            tilemode: A6xxTileMode::TILE6_LINEAR,
+            ..Default::default()
+        })?,
+    };
+    if let Some(d) = d {
+        s.reg(&regs::RbDepthBufferPitch(d.pitch))?;
+        s.reg(&regs::RbDepthBufferArrayPitch(
+            u64::from(d.pitch) * u64::from(p.height),
+        ))?;
+        s.reg(&regs::RbDepthBufferBase(d.base))?;
+    }
+    Ok(())
+}
+
+/// Depth and stencil testing (RB_DEPTH_CNTL, RB_STENCIL_*).
+pub fn program_depth_stencil<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::Error> {
+    let chip = s.chip();
+    let d = p.depth;
+    s.reg(&regs::RbDepthCntl {
+        z_test_enable: d.is_some_and(|d| d.test),
+        z_write_enable: d.is_some_and(|d| d.write),
+        zfunc: d.map_or(AdrenoCompareFunc::FUNC_NEVER, |d| d.func),
+        z_clamp_enable: d.is_some_and(|d| d.clamp.is_some()),
+        z_read_enable: d.is_some(),
+        z_bounds_enable: d.is_some_and(|d| d.bounds.is_some()),
+    })?;
+    if let Some(d) = d {
+        if let Some((lo, hi)) = d.bounds {
+            s.reg(&regs::RbZBoundsMin(lo))?;
+            s.reg(&regs::RbZBoundsMax(hi))?;
+        }
+        if let Some((lo, hi)) = d.clamp {
+            s.reg(&regs::RbZClampMin(lo))?;
+            s.reg(&regs::RbZClampMax(hi))?;
+        }
+    }
+    let (front, back) = p.stencil.unwrap_or((
+        (
+            AdrenoCompareFunc::FUNC_NEVER,
+            AdrenoStencilOp::STENCIL_KEEP,
+            AdrenoStencilOp::STENCIL_KEEP,
+            AdrenoStencilOp::STENCIL_KEEP,
+            0,
+            0,
+            0,
+        ),
+        (
+            AdrenoCompareFunc::FUNC_NEVER,
+            AdrenoStencilOp::STENCIL_KEEP,
+            AdrenoStencilOp::STENCIL_KEEP,
+            AdrenoStencilOp::STENCIL_KEEP,
+            0,
+            0,
+            0,
+        ),
+    ));
+    s.reg(&regs::RbStencilControl {
+        stencil_enable: p.stencil.is_some(),
+        stencil_enable_bf: p.stencil.is_some(),
+        stencil_read: p.stencil.is_some(),
+        func: front.0,
+        fail: front.1,
+        zpass: front.2,
+        zfail: front.3,
+        func_bf: back.0,
+        fail_bf: back.1,
+        zpass_bf: back.2,
+        zfail_bf: back.3,
+    })?;
+    s.reg(&regs::RbStencilref {
+        r#ref: front.4,
+        bfref: back.4,
+    })?;
+    s.reg(&regs::RbStencilmask {
+        mask: front.5,
+        bfmask: back.5,
+    })?;
+    s.reg(&regs::RbStencilwrmask {
+        wrmask: front.6,
+        bfwrmask: back.6,
+    })?;
+    match chip {
+        Chip::A6xx => s.reg(&a6xx::RbStencilInfo::default())?,
+        Chip::A7xx => s.reg(&a7xx::RbStencilInfo::default())?,
+    };
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{regid, StateWriter};
+
+    fn target(base: u64) -> Target {
+        Target::new(base, 256, A6xxFormat::FMT6_8_8_8_8_UNORM, regid(0, 0))
+    }
+
+    #[test]
+    fn attachments_carry_the_targets_memory_and_the_pipeline_does_not() {
+        let mut p = Pipeline::new(0x1000, Some(0x2000), Some(target(0x1_2345_6700)), 64, 16);
+        p.targets.push(target(0x8_0000_0000));
+        for chip in [Chip::A6xx, Chip::A7xx] {
+            let mut w = StateWriter::new(chip);
+            program_attachments(&mut w, &p).unwrap();
+            let att = w.register_writes();
+            // a6xx.xml: RB_MRT array at 0x8820, stride 8, BASE at +5 (64
+            // bits), PITCH at +3 in units of 64 bytes.
+            assert!(att.contains(&(0x8825, 0x2345_6700)), "{chip}: {att:x?}");
+            assert!(att.contains(&(0x8826, 0x1)), "{chip}");
+            assert!(att.contains(&(0x882d, 0)), "{chip}");
+            assert!(att.contains(&(0x882e, 0x8)), "{chip}");
+            assert!(att.contains(&(0x8823, 256 / 64)), "{chip}");
+            let mut w = StateWriter::new(chip);
+            program_output(&mut w, &p).unwrap();
+            program_depth_stencil(&mut w, &p).unwrap();
+            let out = w.register_writes();
+            assert!(
+                !out.iter()
+                    .any(|&(o, _)| (0x8825..0x8827).contains(&o) || (0x882d..0x882f).contains(&o)),
+                "{chip}: the output merger wrote a target's address"
+            );
+        }
+    }
+}

@@ -1,0 +1,26 @@
+//! The one place that programs Adreno a6xx/a7xx hardware state.
+//!
+//! Callers describe state with plain types (a graphics pipeline's shaders,
+//! vertex input, rasteriser, output merger and attachments) and this crate
+//! writes the registers and packets that program it, through the register
+//! database, into any [`PacketSink`]: the driver's command stream and its
+//! draw-state groups, and the model's and compiler's tests, all program
+//! the GPU through the same code.
+//!
+//! - [`sink`]: where packets go, and a growing buffer of them;
+//! - [`graphics`]: a graphics pipeline's state, group by group;
+//! - [`draw`]: render-mode markers and draw packets.
+
+pub mod draw;
+pub mod graphics;
+pub mod sink;
+
+pub use sink::{PacketSink, StateWriter};
+
+/// `rN.c` as a3xx_regid encodes it (ir3's register ids: (n << 2) | c).
+pub const fn regid(n: u32, c: u32) -> u32 {
+    n << 2 | c
+}
+
+/// r63.x: "no register".
+pub const NONE: u32 = regid(63, 0);
