@@ -4,7 +4,7 @@
 
 mod drivers;
 
-use drivers::{lavapipe, parsnip, problems_against, run_cts, scratch, Run, SIM_SHADER_TIMEOUT};
+use drivers::{lavapipe, parsnip, problems_against, run_cts, scratch, Run};
 use std::sync::OnceLock;
 
 fn reference() -> &'static Run {
@@ -16,7 +16,7 @@ fn matches_lavapipe(gpu: &str) {
     let manifest = parsnip();
     let run = run_cts(
         &manifest,
-        &[("PARSNIP_SIM", gpu), SIM_SHADER_TIMEOUT],
+        &[("PARSNIP_SIM", gpu)],
         &scratch(&format!("parsnip_{gpu}")),
     );
     let reference = reference();

@@ -14,9 +14,7 @@
 
 mod drivers;
 
-use drivers::{
-    lavapipe, parsnip, problems_against, run_cts_filtered, scratch, shim, Run, SIM_SHADER_TIMEOUT,
-};
+use drivers::{lavapipe, parsnip, problems_against, run_cts_filtered, scratch, shim, Run};
 use std::sync::OnceLock;
 
 const KERNEL_TRAFFIC: &[&str] = &[
@@ -43,7 +41,6 @@ fn matches_lavapipe_through_the_shim(shim_gpu: &str, filters: &[&str]) {
         &[
             ("LD_PRELOAD", library.to_str().unwrap()),
             ("PARSNIP_SHIM", shim_gpu),
-            SIM_SHADER_TIMEOUT,
             (
                 "PARSNIP_SHIM_CRASH_DIR",
                 scratch(&format!("shim_{shim_gpu}_crashes"))

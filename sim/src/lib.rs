@@ -42,6 +42,7 @@ pub mod shader_core;
 pub mod shader_state;
 pub mod sp;
 pub mod surface;
+mod thread_cpu_time;
 mod tp;
 mod vfd;
 mod vpc;

@@ -12,10 +12,12 @@
 //! - `PARSNIP_SIM_WAIT_MS=<ms>`: how long a CP wait polls (default 2000).
 //! - `PARSNIP_SIM_SHADER_BUDGET=<n>`: instructions one dispatch may execute
 //!   (default 2^32).
-//! - `PARSNIP_SIM_SHADER_TIMEOUT_MS=<ms>`: how long one dispatch may run
-//!   (default 10000). The instruction budget alone would let an endless loop
-//!   run for an hour at the model's speed; like the kernel's hangcheck timer,
-//!   this ends it within seconds.
+//! - `PARSNIP_SIM_SHADER_TIMEOUT_MS=<ms>`: how much CPU time one dispatch may
+//!   take (default 10000). The instruction budget alone would let an endless
+//!   loop run for an hour at the model's speed; like the kernel's hangcheck
+//!   timer, this ends it within seconds. It counts the model thread's CPU
+//!   time, so a machine loaded by other work does not make a hang of a
+//!   dispatch that is merely slow to get a core.
 
 use std::fmt;
 use std::time::Duration;
@@ -26,7 +28,7 @@ pub const STRICT_VAR: &str = "PARSNIP_SIM_STRICT";
 pub const WAIT_MS_VAR: &str = "PARSNIP_SIM_WAIT_MS";
 /// Sets the shader instruction budget per dispatch.
 pub const SHADER_BUDGET_VAR: &str = "PARSNIP_SIM_SHADER_BUDGET";
-/// Sets the wall-clock budget of one dispatch in milliseconds.
+/// Sets the CPU-time budget of one dispatch in milliseconds.
 pub const SHADER_TIMEOUT_MS_VAR: &str = "PARSNIP_SIM_SHADER_TIMEOUT_MS";
 
 /// The model's run-time settings.
@@ -41,7 +43,8 @@ pub struct SimOptions {
     /// Instructions one dispatch may execute (summed over its waves) before
     /// it ends with a hang report.
     pub shader_budget: u64,
-    /// How long one dispatch may run before it ends with a hang report.
+    /// How much of the model's CPU time one dispatch may take before it ends
+    /// with a hang report.
     pub shader_timeout: Duration,
 }
 

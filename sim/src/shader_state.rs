@@ -94,7 +94,9 @@ pub struct ShaderState {
     pub gmem_window: (u32, u32),
     /// Instruction budget for the whole launch; exhausting it is a hang.
     pub instruction_budget: u64,
-    /// Wall-clock time the launch may run; running past it is a hang too,
-    /// as the kernel's hangcheck is a timer, not an instruction count.
+    /// CPU time the model may spend running the launch; running past it is
+    /// a hang too, as the kernel's hangcheck is a timer, not an instruction
+    /// count. The model's own thread time, not the wall clock, so that a
+    /// loaded machine does not turn a long dispatch into a hang.
     pub time_budget: Option<std::time::Duration>,
 }

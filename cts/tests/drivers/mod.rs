@@ -17,14 +17,6 @@ const LAVAPIPE_MANIFEST: &str = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
 const PARSNIP_MANIFEST: &str = "parsnip_icd.x86_64.json";
 /// The simulated GPUs the Parsnip tests run on.
 pub const SIMULATED: [&str; 2] = ["a660", "a740"];
-/// The model's wall-clock hang timer for one dispatch, in the runs of
-/// every case: 60 s, not its default 10 s. The largest cases' dispatches
-/// (copies.large moves 1 MiB with 4097 work groups) take about a second of
-/// the model's CPU time, and on a machine shared by several builds a
-/// process may get a tenth of a core, which the default took for a hang.
-/// A real hang still ends as the model's report, before the runner's own
-/// per-case timeout (120 s) calls the case hung.
-pub const SIM_SHADER_TIMEOUT: (&str, &str) = ("PARSNIP_SIM_SHADER_TIMEOUT_MS", "60000");
 
 /// lavapipe's ICD manifest; panics, saying what to install, when absent.
 pub fn lavapipe() -> PathBuf {

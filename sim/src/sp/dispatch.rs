@@ -18,6 +18,7 @@ use super::SpStats;
 use crate::memory::AddressSpace;
 use crate::report::{Launch, ShaderFailure, ShaderSite};
 use crate::shader_state::ShaderState;
+use crate::thread_cpu_time;
 
 /// What the waves of a launch share.
 pub(crate) struct DispatchContext<'a> {
@@ -30,8 +31,9 @@ pub(crate) struct DispatchContext<'a> {
     /// Instructions executed so far, against `budget`.
     pub executed: u64,
     pub budget: u64,
-    /// When the launch's wall-clock budget runs out, if it has one.
-    pub deadline: Option<std::time::Instant>,
+    /// The thread CPU time at which the launch's budget runs out, if it
+    /// has one.
+    pub deadline: Option<std::time::Duration>,
     /// A wave reached `shps`: the preamble has run (or is running).
     pub preamble_started: bool,
     /// Compute: the current work group, its id and shared memory.
@@ -52,7 +54,7 @@ impl<'a> DispatchContext<'a> {
             textures: TextureCache::default(),
             executed: 0,
             budget: d.instruction_budget,
-            deadline: d.time_budget.map(|t| std::time::Instant::now() + t),
+            deadline: d.time_budget.map(|t| thread_cpu_time::now() + t),
             preamble_started: false,
             group_id: [0; 3],
             shared: Vec::new(),
@@ -67,9 +69,7 @@ impl<'a> DispatchContext<'a> {
     pub fn out_of_budget(&self) -> bool {
         self.executed >= self.budget
             || (self.executed.is_multiple_of(1 << 16)
-                && self
-                    .deadline
-                    .is_some_and(|d| std::time::Instant::now() >= d))
+                && self.deadline.is_some_and(|d| thread_cpu_time::now() >= d))
     }
 }
 
