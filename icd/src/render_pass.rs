@@ -333,7 +333,7 @@ pub unsafe extern "system" fn vkCmdBeginRenderPass2(
 /// # Safety
 /// `p_begin` is the application's valid begin info.
 unsafe fn begin_render_pass(
-    entry: &str,
+    entry: &'static str,
     command_buffer: vk::CommandBuffer,
     p_begin: *const vk::RenderPassBeginInfo<'_>,
 ) {

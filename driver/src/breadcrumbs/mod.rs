@@ -39,12 +39,13 @@ use parking_lot::Mutex;
 use parsnip_kernel_if::{BoDesc, KernelDevice};
 use parsnip_registers::pm4::Opcode;
 
-use crate::cmd::packets::{add_memory, PacketSink, PacketWriter};
+use crate::cmd::packets::{add_memory, PacketWriter};
 use crate::cmd::stream::Ib;
 use crate::device_bo::{BoKind, BoRegistry, DeviceBo};
 use crate::error::{internal, VkResult};
 use crate::gpu_info::GpuInfo;
 pub use options::{BreadcrumbOptions, BreakPoint};
+use parsnip_hw_state::PacketSink as _;
 
 /// Byte offsets of the breadcrumb BO's words.
 const SUBMIT_OFFSET: u64 = 0;

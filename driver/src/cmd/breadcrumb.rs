@@ -7,9 +7,10 @@ use parsnip_registers::pm4::Opcode;
 
 use super::buffer::Recording;
 use super::buffer_marker::marker_packets;
-use super::packets::{wait_memory_equal, PacketSink, PacketWriter};
+use super::packets::{wait_memory_equal, PacketWriter};
 use crate::breadcrumbs::Crumb;
 use crate::error::VkResult;
+use parsnip_hw_state::PacketSink as _;
 
 /// Whether a command leaves a breadcrumb: those that do work or order it,
 /// not those that only set state for later ones.
