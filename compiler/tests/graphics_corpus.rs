@@ -215,3 +215,52 @@ fn triangle_fragment_shader_describes_its_interface() {
         assert!(c.disassembly.contains("(ei)"), "{}", c.disassembly);
     }
 }
+
+/// Turnip's "<STAGE> prog ...: N instr, M nops, K non-nops" line for `stage` in
+/// `<gpu>/triangle.ir3-stderr.txt`: (instructions, nops, non-nops).
+fn turnip_counts(text: &str, stage: &str) -> Option<(u32, u32, u32)> {
+    let line = text
+        .lines()
+        .find(|l| l.contains(&format!("; {stage} prog")) && l.contains(" instr,"))?;
+    // "MESA: info: ; VERT prog 18/1: 28 instr, 13 nops, 15 non-nops, ...".
+    let after = line.rsplit(": ").next()?;
+    let n: Vec<u32> = after
+        .split(", ")
+        .take(3)
+        .map(|f| f.split(' ').next().and_then(|v| v.parse().ok()))
+        .collect::<Option<_>>()?;
+    Some((n[0], n[1], n[2]))
+}
+
+/// The triangle's shaders' instruction counts next to Turnip's for the same SPIR-V.
+#[test]
+fn triangle_instruction_counts_beside_turnips() {
+    let Some(dir) = parsnip_reference::reference_dir("triangle instruction counts") else {
+        return;
+    };
+    for gpu in GPUS {
+        let text =
+            std::fs::read_to_string(dir.join(format!("turnip/{gpu}/triangle.ir3-stderr.txt")))
+                .unwrap();
+        for (file, stage) in [("tri.vert", "VERT"), ("tri.frag", "FRAG")] {
+            let (t_instr, t_nops, t_real) = turnip_counts(&text, stage)
+                .unwrap_or_else(|| panic!("{gpu}: no {stage} counts in Turnip's log"));
+            assert_eq!(
+                t_instr,
+                t_nops + t_real,
+                "{gpu} {stage}: Turnip's counts add up"
+            );
+            let c = compiled_app(file, gpu).unwrap();
+            let s = &c.stats;
+            println!(
+                "{gpu} {file}: Parsnip {} instructions to end ({} nops, {} others, {} full \
+                 vec4 registers); Turnip {t_instr} ({t_nops} nops, {t_real} others)",
+                s.instructions,
+                s.nops,
+                s.instructions - s.nops,
+                s.full_regs
+            );
+            assert!(s.instructions > s.nops);
+        }
+    }
+}

@@ -456,14 +456,17 @@ fn ubo_descriptor(iova: u64, bytes: u64) -> Result<[u32; 16], String> {
 
 /// Private memory as Turnip lays it out: MEMSIZEPERITEM bytes per fiber (512-byte units),
 /// for every fiber of every SP (TOTALPVTMEMSIZE per SP, 4 KiB units; a6xx.xml).
-struct PrivateMemory {
-    per_fiber: u32,
-    per_sp: u32,
-    total: u64,
+/// Private memory for `bytes` per fiber: SP_xS_PVT_MEM_PARAM's MEMSIZEPERITEM
+/// (`per_fiber`), SP_xS_PVT_MEM_SIZE's TOTALPVTMEMSIZE (`per_sp`) and the buffer for all
+/// SPs (`total`), as Turnip sizes them.
+pub struct PrivateMemory {
+    pub per_fiber: u32,
+    pub per_sp: u32,
+    pub total: u64,
 }
 
 impl PrivateMemory {
-    fn new(info: &GpuInfo, bytes: u32) -> PrivateMemory {
+    pub fn new(info: &GpuInfo, bytes: u32) -> PrivateMemory {
         if bytes == 0 {
             return PrivateMemory {
                 per_fiber: 0,

@@ -6,10 +6,11 @@
 //! and write masks of the vertex shader's stage information, the VPC layout
 //! `varying_linkage::link` returns, the fragment shader's ij registers and colour
 //! register. The fixture adds only what the shared crate leaves to its caller: the
-//! shaders' code length (SP_VS_INSTRLEN, SP_FS_INSTRLEN). The target starts as the
-//! clear colour the application's render pass clears it to.
+//! shaders' code length (SP_VS_INSTRLEN, SP_FS_INSTRLEN) and the vertex shader's private
+//! memory (SP_VS_PVT_MEM_*, sized as the dispatch fixture sizes a compute shader's). The
+//! target starts as the clear colour the application's render pass clears it to.
 
-use super::dispatch::{words_to_bytes, SimGpu};
+use super::dispatch::{words_to_bytes, PrivateMemory, SimGpu};
 use parsnip_compiler::backend::CompiledShader;
 use parsnip_compiler::stage_info::{FragmentInfo, RegId, VertexInfo};
 use parsnip_compiler::varying_linkage::link;
@@ -158,6 +159,27 @@ pub fn render(gpu: &SimGpu, d: &Draw) -> Result<Vec<u8>, String> {
         .map_err(|e| e.to_string())?;
     s.reg(&regs::SpFsInstrlen(units(d.fs)))
         .map_err(|e| e.to_string())?;
+    let private = PrivateMemory::new(gpu.info, d.vs.private_bytes);
+    let private_bo = if private.total > 0 {
+        Some(gpu.bo_with(&vec![0u8; private.total as usize], "private memory")?)
+    } else {
+        None
+    };
+    let e = |e: parsnip_registers::RegisterError| e.to_string();
+    s.reg(&regs::SpVsPvtMemParam {
+        memsizeperitem: private.per_fiber,
+        hwstacksizeperthread: 0,
+    })
+    .map_err(e)?;
+    s.reg(&regs::SpVsPvtMemAddr(
+        private_bo.as_ref().map_or(0, |b| b.iova()),
+    ))
+    .map_err(e)?;
+    s.reg(&regs::SpVsPvtMemSize {
+        totalpvtmemsize: private.per_sp,
+        perwavememlayout: false,
+    })
+    .map_err(e)?;
     draw_auto(&mut s, d.primitive, d.vertices, d.instances).map_err(|e| e.to_string())?;
     let stream = gpu.bo_with(&words_to_bytes(&s.dwords), "command stream")?;
     let mut uses = vec![
@@ -166,6 +188,7 @@ pub fn render(gpu: &SimGpu, d: &Draw) -> Result<Vec<u8>, String> {
         BoUse::write(&target_bo),
     ];
     uses.extend(buffers.iter().map(BoUse::read));
+    uses.extend(private_bo.iter().map(BoUse::write));
     gpu.submit(&stream, s.dwords.len() as u32, &uses)?;
     let mut out = vec![0u8; image.len()];
     target_bo
