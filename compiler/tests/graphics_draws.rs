@@ -252,3 +252,47 @@ fn triangle_renders_as_lavapipe_does() {
         render(&SimGpu::new(gpu), &d).unwrap_or_else(|e| panic!("{gpu}: {e}"))
     });
 }
+
+/// discard: fullscreen.vert's triangle covers the target; the fragment shader discards by
+/// gl_FragCoord, so the pixels it keeps are those with centre x >= 48 and y <= 40, whose
+/// colour carries the centre (x + 0.5, y + 0.5) / 255 in UNORM8; the others keep the
+/// clear colour.
+#[test]
+fn discarded_fragments_leave_the_target_alone() {
+    let Some(apps) = apps() else { return };
+    let words = common::spirv_file("discard_left.frag");
+    for gpu in GPUS {
+        let vs = shader(&apps, "fullscreen.vert", gpu);
+        let options = CompileOptions {
+            gpu: gpu.into(),
+            ..CompileOptions::default()
+        };
+        let fs = compile(&words, &options).unwrap();
+        assert!(fs.stage.fragment().unwrap().discards);
+        let d = Draw {
+            vs: &vs,
+            fs: &fs,
+            attributes: Vec::new(),
+            primitive: PcDiPrimtype::DI_PT_TRILIST,
+            vertices: 3,
+            instances: 1,
+            first_instance: 0,
+            size: (W, H),
+            clear: [1, 2, 3, 4],
+        };
+        let got = render(&SimGpu::new(gpu), &d).unwrap_or_else(|e| panic!("{gpu}: {e}"));
+        let unorm = |v: f32| (v * 255.0).round() as u8;
+        for y in 0..H {
+            for x in 0..W {
+                let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
+                let want = if cx < 48.0 || cy > 40.0 {
+                    [1, 2, 3, 4]
+                } else {
+                    [255, unorm(cx / 255.0), unorm(cy / 255.0), 255]
+                };
+                let i = ((y * W + x) * 4) as usize;
+                assert_eq!(got[i..i + 4], want, "{gpu}: pixel ({x}, {y})");
+            }
+        }
+    }
+}

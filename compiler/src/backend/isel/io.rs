@@ -354,6 +354,10 @@ impl IoPlan {
         phys: &[u32],
         uses_derivatives: bool,
     ) -> Option<crate::stage_info::StageInfo> {
+        let discards = shader
+            .blocks
+            .iter()
+            .any(|b| b.instrs.iter().any(|i| i.op == Op::Kill));
         use crate::stage_info::*;
         let reg = |r: u8| RegId(r);
         let out_reg = |o: &PlannedOutput| RegId(phys[o.vreg.0 as usize] as u8);
@@ -449,7 +453,7 @@ impl IoPlan {
                         .collect(),
                     depth_reg: get(OutputKey::Depth),
                     sample_mask_reg: get(OutputKey::SampleMask),
-                    discards: false,
+                    discards,
                     early_fragment_tests: shader.early_fragment_tests,
                     uses_derivatives,
                     input_attachments: Vec::new(),
