@@ -264,3 +264,21 @@ fn triangle_instruction_counts_beside_turnips() {
         }
     }
 }
+
+/// texture() in a fragment shader is `sam`, whose level of detail the hardware takes from
+/// the quad (no `saml` with a computed one); the stage says it needs derivatives, the
+/// sampler is bindless, and the EarlyFragmentTests mode is passed on. Push constants and
+/// the uniform buffer go where compute shaders put them.
+#[test]
+fn implicit_lod_sampling_is_sam() {
+    let words = common::spirv_file("sampled.frag");
+    for gpu in GPUS {
+        let c = compile_for(&words, gpu).unwrap();
+        assert!(c.disassembly.contains("sam.base"), "{}", c.disassembly);
+        assert!(!c.disassembly.contains("saml"), "{}", c.disassembly);
+        let f = c.stage.fragment().unwrap();
+        assert!(f.uses_derivatives && f.early_fragment_tests);
+        assert!(c.bindless_textures && c.bindless_samplers);
+        assert_eq!(c.consts.push_constants, Some((0, 4)));
+    }
+}

@@ -1195,6 +1195,7 @@ impl<'m> Translator<'m> {
             | O::ImageRead
             | O::ImageWrite
             | O::ImageSampleExplicitLod
+            | O::ImageSampleImplicitLod
             | O::ImageQuerySize
             | O::ImageQuerySizeLod
             | O::ImageQueryLevels
