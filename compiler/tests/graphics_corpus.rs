@@ -282,3 +282,33 @@ fn implicit_lod_sampling_is_sam() {
         assert_eq!(c.consts.push_constants, Some((0, 4)));
     }
 }
+
+/// Interfaces larger than the hardware's are refused by name: more varying components
+/// than the VPC's 128 locations, more attributes than the VFD's 32.
+#[test]
+fn interfaces_beyond_the_hardware_are_refused() {
+    let dir = std::env::temp_dir();
+    let cases = [
+        (
+            "frag",
+            "layout(location = 0) in vec4 v[33]; layout(location = 0) out vec4 o;
+             void main() { vec4 s = vec4(0); for (int i = 0; i < 33; i++) s += v[i]; o = s; }",
+            "the VPC has 128",
+        ),
+        (
+            "vert",
+            "layout(location = 0) in float a[33];
+             void main() { float s = 0.0; for (int i = 0; i < 33; i++) s += a[i];
+                           gl_Position = vec4(s); }",
+            "at most 32",
+        ),
+    ];
+    for (k, (ext, body, want)) in cases.into_iter().enumerate() {
+        let path = dir.join(format!("parsnip-limits-{}-{k}.{ext}", std::process::id()));
+        std::fs::write(&path, format!("#version 450\n{body}\n")).unwrap();
+        let words = common::try_spirv_path(&path).unwrap();
+        let _ = std::fs::remove_file(&path);
+        let e = compile_for(&words, "a660").unwrap_err();
+        assert!(e.contains(want), "{ext}: {e}");
+    }
+}
