@@ -1,7 +1,7 @@
 //! `parsnip-compile`: the compiler as a command, for looking at what it makes of a shader.
 //!
 //! ```text
-//! parsnip-compile SHADER.spv [--stage compute] [--entry NAME] [--gpu a660|a740|...]
+//! parsnip-compile SHADER.spv [--stage comp|vert|frag] [--entry NAME] [--gpu a660|a740|...]
 //!                 [--ir] [--disasm] [--stats]
 //!                 [--binding SET:BINDING:KIND[:COUNT]]...
 //! ```
@@ -22,7 +22,8 @@ use crate::spirv::{self, DeclaredBinding, FrontEndOptions};
 use crate::target;
 use crate::{compile_to_ir, CompileOptions};
 
-pub const USAGE: &str = "usage: parsnip-compile SHADER.spv [--stage compute] [--entry NAME] \
+pub const USAGE: &str =
+    "usage: parsnip-compile SHADER.spv [--stage comp|vert|frag] [--entry NAME] \
 [--gpu a660|a740|...] [--ir] [--disasm] [--stats] [--binding SET:BINDING:KIND[:COUNT]]... \
 (KIND: ssbo, ubo, utexel, stexel, sampled, storage, sampler, combined, input)";
 
@@ -35,6 +36,8 @@ pub struct Args {
     pub disasm: bool,
     pub stats: bool,
     pub bindings: Vec<(u32, u32, DescriptorKind, u32)>,
+    /// The stage the entry point must be (`--stage`); the module says which it is.
+    pub stage: Option<crate::stage_info::Stage>,
 }
 
 pub fn parse(args: &[String]) -> Result<Args, String> {
@@ -52,10 +55,18 @@ pub fn parse(args: &[String]) -> Result<Args, String> {
         };
         match arg.as_str() {
             "--stage" => {
+                use crate::stage_info::Stage;
                 let s = value("--stage")?;
-                if s != "compute" && s != "comp" {
-                    return Err(format!("stage {s} is not supported; only compute is"));
-                }
+                a.stage = Some(match s.as_str() {
+                    "compute" | "comp" => Stage::Compute,
+                    "vertex" | "vert" => Stage::Vertex,
+                    "fragment" | "frag" => Stage::Fragment,
+                    _ => {
+                        return Err(format!(
+                            "stage {s} is not supported; only comp, vert and frag are"
+                        ))
+                    }
+                });
             }
             "--entry" => a.entry = value("--entry")?,
             "--gpu" => a.gpu = value("--gpu")?,
@@ -126,6 +137,14 @@ pub fn run(args: &[String]) -> Result<String, String> {
         ..CompileOptions::default()
     };
     let shader = compile_to_ir(&words, &options).map_err(|e| format!("{}: {e}", a.path))?;
+    if let Some(want) = a.stage {
+        if shader.stage != want {
+            return Err(format!(
+                "{}: entry point \"{}\" is a {} shader, not {want}",
+                a.path, a.entry, shader.stage
+            ));
+        }
+    }
     let mut out = String::new();
     if a.ir {
         out.push_str(&shader.to_string());
@@ -205,9 +224,13 @@ mod tests {
     #[test]
     fn refuses_bad_command_lines() {
         assert!(parse(&args("")).is_err());
-        assert!(parse(&args("x.spv --stage vertex"))
+        assert!(parse(&args("x.spv --stage geometry"))
             .unwrap_err()
-            .contains("only compute"));
+            .contains("only comp, vert and frag"));
+        assert_eq!(
+            parse(&args("x.spv --stage vert")).unwrap().stage,
+            Some(crate::stage_info::Stage::Vertex)
+        );
         assert!(parse(&args("x.spv --bogus"))
             .unwrap_err()
             .contains("--bogus"));

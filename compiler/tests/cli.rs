@@ -249,3 +249,37 @@ fn arrays_and_aliases_in_the_default_layout() {
         "{err}"
     );
 }
+
+/// A vertex and a fragment shader: the summary is followed by the stage information the
+/// driver programs from.
+#[test]
+fn graphics_shaders_print_their_stage_information() {
+    let vs = compile_command(&common::spirv_file("varyings.vert"), &[]).unwrap();
+    assert!(vs.contains("stage: vertex\n"), "{vs}");
+    // Four attributes, from r0.x on, each as wide as the shader reads it.
+    assert!(vs.contains("input: location 0 -> r0.x x3 float\n"), "{vs}");
+    assert!(vs.contains("input: location 2 -> r1.y x2 int\n"), "{vs}");
+    assert!(
+        vs.contains("vertex_id: r") && vs.contains("instance_id: r"),
+        "{vs}"
+    );
+    assert!(vs.contains("output: PointSize <- "), "{vs}");
+    assert!(
+        vs.contains("clip_distances: 1\ncull_distances: 0\n"),
+        "{vs}"
+    );
+    let frag = common::spirv_file("varyings.frag");
+    let e = compile_command(&frag, &["--stage", "vert"]).unwrap_err();
+    assert!(e.contains("is a fragment shader, not vertex"), "{e}");
+    let fs = compile_command(&frag, &["--gpu", "a740", "--stage", "frag"]).unwrap();
+    assert!(fs.contains("stage: fragment\n"), "{fs}");
+    assert!(
+        fs.contains("input: location 1 component 0 x2 Flat Center int -> inloc 2\n"),
+        "{fs}"
+    );
+    assert!(fs.contains("ij: persp_pixel r0.x"), "{fs}");
+    assert!(
+        fs.contains("color: 1 <- ") && fs.contains(" x2 uint\n"),
+        "{fs}"
+    );
+}

@@ -215,3 +215,100 @@ fn triangle_fragment_shader_describes_its_interface() {
         assert!(c.disassembly.contains("(ei)"), "{}", c.disassembly);
     }
 }
+
+/// Turnip's "<STAGE> prog ...: N instr, M nops, K non-nops" line for `stage` in
+/// `<gpu>/triangle.ir3-stderr.txt`: (instructions, nops, non-nops).
+fn turnip_counts(text: &str, stage: &str) -> Option<(u32, u32, u32)> {
+    let line = text
+        .lines()
+        .find(|l| l.contains(&format!("; {stage} prog")) && l.contains(" instr,"))?;
+    // "MESA: info: ; VERT prog 18/1: 28 instr, 13 nops, 15 non-nops, ...".
+    let after = line.rsplit(": ").next()?;
+    let n: Vec<u32> = after
+        .split(", ")
+        .take(3)
+        .map(|f| f.split(' ').next().and_then(|v| v.parse().ok()))
+        .collect::<Option<_>>()?;
+    Some((n[0], n[1], n[2]))
+}
+
+/// The triangle's shaders' instruction counts next to Turnip's for the same SPIR-V.
+#[test]
+fn triangle_instruction_counts_beside_turnips() {
+    let Some(dir) = parsnip_reference::reference_dir("triangle instruction counts") else {
+        return;
+    };
+    for gpu in GPUS {
+        let text =
+            std::fs::read_to_string(dir.join(format!("turnip/{gpu}/triangle.ir3-stderr.txt")))
+                .unwrap();
+        for (file, stage) in [("tri.vert", "VERT"), ("tri.frag", "FRAG")] {
+            let (t_instr, t_nops, t_real) = turnip_counts(&text, stage)
+                .unwrap_or_else(|| panic!("{gpu}: no {stage} counts in Turnip's log"));
+            assert_eq!(
+                t_instr,
+                t_nops + t_real,
+                "{gpu} {stage}: Turnip's counts add up"
+            );
+            let c = compiled_app(file, gpu).unwrap();
+            let s = &c.stats;
+            println!(
+                "{gpu} {file}: Parsnip {} instructions to end ({} nops, {} others, {} full \
+                 vec4 registers); Turnip {t_instr} ({t_nops} nops, {t_real} others)",
+                s.instructions,
+                s.nops,
+                s.instructions - s.nops,
+                s.full_regs
+            );
+            assert!(s.instructions > s.nops);
+        }
+    }
+}
+
+/// texture() in a fragment shader is `sam`, whose level of detail the hardware takes from
+/// the quad (no `saml` with a computed one); the stage says it needs derivatives, the
+/// sampler is bindless, and the EarlyFragmentTests mode is passed on. Push constants and
+/// the uniform buffer go where compute shaders put them.
+#[test]
+fn implicit_lod_sampling_is_sam() {
+    let words = common::spirv_file("sampled.frag");
+    for gpu in GPUS {
+        let c = compile_for(&words, gpu).unwrap();
+        assert!(c.disassembly.contains("sam.base"), "{}", c.disassembly);
+        assert!(!c.disassembly.contains("saml"), "{}", c.disassembly);
+        let f = c.stage.fragment().unwrap();
+        assert!(f.uses_derivatives && f.early_fragment_tests);
+        assert!(c.bindless_textures && c.bindless_samplers);
+        assert_eq!(c.consts.push_constants, Some((0, 4)));
+    }
+}
+
+/// Interfaces larger than the hardware's are refused by name: more varying components
+/// than the VPC's 128 locations, more attributes than the VFD's 32.
+#[test]
+fn interfaces_beyond_the_hardware_are_refused() {
+    let dir = std::env::temp_dir();
+    let cases = [
+        (
+            "frag",
+            "layout(location = 0) in vec4 v[33]; layout(location = 0) out vec4 o;
+             void main() { vec4 s = vec4(0); for (int i = 0; i < 33; i++) s += v[i]; o = s; }",
+            "the VPC has 128",
+        ),
+        (
+            "vert",
+            "layout(location = 0) in float a[33];
+             void main() { float s = 0.0; for (int i = 0; i < 33; i++) s += a[i];
+                           gl_Position = vec4(s); }",
+            "at most 32",
+        ),
+    ];
+    for (k, (ext, body, want)) in cases.into_iter().enumerate() {
+        let path = dir.join(format!("parsnip-limits-{}-{k}.{ext}", std::process::id()));
+        std::fs::write(&path, format!("#version 450\n{body}\n")).unwrap();
+        let words = common::try_spirv_path(&path).unwrap();
+        let _ = std::fs::remove_file(&path);
+        let e = compile_for(&words, "a660").unwrap_err();
+        assert!(e.contains(want), "{ext}: {e}");
+    }
+}

@@ -259,6 +259,11 @@ impl Ctx<'_> {
                 };
                 Op::Tex(t)
             }
+            MOp::Kill { .. } => {
+                return Err(CompileError::new(
+                    "kill reaches encoding without its p0.x (legalisation expands it)",
+                ))
+            }
             MOp::Barrier { op, global, local } => {
                 let fence = *op == Opcode::Fence;
                 Op::Barrier(Barrier {
@@ -323,6 +328,14 @@ pub fn emit(
                 Op::Flow(f)
             }
             LOp::End => Op::Flow(Flow::new(Opcode::End)),
+            LOp::Kill => {
+                let mut f = Flow::new(Opcode::Kill);
+                f.pred = Some(Pred {
+                    comp: 0,
+                    inv: false,
+                });
+                Op::Flow(f)
+            }
             LOp::Nop { repeat } => {
                 let mut f = Flow::new(Opcode::Nop);
                 f.repeat = *repeat;

@@ -1056,6 +1056,13 @@ impl Sel<'_> {
             Op::Alu(a) => self.sel_alu(need()?, a)?,
             Op::Convert(c) => self.sel_convert(need()?, c)?,
             Op::Output(o) => self.sel_output(o)?,
+            Op::Kill => {
+                let always = self.new_reg(false);
+                self.copy(always.into(), MSrc::Imm(1), false);
+                self.emit(MOp::Kill {
+                    cond: always.into(),
+                });
+            }
             Op::SysVal(s) => {
                 let d = need()?;
                 if self.sel_graphics_input(d, s)?.is_some() {

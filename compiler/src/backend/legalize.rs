@@ -38,6 +38,8 @@ pub enum LOp {
         target: usize,
     },
     End,
+    /// `kill p0.x`.
+    Kill,
     /// `(rptN)nop`: `repeat + 1` cycles.
     Nop {
         repeat: u8,
@@ -126,7 +128,7 @@ fn reads(op: &LOp, m: &MShader, alloc: &Allocation) -> Vec<(u32, bool, usize)> {
             .enumerate()
             .map(|(i, c)| (scalar(alloc, *c), half(*c), i))
             .collect(),
-        LOp::Br { .. } => vec![(P0, false, 0)],
+        LOp::Br { .. } | LOp::Kill => vec![(P0, false, 0)],
         // The hardware reads the outputs when the shader ends.
         LOp::End => m
             .outputs
@@ -208,8 +210,11 @@ pub fn legalize(
             .instrs
             .iter()
             .filter(|op| !self_move(op))
-            .cloned()
-            .map(LOp::M)
+            .flat_map(|op| match op {
+                // kill reads its condition from p0.x.
+                MOp::Kill { cond } => vec![LOp::SetP0(*cond), LOp::Kill],
+                op => vec![LOp::M(op.clone())],
+            })
             .collect();
         match &block.term {
             MTerm::Jump(t) => {
@@ -454,6 +459,7 @@ pub fn opcode(op: &LOp) -> Opcode {
         LOp::Br { .. } => Opcode::Br,
         LOp::Jump { .. } => Opcode::Jump,
         LOp::End => Opcode::End,
+        LOp::Kill => Opcode::Kill,
         LOp::Nop { .. } => Opcode::Nop,
     }
 }

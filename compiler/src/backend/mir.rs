@@ -158,6 +158,9 @@ pub enum MOp {
         base: u8,
         index: MSrc8,
     },
+    /// `kill`: the fibers where `cond` (a 0/1 value) is non-zero stop (legalisation
+    /// moves `cond` to p0.x).
+    Kill { cond: Comp },
     /// `bar` (execution and memory) or `fence` (memory only).
     Barrier {
         op: Opcode,
@@ -251,6 +254,7 @@ impl MOp {
                     u.push(Comp(c.0, c.1 + 1));
                 }
             }
+            MOp::Kill { cond } => u.push(*cond),
             MOp::Barrier { .. } => {}
         }
         u
@@ -366,6 +370,7 @@ impl MOp {
                     f(c);
                 }
             }
+            MOp::Kill { cond } => f(cond),
             MOp::Barrier { .. } => {}
         }
     }
@@ -375,7 +380,7 @@ impl MOp {
         match self {
             MOp::Ibo { op, .. } => *op != Opcode::LdibB,
             MOp::Local { op, .. } => matches!(op, Opcode::Stl | Opcode::Stp),
-            MOp::LocalAtomic { .. } | MOp::Barrier { .. } => true,
+            MOp::LocalAtomic { .. } | MOp::Barrier { .. } | MOp::Kill { .. } => true,
             _ => false,
         }
     }
@@ -408,6 +413,7 @@ impl MOp {
             MOp::Mov { .. } => Opcode::Mov,
             MOp::Ldc { .. } => Opcode::Ldc,
             MOp::Resinfo { .. } => Opcode::ResinfoB,
+            MOp::Kill { .. } => Opcode::Kill,
         }
     }
 }

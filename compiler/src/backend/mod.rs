@@ -194,20 +194,19 @@ pub fn compile(shader: &ir::Shader, model: &dyn ShaderModel) -> Result<CompiledS
         .blocks
         .iter()
         .any(|b| b.instrs.iter().any(|op| matches!(op, mir::MOp::Tex { .. })));
-    let bindless_samplers = m.blocks.iter().any(|b| {
-        b.instrs.iter().any(|op| {
-            matches!(
-                op,
-                mir::MOp::Tex {
-                    op: parsnip_isa::Opcode::Saml,
-                    ..
-                }
-            )
+    let tex_op = |want: &[parsnip_isa::Opcode]| {
+        m.blocks.iter().any(|b| {
+            b.instrs
+                .iter()
+                .any(|op| matches!(op, mir::MOp::Tex { op, .. } if want.contains(op)))
         })
-    });
+    };
+    let bindless_samplers = tex_op(&[parsnip_isa::Opcode::Saml, parsnip_isa::Opcode::Sam]);
+    // `sam` takes its level of detail from the quad's derivatives.
+    let uses_derivatives = tex_op(&[parsnip_isa::Opcode::Sam]);
     let reads = |r: u8| m.fixed_inputs.iter().any(|f| (r..r + 3).contains(f));
     let disassembly = instrs.iter().map(|i| format!("{i}\n")).collect();
-    let stage = match io.stage_info(shader, &alloc.phys, false) {
+    let stage = match io.stage_info(shader, &alloc.phys, uses_derivatives) {
         Some(info) => info,
         None => StageInfo::Compute(stage_info::ComputeInfo {
             local_size: shader.local_size,

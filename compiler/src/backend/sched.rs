@@ -36,6 +36,7 @@ fn is_memory(op: &MOp) -> bool {
             | MOp::Local { .. }
             | MOp::LocalAtomic { .. }
             | MOp::Barrier { .. }
+            | MOp::Kill { .. }
             | MOp::Resinfo { .. }
             | MOp::Tex { .. }
     )

@@ -295,7 +295,7 @@ impl Machine<'_> {
                 None,
             ),
             Op::SysVal(s) => (Some(self.sysval(inv, *s)?), None),
-            Op::Output(_) => return Err(format!("{op}: dispatches have no outputs")),
+            Op::Output(_) | Op::Kill => return Err(format!("{op}: dispatches have no fragments")),
             Op::Load(l) => {
                 let off = src(inv, l.offset);
                 (Some(self.load(inv, &l.space, off, l.size)?), None)

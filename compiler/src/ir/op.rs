@@ -555,6 +555,9 @@ pub enum Op {
     Alu(Alu),
     /// A graphics shader's output at the end of the invocation.
     Output(Output),
+    /// The fragment is discarded (OpKill, OpTerminateInvocation): the invocation stops
+    /// having effects.
+    Kill,
     Convert(Convert),
     SysVal(SysVal),
     Load(Load),
@@ -628,7 +631,7 @@ impl Op {
                 }
             }
             Op::Output(o) => f(&mut o.src),
-            Op::SysVal(_) | Op::Barrier(_) | Op::Undef => {}
+            Op::SysVal(_) | Op::Barrier(_) | Op::Undef | Op::Kill => {}
         }
     }
 
@@ -680,7 +683,7 @@ impl Op {
                 }
             }
             Op::Output(o) => f(&o.src),
-            Op::SysVal(_) | Op::Barrier(_) | Op::Undef => {}
+            Op::SysVal(_) | Op::Barrier(_) | Op::Undef | Op::Kill => {}
         }
     }
 
@@ -695,7 +698,7 @@ impl Op {
             // storage ones may.
             Op::TexelLoad(l) => l.view.path == TexelPath::Sampled,
             Op::Store(_) | Op::Atomic(_) | Op::Barrier(_) | Op::TexelStore(_) => false,
-            Op::Output(_) => false,
+            Op::Output(_) | Op::Kill => false,
             Op::TexelAtomic(_) => false,
         }
     }

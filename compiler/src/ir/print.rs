@@ -148,6 +148,7 @@ impl Display for SysVal {
 impl Display for Op {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         match self {
+            Op::Kill => write!(f, "kill"),
             Op::Output(o) => {
                 match o.slot {
                     OutputSlot::Varying(slot, c) => {

@@ -1036,15 +1036,34 @@ impl<'m> Translator<'m> {
                         self.finish_block(Terminator::Unreachable, None);
                         terminated = true;
                     }
-                    SpvOp::Kill | SpvOp::TerminateInvocation | SpvOp::DemoteToHelperInvocation => {
+                    SpvOp::Kill | SpvOp::TerminateInvocation if self.m.stage == Stage::Fragment => {
+                        // The fragment is gone: nothing after this point has an effect
+                        // for it, so it leaves like a return (with no value worth
+                        // giving).
+                        self.emit(Op::Kill, None)?;
+                        let v = match ret_ty {
+                            Some(t) if returns_value => {
+                                let sizes = self.m.leaves(t).map_err(|e| err(inst, e))?;
+                                let srcs = sizes
+                                    .iter()
+                                    .map(|s| self.value(Op::Undef, *s))
+                                    .collect::<Result<Vec<_>>>()?;
+                                Comp::new(srcs, sizes)
+                            }
+                            _ => Comp::new(Vec::new(), Vec::new()),
+                        };
+                        returns.push((self.cur, v));
+                        self.finish_block(Terminator::Jump(ret_block), None);
+                        terminated = true;
+                    }
+                    SpvOp::DemoteToHelperInvocation if self.m.stage == Stage::Fragment => {
                         return Err(err(
                             inst,
-                            if self.m.stage == Stage::Fragment {
-                                "discarding fragments is not supported yet"
-                            } else {
-                                "is only valid in fragment shaders"
-                            },
+                            "demoting to a helper invocation is not supported yet",
                         ))
+                    }
+                    SpvOp::Kill | SpvOp::TerminateInvocation | SpvOp::DemoteToHelperInvocation => {
+                        return Err(err(inst, "is only valid in fragment shaders"))
                     }
                     _ => self.instruction(&mut ids, inst)?,
                 }
@@ -1176,6 +1195,7 @@ impl<'m> Translator<'m> {
             | O::ImageRead
             | O::ImageWrite
             | O::ImageSampleExplicitLod
+            | O::ImageSampleImplicitLod
             | O::ImageQuerySize
             | O::ImageQuerySizeLod
             | O::ImageQueryLevels

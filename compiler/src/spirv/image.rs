@@ -22,6 +22,7 @@ use super::operands::{id_at, result_of};
 use crate::error::Result;
 use crate::ir::texel_format::TexelFormat;
 use crate::ir::*;
+use crate::stage_info::Stage;
 use rspirv::dr;
 use rspirv::spirv::{ImageFormat, ImageOperands, Op as SpvOp};
 
@@ -386,7 +387,15 @@ impl Translator<'_> {
                 };
                 Some(self.texel_components(inst, load)?)
             }
-            SpvOp::ImageSampleExplicitLod => {
+            SpvOp::ImageSampleExplicitLod | SpvOp::ImageSampleImplicitLod => {
+                let implicit = inst.class.opcode == SpvOp::ImageSampleImplicitLod;
+                if implicit && self.m.stage != Stage::Fragment {
+                    return Err(err(
+                        inst,
+                        "an implicit level of detail needs the derivatives only fragment \
+                         shaders have",
+                    ));
+                }
                 let image = self.image_at(ids, inst, 0)?;
                 let view = self.texel_view(inst, &image)?;
                 if view.sampler.is_none() || view.path != TexelPath::Sampled {
@@ -408,19 +417,23 @@ impl Translator<'_> {
                         &[coords[layer], Src::Imm(u64::from(0.5f32.to_bits()))],
                     )?;
                 }
-                let Some(lod) = self.image_operands(ids, inst, 2, true)? else {
-                    return Err(err(
+                // An implicit level of detail is the quad's, from the coordinates'
+                // derivatives: `sam` computes it (Bias is not supported).
+                let lod = match self.image_operands(ids, inst, 2, !implicit)? {
+                    Some(lod) if lod.sizes[0] != BitSize::B32 => {
+                        return Err(err(inst, "the level of detail is a 32-bit float"))
+                    }
+                    Some(lod) => Some(lod.srcs[0]),
+                    None if implicit => None,
+                    None => return Err(err(
                         inst,
                         "explicit-LOD sampling needs a Lod operand (gradients are not supported)",
-                    ));
+                    )),
                 };
-                if lod.sizes[0] != BitSize::B32 {
-                    return Err(err(inst, "the level of detail is a 32-bit float"));
-                }
                 let load = TexelLoad {
                     view,
                     coords,
-                    lod: Some(lod.srcs[0]),
+                    lod,
                     filtered: true,
                     component: 0,
                 };

@@ -40,6 +40,12 @@ fn scalar_kind(m: &Module, ty: Id) -> std::result::Result<ScalarKind, String> {
     }
 }
 
+fn next_location(location: u32) -> std::result::Result<u32, String> {
+    location
+        .checked_add(1)
+        .ok_or_else(|| "locations run past 2^32".to_string())
+}
+
 /// Leaves of `ty` from `location`, component `component`; returns the next location.
 fn located(
     m: &Module,
@@ -51,7 +57,7 @@ fn located(
     match m.ty(ty).map_err(|e| e.to_string())? {
         Type::Vector { elem, count } => {
             let kind = scalar_kind(m, *elem)?;
-            if component + count > 4 {
+            if component.saturating_add(*count) > 4 {
                 return Err(format!(
                     "a vector of {count} from component {component} does not fit a location"
                 ));
@@ -63,7 +69,7 @@ fn located(
                     kind,
                 });
             }
-            Ok(location + 1)
+            next_location(location)
         }
         Type::Array { elem, len: count }
         | Type::Matrix {
@@ -88,7 +94,7 @@ fn located(
                 component: component as u8,
                 kind,
             });
-            Ok(location + 1)
+            next_location(location)
         }
     }
 }

@@ -91,7 +91,8 @@ impl SimGpu {
         self.info.chip
     }
 
-    fn bo_with(&self, bytes: &[u8], what: &str) -> Result<Bo, String> {
+    /// A buffer object holding `bytes`.
+    pub fn bo_with(&self, bytes: &[u8], what: &str) -> Result<Bo, String> {
         let bo = self
             .dev
             .bo_new(&BoDesc::new((bytes.len() as u64).max(4)))
@@ -221,29 +222,7 @@ impl SimGpu {
         uses.extend(buffers.iter().map(BoUse::write));
         uses.extend(set_bos.iter().flatten().map(BoUse::read));
         uses.extend(private_bo.iter().map(BoUse::write));
-        let queue = self
-            .dev
-            .queue_new(0)
-            .map_err(|e| format!("creating a queue: {e}"))?;
-        let fence = self
-            .dev
-            .submit(&Submit {
-                queue,
-                commands: &[CommandBuffer {
-                    bo: &stream,
-                    offset: 0,
-                    dwords: cs.dwords.len() as u32,
-                }],
-                bos: &uses,
-                waits: &[],
-                signals: &[],
-            })
-            .map_err(|e| format!("submit: {e}"))?;
-        self.dev
-            .fence_wait(fence, Deadline::Never)
-            .map_err(|e| format!("{e}"))?;
-        self.dev.status().map_err(|e| format!("{e}"))?;
-        let _ = self.dev.queue_close(queue);
+        self.submit(&stream, cs.dwords.len() as u32, &uses)?;
         buffers
             .iter()
             .zip(&d.bindings)
@@ -257,7 +236,38 @@ impl SimGpu {
     }
 }
 
-fn words_to_bytes(words: &[u32]) -> Vec<u8> {
+impl SimGpu {
+    /// Runs the `dwords` of the stream in `stream` with the buffer objects `uses`, and
+    /// waits for it; a fault, hang or strict-mode error of the model is an `Err`.
+    pub fn submit(&self, stream: &Bo, dwords: u32, uses: &[BoUse]) -> Result<(), String> {
+        let queue = self
+            .dev
+            .queue_new(0)
+            .map_err(|e| format!("creating a queue: {e}"))?;
+        let fence = self
+            .dev
+            .submit(&Submit {
+                queue,
+                commands: &[CommandBuffer {
+                    bo: stream,
+                    offset: 0,
+                    dwords,
+                }],
+                bos: uses,
+                waits: &[],
+                signals: &[],
+            })
+            .map_err(|e| format!("submit: {e}"))?;
+        self.dev
+            .fence_wait(fence, Deadline::Never)
+            .map_err(|e| format!("{e}"))?;
+        self.dev.status().map_err(|e| format!("{e}"))?;
+        let _ = self.dev.queue_close(queue);
+        Ok(())
+    }
+}
+
+pub fn words_to_bytes(words: &[u32]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
@@ -446,14 +456,17 @@ fn ubo_descriptor(iova: u64, bytes: u64) -> Result<[u32; 16], String> {
 
 /// Private memory as Turnip lays it out: MEMSIZEPERITEM bytes per fiber (512-byte units),
 /// for every fiber of every SP (TOTALPVTMEMSIZE per SP, 4 KiB units; a6xx.xml).
-struct PrivateMemory {
-    per_fiber: u32,
-    per_sp: u32,
-    total: u64,
+/// Private memory for `bytes` per fiber: SP_xS_PVT_MEM_PARAM's MEMSIZEPERITEM
+/// (`per_fiber`), SP_xS_PVT_MEM_SIZE's TOTALPVTMEMSIZE (`per_sp`) and the buffer for all
+/// SPs (`total`), as Turnip sizes them.
+pub struct PrivateMemory {
+    pub per_fiber: u32,
+    pub per_sp: u32,
+    pub total: u64,
 }
 
 impl PrivateMemory {
-    fn new(info: &GpuInfo, bytes: u32) -> PrivateMemory {
+    pub fn new(info: &GpuInfo, bytes: u32) -> PrivateMemory {
         if bytes == 0 {
             return PrivateMemory {
                 per_fiber: 0,

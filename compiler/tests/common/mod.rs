@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod dispatch;
+pub mod draw;
 pub mod mad_chain;
 
 use std::path::{Path, PathBuf};

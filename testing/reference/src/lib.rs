@@ -7,6 +7,8 @@
 //! CI sets `PARSNIP_REQUIRE_REFERENCE=1`, which turns a missing reference into
 //! a failure instead: a skipped comparison must never count as a pass there.
 
+pub mod image;
+
 use std::path::{Path, PathBuf};
 
 /// The environment variable that overrides where the reference data is.

@@ -158,6 +158,22 @@ pub fn plan(shader: &ir::Shader, m: &mut MShader) -> Result<IoPlan> {
             _ => {}
         }
     }
+    // VFD_FETCH/VFD_DECODE/VFD_DEST_CNTL have 32 entries (a6xx.xml).
+    if attr_comps.len() > 32 {
+        return Err(err(format!(
+            "the shader reads {} vertex attributes; the VFD fetches at most 32",
+            attr_comps.len()
+        )));
+    }
+    let needed: u32 = attr_comps.values().map(|&(n, _)| u32::from(n)).sum::<u32>()
+        + u32::from(vid)
+        + u32::from(iid)
+        + 2 * p.ij.len() as u32
+        + 2 * u32::from(xy)
+        + 2 * u32::from(zw);
+    if needed > 4 * 48 {
+        return Err(err("the shader's inputs do not fit the register file"));
+    }
     let mut next = 0u8;
     let mut take = |n: u8| {
         let r = next;
@@ -174,13 +190,16 @@ pub fn plan(shader: &ir::Shader, m: &mut MShader) -> Result<IoPlan> {
     }
     p.frag_coord_xy = xy.then(|| take(2));
     p.frag_coord_zw = zw.then(|| take(2));
-    if u32::from(next) > 4 * 48 {
-        return Err(err("the shader's inputs do not fit the register file"));
-    }
     let mut inloc = 0;
     for v in p.varyings.values_mut() {
         v.inloc = inloc;
         inloc += u32::from(v.last - v.first + 1);
+    }
+    // VPC_VAR covers 128 locations.
+    if inloc > 128 {
+        return Err(err(format!(
+            "the fragment shader reads {inloc} varying components; the VPC has 128"
+        )));
     }
     for (key, (mask, kind)) in outs {
         let size = match key {
@@ -354,6 +373,10 @@ impl IoPlan {
         phys: &[u32],
         uses_derivatives: bool,
     ) -> Option<crate::stage_info::StageInfo> {
+        let discards = shader
+            .blocks
+            .iter()
+            .any(|b| b.instrs.iter().any(|i| i.op == Op::Kill));
         use crate::stage_info::*;
         let reg = |r: u8| RegId(r);
         let out_reg = |o: &PlannedOutput| RegId(phys[o.vreg.0 as usize] as u8);
@@ -449,7 +472,7 @@ impl IoPlan {
                         .collect(),
                     depth_reg: get(OutputKey::Depth),
                     sample_mask_reg: get(OutputKey::SampleMask),
-                    discards: false,
+                    discards,
                     early_fragment_tests: shader.early_fragment_tests,
                     uses_derivatives,
                     input_attachments: Vec::new(),

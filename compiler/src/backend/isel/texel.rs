@@ -172,7 +172,9 @@ impl Sel<'_> {
                 let coords = self.tex_coords(v, &first.coords, first.filtered);
                 let src2 = first.lod.map(|l| self.reg(l, false));
                 let op = match (first.filtered, src2) {
-                    (true, _) => Opcode::Saml,
+                    (true, Some(_)) => Opcode::Saml,
+                    // The quad's implicit level of detail.
+                    (true, None) => Opcode::Sam,
                     (false, Some(_)) => Opcode::Isaml,
                     (false, None) => Opcode::Isam,
                 };
