@@ -63,6 +63,7 @@ mod descriptors;
 mod dispatch;
 pub(crate) mod fragment;
 mod lanes;
+mod matrix;
 mod memory_ops;
 mod program;
 mod sampling;

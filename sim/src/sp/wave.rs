@@ -21,6 +21,7 @@ use super::alu;
 use super::control_flow;
 use super::dispatch::DispatchContext;
 use super::lanes::mask_of;
+use super::matrix;
 use super::memory_ops;
 use super::program::{Decoded, Program};
 use super::texture;
@@ -178,6 +179,9 @@ impl Wave {
                     a.repeat,
                     mask,
                 )?;
+            }
+            Op::Alu3(a) if matches!(a.op, Opcode::Wmm | Opcode::WmmAccu) => {
+                matrix::execute(&mut self.regs, a, mask)?
             }
             Op::Alu3(a) => {
                 let op = d.alu.as_ref().expect("cat3 has an ALU operation");
