@@ -71,6 +71,17 @@ impl Stream {
         self
     }
 
+    /// A type 4 write of `values` to array `name` from its first entry, for
+    /// arrays of plain dwords the database has no register type for
+    /// (`HLSQ_SHARED_CONSTS_IMM`).
+    pub fn dword_array(&mut self, name: &str, values: &[u32]) -> &mut Self {
+        let offsets = parsnip_registers::lookup::chip_table(self.chip).array_offsets(name);
+        assert!(offsets.len() >= values.len(), "{name} on {}", self.chip);
+        self.dwords.push(pkt4(offsets[0], values.len() as u32));
+        self.dwords.extend_from_slice(values);
+        self
+    }
+
     /// A type 4 write of entry `index` of a typed array register.
     pub fn reg_at<R: ArrayRegister>(&mut self, r: &R, index: u32) -> &mut Self {
         let w = r.write(self.chip, index).expect("register value fits");
