@@ -40,6 +40,7 @@ use crate::register_file::RegisterFile;
 use crate::report::{CpSite, ErrorKind, GpuError};
 use crate::shader_core::ShaderCore;
 use crate::sp::ShaderProcessor;
+use crate::sp::SpStats;
 
 /// A command stream handed to submit: `dwords` dwords at `iova`, run as an
 /// IB1.
@@ -98,6 +99,8 @@ pub(crate) struct GpuShared {
     pub(crate) clock: AlwaysOnCounter,
     pub(crate) shader_core: Box<dyn ShaderCore>,
     pub(crate) gmem: Gmem,
+    /// What each dispatch executed, in launch order, until taken.
+    pub(crate) dispatch_stats: std::sync::Mutex<Vec<SpStats>>,
 }
 
 /// A model of one GPU. Cheap to clone: clones share the address space.
@@ -152,12 +155,19 @@ impl Gpu {
                 clock: AlwaysOnCounter::new(),
                 shader_core,
                 gmem: Gmem::new(info),
+                dispatch_stats: Default::default(),
             }),
         }
     }
 
     pub fn info(&self) -> &'static GpuInfo {
         self.shared.info
+    }
+
+    /// What each compute dispatch since the last call executed, in launch
+    /// order (`parsnip-replay --stats`).
+    pub fn take_dispatch_stats(&self) -> Vec<SpStats> {
+        std::mem::take(&mut self.shared.dispatch_stats.lock().expect("never poisoned"))
     }
 
     pub fn options(&self) -> &SimOptions {

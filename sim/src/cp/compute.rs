@@ -87,7 +87,8 @@ impl CommandProcessor<'_> {
         let index = self.stats.dispatches;
         self.stats.dispatches += 1;
         let gpu = self.gpu;
-        gpu.shader_core
+        let stats = gpu
+            .shader_core
             .run_compute(&dispatch, index, &gpu.memory)
             .map_err(|failure| match failure {
                 ShaderFailure::Fault { fault, at } => self.error(ErrorKind::Fault {
@@ -101,7 +102,12 @@ impl CommandProcessor<'_> {
                     message,
                     at: at.map(Box::new),
                 }),
-            })
+            })?;
+        gpu.dispatch_stats
+            .lock()
+            .expect("never poisoned")
+            .push(stats);
+        Ok(())
     }
 
     /// The dispatch the registers and loaded state describe.

@@ -19,6 +19,7 @@ use parsnip_isa::{Op, Opcode};
 
 use super::alu;
 use super::control_flow;
+use super::cycle_estimate;
 use super::dispatch::DispatchContext;
 use super::lanes::mask_of;
 use super::matrix;
@@ -144,6 +145,7 @@ impl Wave {
             }
             ctx.executed += 1;
             let d = program.get(g.pc, ctx.memory).map_err(|t| (t, g.pc))?;
+            cycle_estimate::account(&mut ctx.stats, &d.instr);
             let flow = self.execute(d, g, ctx).map_err(|t| (t, g.pc))?;
             self.apply(flow, g);
         }

@@ -24,6 +24,7 @@ use parsnip_sim::compute_dispatch::ComputeDispatch;
 use parsnip_sim::memory::{AddressSpace, OwnedBacking};
 use parsnip_sim::report::ShaderFailure;
 use parsnip_sim::shader_core::ShaderCore;
+use parsnip_sim::sp::SpStats;
 use parsnip_sim::{Context, Gpu, GpuError, IbRange, SimOptions, SubmitStats};
 
 /// Where the rig maps its command buffer, and its size.
@@ -152,9 +153,9 @@ impl ShaderCore for RecordingCore {
         dispatch: &ComputeDispatch,
         _index: u32,
         _memory: &AddressSpace,
-    ) -> Result<(), ShaderFailure> {
+    ) -> Result<SpStats, ShaderFailure> {
         self.0.dispatches.lock().unwrap().push(dispatch.clone());
-        Ok(())
+        Ok(SpStats::default())
     }
 }
 

@@ -1,7 +1,10 @@
-//! parsnip-replay TRACE.rd[.gz] [--dump IOVA:SIZE:FILE]...
+//! parsnip-replay TRACE.rd[.gz] [--stats] [--dump IOVA:SIZE:FILE]...
 //!
 //! Replays a trace's submits on Parsnip's model of the GPU the trace names,
-//! then writes the requested ranges of GPU memory to files. A fault, hang or
+//! then writes the requested ranges of GPU memory to files. `--stats`
+//! prints what each compute dispatch executed: instructions (once per
+//! wave), nop cycles, `(ss)`/`(sy)` waits and the cycle estimate of
+//! parsnip-sim's `sp::cycle_estimate` table. A fault, hang or
 //! bad stream prints the model's report and exits with status 1; bad
 //! arguments exit with status 2.
 
@@ -9,14 +12,23 @@ use std::process::ExitCode;
 
 use parsnip_tools::replay::{DumpRequest, Replay};
 
-const USAGE: &str = "usage: parsnip-replay TRACE.rd[.gz] [--dump IOVA:SIZE:FILE]...";
+const USAGE: &str = "usage: parsnip-replay TRACE.rd[.gz] [--stats] [--dump IOVA:SIZE:FILE]...";
 
-fn parse_args(args: &[String]) -> Result<(String, Vec<DumpRequest>), String> {
+/// What the command line asks for.
+struct Args {
+    trace: String,
+    dumps: Vec<DumpRequest>,
+    stats: bool,
+}
+
+fn parse_args(args: &[String]) -> Result<Args, String> {
     let mut trace = None;
     let mut dumps = Vec::new();
+    let mut stats = false;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
+            "--stats" => stats = true,
             "--dump" => {
                 let spec = it.next().ok_or("--dump needs IOVA:SIZE:FILE")?;
                 dumps.push(DumpRequest::parse(spec).map_err(|e| e.to_string())?);
@@ -27,12 +39,20 @@ fn parse_args(args: &[String]) -> Result<(String, Vec<DumpRequest>), String> {
             a => return Err(format!("a second trace {a}: replay one at a time")),
         }
     }
-    Ok((trace.ok_or("no trace given")?, dumps))
+    Ok(Args {
+        trace: trace.ok_or("no trace given")?,
+        dumps,
+        stats,
+    })
 }
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (path, dumps) = match parse_args(&args) {
+    let Args {
+        trace: path,
+        dumps,
+        stats: print_stats,
+    } = match parse_args(&args) {
         Ok(parsed) => parsed,
         Err(why) => {
             if !why.is_empty() {
@@ -59,6 +79,22 @@ fn main() -> ExitCode {
                 "submit {i}: {} packets, {} register writes, {} dispatches",
                 stats.packets, stats.register_writes, stats.dispatches
             );
+            let executed = replay.gpu().take_dispatch_stats();
+            if print_stats {
+                for (d, s) in executed.iter().enumerate() {
+                    println!(
+                        "  dispatch {d}: {} work groups, {} waves, {} instructions, {} nop cycles, \
+                         {} (ss) waits, {} (sy) waits, ~{} cycles",
+                        s.work_groups,
+                        s.waves,
+                        s.instructions,
+                        s.nop_cycles,
+                        s.ss_waits,
+                        s.sy_waits,
+                        s.estimated_cycles
+                    );
+                }
+            }
         }
         for d in &dumps {
             replay.dump(d)?;
