@@ -99,7 +99,7 @@ pub(crate) struct GpuShared {
     pub(crate) clock: AlwaysOnCounter,
     pub(crate) shader_core: Box<dyn ShaderCore>,
     pub(crate) gmem: Gmem,
-    /// What each dispatch executed, in launch order, until taken.
+    /// What each dispatch of the current submit executed, in launch order.
     pub(crate) dispatch_stats: std::sync::Mutex<Vec<SpStats>>,
 }
 
@@ -164,8 +164,9 @@ impl Gpu {
         self.shared.info
     }
 
-    /// What each compute dispatch since the last call executed, in launch
-    /// order (`parsnip-replay --stats`).
+    /// What each compute dispatch of the last submit executed, in launch
+    /// order (`parsnip-replay --stats`); each submit starts the list anew,
+    /// so it never grows past one submit's dispatches.
     pub fn take_dispatch_stats(&self) -> Vec<SpStats> {
         std::mem::take(&mut self.shared.dispatch_stats.lock().expect("never poisoned"))
     }
@@ -220,6 +221,11 @@ impl Gpu {
                 site: CpSite::default(),
             });
         }
+        self.shared
+            .dispatch_stats
+            .lock()
+            .expect("never poisoned")
+            .clear();
         let mut cp = CommandProcessor::new(&self.shared, &mut ctx.regs, &mut ctx.cp);
         let result = streams
             .iter()

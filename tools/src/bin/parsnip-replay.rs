@@ -79,9 +79,8 @@ fn main() -> ExitCode {
                 "submit {i}: {} packets, {} register writes, {} dispatches",
                 stats.packets, stats.register_writes, stats.dispatches
             );
-            let executed = replay.gpu().take_dispatch_stats();
             if print_stats {
-                for (d, s) in executed.iter().enumerate() {
+                for (d, s) in replay.dispatch_stats().iter().enumerate() {
                     println!(
                         "  dispatch {d}: {} work groups, {} waves, {} instructions, {} nop cycles, \
                          {} (ss) waits, {} (sy) waits, ~{} cycles",
