@@ -6,7 +6,10 @@
 //!   the destination components the write mask enables, in consecutive
 //!   registers (the blob writes `saml (f32)(yz)r1.z`: y to r1.z, z to r1.w);
 //!   `isaml` takes the level from its second source and only level 0 is
-//!   modelled. Coordinates past the image read 0.
+//!   modelled. Coordinates past the image read 0. The coordinates are x
+//!   and y (plus the layer or slice), `.1d` or not.
+//! - `isam.v`: a vector load of elements of the instruction's type from a
+//!   buffer, as ir3 loads read-only storage buffers (see `vector_fetch`).
 //! - `getsize`: width, height, depth (or layers) and the number of levels.
 //! - `getbuf`: the texel count of a buffer texture in `.x`, all that
 //!   freedreno's ir3 reads of it (Mesa's emit_tex_txs uses it for buffers,
