@@ -30,6 +30,7 @@ use parsnip_sim::compute_dispatch::ComputeDispatch;
 use parsnip_sim::memory::AddressSpace;
 use parsnip_sim::report::ShaderFailure;
 use parsnip_sim::shader_core::ShaderCore;
+use parsnip_sim::sp::SpStats;
 
 /// Turnip's double.comp, compiled by glslang.
 fn double_comp() -> Option<Vec<u8>> {
@@ -54,7 +55,7 @@ impl ShaderCore for DoubleCore {
         d: &ComputeDispatch,
         _index: u32,
         memory: &AddressSpace,
-    ) -> Result<(), ShaderFailure> {
+    ) -> Result<SpStats, ShaderFailure> {
         self.seen.lock().unwrap().push(d.clone());
         let fail = |message: String| ShaderFailure::Error { message, at: None };
         let base = d
@@ -86,7 +87,7 @@ impl ShaderCore for DoubleCore {
                 .write_u32(iova + 4 * u64::from(i), 2 * i)
                 .map_err(|e| fail(format!("writing element {i}: {e:?}")))?;
         }
-        Ok(())
+        Ok(SpStats::default())
     }
 }
 

@@ -10,6 +10,8 @@
 //! assert_eq!(t.offset_of("RB_MRT[1].BUF_INFO"), Some(0x882a));
 //! assert_eq!(lookup::chip_table(Chip::A7xx).offset_of("HLSQ_INVALIDATE_CMD"), Some(0xab1f));
 //! assert_eq!(lookup::chip_table(Chip::A7xx).offset_of("SP_UNKNOWN_0CE2+0x1"), Some(0xce3));
+//! let imm = lookup::chip_table(Chip::A7xx).array_offsets("HLSQ_SHARED_CONSTS_IMM");
+//! assert_eq!((imm.len(), imm[0], imm[63]), (64, 0xab40, 0xab7f));
 //! ```
 
 use std::collections::HashMap;
@@ -47,6 +49,8 @@ pub struct ChipTable {
     pub chip: Chip,
     by_offset: HashMap<u32, RegisterEntry>,
     by_name: HashMap<String, u32>,
+    /// Arrays: name to (first offset, stride, length).
+    arrays: HashMap<&'static str, (u32, u32, u32)>,
 }
 
 /// An array index as freedreno prints it (`%#x`: `0`, `0x1`, `0x10`).
@@ -68,12 +72,14 @@ impl ChipTable {
             chip,
             by_offset: HashMap::new(),
             by_name: HashMap::new(),
+            arrays: HashMap::new(),
         };
         let dom = table::domain("A6XX").expect("the database has an A6XX domain");
         for e in dom.elems.iter().filter(|e| e.cond.on(chip)) {
             match &e.kind {
                 ElemKind::Reg { .. } => t.add_reg(e, "", e.offset, None),
                 ElemKind::Array { elems } => {
+                    t.arrays.insert(e.name, (e.offset, e.stride, e.length));
                     for i in 0..e.length {
                         let base = e.offset + i * e.stride;
                         let prefix = if e.length != 1 {
@@ -177,6 +183,17 @@ impl ChipTable {
         }
         norm.push_str(rest);
         self.by_name.get(&norm).copied()
+    }
+
+    /// The offset of each entry of array `name`, in index order: also for
+    /// arrays of plain dwords, which hold no register to name
+    /// (`HLSQ_SHARED_CONSTS_IMM`).
+    pub fn array_offsets(&self, name: &str) -> Vec<u32> {
+        self.arrays
+            .get(name)
+            .map_or_else(Vec::new, |&(offset, stride, length)| {
+                (0..length).map(|i| offset + i * stride).collect()
+            })
     }
 
     /// Every register offset this chip has (first dwords of registers).

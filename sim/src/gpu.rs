@@ -40,6 +40,7 @@ use crate::register_file::RegisterFile;
 use crate::report::{CpSite, ErrorKind, GpuError};
 use crate::shader_core::ShaderCore;
 use crate::sp::ShaderProcessor;
+use crate::sp::SpStats;
 
 /// A command stream handed to submit: `dwords` dwords at `iova`, run as an
 /// IB1.
@@ -98,6 +99,8 @@ pub(crate) struct GpuShared {
     pub(crate) clock: AlwaysOnCounter,
     pub(crate) shader_core: Box<dyn ShaderCore>,
     pub(crate) gmem: Gmem,
+    /// What each dispatch of the current submit executed, in launch order.
+    pub(crate) dispatch_stats: std::sync::Mutex<Vec<SpStats>>,
 }
 
 /// A model of one GPU. Cheap to clone: clones share the address space.
@@ -152,12 +155,20 @@ impl Gpu {
                 clock: AlwaysOnCounter::new(),
                 shader_core,
                 gmem: Gmem::new(info),
+                dispatch_stats: Default::default(),
             }),
         }
     }
 
     pub fn info(&self) -> &'static GpuInfo {
         self.shared.info
+    }
+
+    /// What each compute dispatch of the last submit executed, in launch
+    /// order (`parsnip-replay --stats`); each submit starts the list anew,
+    /// so it never grows past one submit's dispatches.
+    pub fn take_dispatch_stats(&self) -> Vec<SpStats> {
+        std::mem::take(&mut self.shared.dispatch_stats.lock().expect("never poisoned"))
     }
 
     pub fn options(&self) -> &SimOptions {
@@ -210,6 +221,11 @@ impl Gpu {
                 site: CpSite::default(),
             });
         }
+        self.shared
+            .dispatch_stats
+            .lock()
+            .expect("never poisoned")
+            .clear();
         let mut cp = CommandProcessor::new(&self.shared, &mut ctx.regs, &mut ctx.cp);
         let result = streams
             .iter()

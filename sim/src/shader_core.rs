@@ -6,15 +6,17 @@
 use crate::compute_dispatch::ComputeDispatch;
 use crate::memory::AddressSpace;
 use crate::report::ShaderFailure;
+use crate::sp::SpStats;
 
 /// Runs the compute dispatches the command processor launches.
 pub trait ShaderCore: Send + Sync {
-    /// Runs `dispatch` to completion against `memory`. `index` numbers the
-    /// dispatch within its submit, for reports.
+    /// Runs `dispatch` to completion against `memory` and says what it
+    /// executed. `index` numbers the dispatch within its submit, for
+    /// reports.
     fn run_compute(
         &self,
         dispatch: &ComputeDispatch,
         index: u32,
         memory: &AddressSpace,
-    ) -> Result<(), ShaderFailure>;
+    ) -> Result<SpStats, ShaderFailure>;
 }

@@ -49,6 +49,24 @@ pub struct BindlessBase {
     pub descriptor_size: u32,
 }
 
+/// Constants shared by the stages, for Vulkan push constants, outside the
+/// const file that CP_LOAD_STATE6 ST6_CONSTANTS loads (a6xx.xml's
+/// HLSQ_SHARED_CONSTS and HLSQ_SHARED_CONSTS_IMM). One entry per dword;
+/// `None` was never loaded.
+#[derive(Clone, Debug, Default)]
+pub struct SharedConsts {
+    /// a6xx with HLSQ_SHARED_CONSTS.ENABLE: the stage's pool, which the
+    /// shader reads as c504..c511.
+    pub mapped: Option<Vec<Option<u32>>>,
+    /// a7xx: HLSQ_SHARED_CONSTS_IMM, which `stsc` copies into the const
+    /// file.
+    pub imm: Vec<Option<u32>>,
+}
+
+/// The vec4 at which a6xx maps the shared consts into every stage's const
+/// file (a6xx.xml: "mapped to c504-c511 in each stage").
+pub const SHARED_CONSTS_VEC4: usize = 504;
+
 /// One stage's program and the state it runs with.
 #[derive(Clone, Debug)]
 pub struct ShaderState {
@@ -77,6 +95,7 @@ pub struct ShaderState {
     /// The stage's const file (vec4 units, 4 dwords each), as loaded by
     /// CP_LOAD_STATE6 ST6_CONSTANTS; length HLSQ_xS_CNTL.CONSTLEN.
     pub consts: Vec<u32>,
+    pub shared_consts: SharedConsts,
     /// Private memory (SP_xS_PVT_MEM_*): base and bytes per fiber.
     pub private_iova: u64,
     pub private_per_fiber: u32,

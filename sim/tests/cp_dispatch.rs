@@ -162,6 +162,47 @@ fn constants_load_directly_and_from_memory() {
 }
 
 #[test]
+fn push_constants_reach_the_dispatch_as_each_generation_carries_them() {
+    // Turnip's loop_push streams (reference/turnip/*/loop_push.log): on a660
+    // HLSQ_SHARED_CONSTS.ENABLE and a CP_LOAD_STATE6_FRAG into SB6_IBO with
+    // ST6_UBO, 4 units of one dword; on a740 the HLSQ_SHARED_CONSTS_IMM
+    // registers.
+    let push = [37, 1_664_525, 1_013_904_223, 7];
+    for gpu in GPUS {
+        let mut rig = Rig::new(gpu);
+        let mut s = rig.stream();
+        program_cs(&mut s, Omit::default());
+        if gpu == "a740" {
+            s.dword_array("HLSQ_SHARED_CONSTS_IMM", &push);
+        } else {
+            s.reg(&regs::HlsqSharedConsts { enable: true });
+            let dw0 = CpLoadState6Dw0 {
+                dst_off: 0,
+                state_type: A6xxStateType::ST6_UBO,
+                state_src: A6xxStateSrc::SS6_DIRECT,
+                state_block: A6xxStateBlock::SB6_IBO,
+                num_unit: 4,
+            };
+            load_state(&mut s, dw0, 0, &push);
+        }
+        exec_cs(&mut s, [1, 1, 1]);
+        rig.run(&s).unwrap();
+        let shared = &rig.dispatches()[0].shared_consts;
+        let loaded: Vec<Option<u32>> = push.iter().map(|&v| Some(v)).collect();
+        if gpu == "a740" {
+            assert_eq!(shared.imm.len(), 64);
+            assert_eq!(&shared.imm[..4], &loaded[..]);
+            assert_eq!(shared.imm[4], None);
+            assert!(shared.mapped.is_none());
+        } else {
+            let pool = shared.mapped.as_ref().expect("enabled: mapped at c504");
+            assert_eq!(&pool[..4], &loaded[..]);
+            assert_eq!(pool[4], None);
+        }
+    }
+}
+
+#[test]
 fn loaded_ibos_and_the_ibo_register_whichever_came_last() {
     for gpu in GPUS {
         let mut rig = Rig::new(gpu);

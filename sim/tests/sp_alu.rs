@@ -271,3 +271,35 @@ fn relative_addressing_through_a0() {
         assert_eq!(r, [30, 30], "{g}");
     }
 }
+
+#[test]
+fn wmm_scales_a_vec4_by_a_sum_and_wmm_accu_accumulates() {
+    // ir3-cat3.xml's doc: result = x * (y1 + y2 + y3 + y4), written
+    // 1 << (imm / 32) times; wmm.accu adds it to the destination, except
+    // the first register, which it overwrites. By hand: x = (1, 2, 3, 4),
+    // y = (0.5, 0.25, 0.125, 1.125), sum 2: result (2, 4, 6, 8).
+    for g in GENS {
+        let body = "
+            mov.f32f32 r4.x, c1.x
+            mov.f32f32 r4.y, c1.y
+            mov.f32f32 r4.z, c1.z
+            mov.f32f32 r4.w, c1.w
+            mov.f32f32 r5.x, c2.x
+            mov.f32f32 r5.y, c2.y
+            mov.f32f32 r5.z, c2.z
+            mov.f32f32 r5.w, c2.w
+            wmm r6.x, r4.x, r5.x, 32
+            wmm.accu r6.x, r4.x, r5.x, 0
+            stg.u32 g[r2.x], r6.x, 4
+            stg.u32 g[r2.x+16], r7.x, 4
+            wmm r6.x, (neg)r4.x, r5.x, 0
+            stg.u32 g[r2.x+32], r6.x, 4
+        ";
+        let consts = [1.0, 2.0, 3.0, 4.0, 0.5, 0.25, 0.125, 1.125].map(f32::to_bits);
+        let r = run_single(g, body, &consts, 12);
+        let want = [
+            2.0, 8.0, 12.0, 16.0, 2.0, 4.0, 6.0, 8.0, -2.0, -4.0, -6.0, -8.0,
+        ];
+        assert_eq!(r, want.map(f32::to_bits), "{g}");
+    }
+}

@@ -465,3 +465,129 @@ fn texel_fetch_and_getbuf_on_a_buffer_texture() {
         }
     }
 }
+
+#[test]
+fn isam_v_loads_vectors_of_the_instructions_type_from_any_descriptor_mode() {
+    // A 40-byte buffer of words 100..110 behind Turnip's 16-bit-texel
+    // storage descriptor (20 texels). Fiber i loads (xyzw) from element
+    // 2i + 1 (coordinate 2i, immediate offset 1) as u32: words 2i+1..2i+4,
+    // 0 from word 10 on. The same load through a direct texture slot,
+    // bindless with an immediate slot, and bindless with a1.x naming it
+    // (the texture on a6xx, the sampler on a7xx, so the other is in the
+    // instruction) must all read the same.
+    for g in GENS {
+        let forms = [
+            "isam.v (u32)(xyzw)r5.x, r4.x+1, s#0, t#1",
+            "isam.v.base0 (u32)(xyzw)r5.x, r4.x+1, s#0, t#1",
+            match g {
+                IsaGen::A6xx => "mova1 a1.x, 8\nisam.v.base0 (u32)(xyzw)r5.x, r4.x+1, s#0, a1.x",
+                IsaGen::A7xx => "mova1 a1.x, 0\nisam.v.base0 (u32)(xyzw)r5.x, r4.x+1, t#1, a1.x",
+            },
+        ];
+        for form in forms {
+            let mut rig = Rig::new(g);
+            let words: Vec<u32> = (100..110).collect();
+            let buf = rig.words(&words);
+            let desc = buffer_descriptor(buf, 40);
+            let mut set = vec![0u32; 32];
+            set[16..].copy_from_slice(&desc);
+            let set = rig.words(&set);
+            let out = rig.poisoned(4 * 8);
+            let p = rig.program(&format!(
+                "{PROLOGUE}
+                shl.b r4.x, r0.x, 1
+                {form}
+                shl.b r0.w, r0.x, 4
+                add.u r2.x, c0.x, r0.w
+                (sy)stg.u32 g[r2.x], r5.x, 4
+                end"
+            ));
+            let mut d = rig.dispatch(p);
+            d.local_size = [8, 1, 1];
+            d.consts = address_consts(out, &[]);
+            d.textures = DescriptorSource::Loaded(vec![vec![], desc.to_vec()]);
+            d.bindless = vec![bindless_set(set)];
+            rig.run_ok(&d);
+            let r = rig.read(out, 4 * 8);
+            for i in 0..8usize {
+                for c in 0..4 {
+                    let word = 2 * i + 1 + c;
+                    let want = if word < 10 { 100 + word as u32 } else { 0 };
+                    assert_eq!(r[4 * i + c], want, "{g} `{form}`: fiber {i}, component {c}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn isam_v_of_16_bit_elements_fills_half_registers() {
+    // u16 elements 0x1111 * (k + 1), k = 0..8, in a 16-byte buffer; fiber
+    // i loads (xy) from element i into hr5.x/hr5.y, widened to store.
+    for g in GENS {
+        let mut rig = Rig::new(g);
+        let halves: Vec<u32> = (0..4)
+            .map(|k| (0x1111 * (2 * k + 1)) | (0x1111 * (2 * k + 2)) << 16)
+            .collect();
+        let buf = rig.words(&halves);
+        let set = rig.words(&buffer_descriptor(buf, 16));
+        let out = rig.poisoned(2 * 8);
+        let p = rig.program(&format!(
+            "{PROLOGUE}
+            mov.u32u32 r4.x, r0.x
+            isam.v.base0 (u16)(xy)hr5.x, r4.x, s#0, t#0
+            shl.b r0.w, r0.x, 3
+            add.u r2.x, c0.x, r0.w
+            (sy)cov.u16u32 r6.x, hr5.x
+            cov.u16u32 r6.y, hr5.y
+            stg.u32 g[r2.x], r6.x, 2
+            end"
+        ));
+        let mut d = rig.dispatch(p);
+        d.local_size = [8, 1, 1];
+        d.consts = address_consts(out, &[]);
+        d.bindless = vec![bindless_set(set)];
+        rig.run_ok(&d);
+        let r = rig.read(out, 16);
+        for i in 0..8usize {
+            for c in 0..2 {
+                let e = i + c;
+                let want = if e < 8 { 0x1111 * (e as u32 + 1) } else { 0 };
+                assert_eq!(r[2 * i + c], want, "{g}: fiber {i}, component {c}");
+            }
+        }
+    }
+}
+
+#[test]
+fn isam_marked_1d_still_takes_x_and_y() {
+    // Turnip's 2D storage-image loads carry `.1d` (bit 18 clear): the fetch
+    // reads texel (x, y) of a 4x4 R32_UINT image, not row 0.
+    for g in GENS {
+        let mut rig = Rig::new(g);
+        let texels: Vec<u32> = (0..16).map(|i| 1000 + i).collect();
+        let img = rig.words(&texels);
+        let out = rig.poisoned(16);
+        let p = rig.program(&format!(
+            "{PROLOGUE}
+            and.b r4.x, r0.x, 3
+            shr.b r4.y, r0.x, 2
+            isam.1d (u32)(x)r3.x, r4.x, s#0, t#0
+            (sy)stg.u32 g[r2.x], r3.x, 1
+            end"
+        ));
+        let mut d = rig.dispatch(p);
+        d.local_size = [16, 1, 1];
+        d.consts = address_consts(out, &[]);
+        d.textures = DescriptorSource::Loaded(vec![image_descriptor(
+            img,
+            A6xxFormat::FMT6_32_UINT,
+            4,
+            4,
+            16,
+        )
+        .to_vec()]);
+        rig.run_ok(&d);
+        assert_eq!(rig.read(out, 16), texels, "{g}");
+    }
+}

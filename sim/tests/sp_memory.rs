@@ -6,6 +6,7 @@
 mod shader_rig;
 
 use parsnip_isa::IsaGen;
+use parsnip_sim::shader_state::SharedConsts;
 use shader_rig::*;
 
 #[test]
@@ -316,4 +317,65 @@ fn shfl_and_the_id_queries() {
             }
         }
     }
+}
+
+#[test]
+fn stsc_copies_the_immediate_shared_consts_into_the_const_file() {
+    // a7xx only (the XML's `<gen min="700"/>`): `stsc c[4], 1, 2` copies
+    // HLSQ_SHARED_CONSTS_IMM[1..3] to c1.x and c1.y, as Turnip's preamble
+    // copies its push constants; an entry never written is an error.
+    let mut rig = Rig::new(IsaGen::A7xx);
+    let out = rig.poisoned(2);
+    let p = rig.program(&format!(
+        "{PROLOGUE}
+        stsc.u32 c[4], 1, 2
+        mov.u32u32 r3.x, c1.x
+        mov.u32u32 r3.y, c1.y
+        stg.u32 g[r2.x], r3.x, 2
+        end"
+    ));
+    let mut d = rig.dispatch(p);
+    d.consts = address_consts(out, &[]);
+    let mut imm = vec![None; 64];
+    imm[..4].copy_from_slice(&[Some(37), Some(1_664_525), Some(1_013_904_223), Some(7)]);
+    d.shared_consts = SharedConsts {
+        mapped: None,
+        imm: imm.clone(),
+    };
+    rig.run_ok(&d);
+    assert_eq!(rig.read(out, 2), [1_664_525, 1_013_904_223]);
+
+    let p = rig.program("stsc.u32 c[0], 3, 3\nend\n");
+    let mut d = rig.dispatch(p);
+    d.shared_consts = SharedConsts { mapped: None, imm };
+    let (message, at) = rig.run_error(&d);
+    assert!(
+        message.contains("HLSQ_SHARED_CONSTS_IMM[4], which was never written"),
+        "{message}"
+    );
+    assert_eq!(at.expect("names the instruction").pc, 0);
+}
+
+#[test]
+fn a6xx_shared_consts_are_read_at_c504() {
+    // HLSQ_SHARED_CONSTS.ENABLE maps the stage's pool at c504..c511
+    // (a6xx.xml), beyond the loaded const file.
+    let mut rig = Rig::new(IsaGen::A6xx);
+    let out = rig.poisoned(2);
+    let p = rig.program(&format!(
+        "{PROLOGUE}
+        mov.u32u32 r3.x, c504.y
+        mov.u32u32 r3.y, c511.w
+        stg.u32 g[r2.x], r3.x, 2
+        end"
+    ));
+    let mut d = rig.dispatch(p);
+    d.consts = address_consts(out, &[]);
+    let pool: Vec<Option<u32>> = (0..32).map(|i| Some(0x5000 + i)).collect();
+    d.shared_consts = SharedConsts {
+        mapped: Some(pool),
+        imm: Vec::new(),
+    };
+    rig.run_ok(&d);
+    assert_eq!(rig.read(out, 2), [0x5001, 0x501f]);
 }

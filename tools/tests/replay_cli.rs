@@ -180,3 +180,26 @@ fn a_dump_of_unmapped_memory_is_a_clear_error() {
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn stats_print_what_each_dispatch_executed() {
+    let Some(dir) = parsnip_reference::reference_dir("replay_cli_stats") else {
+        return;
+    };
+    let trace = dir.join("turnip/a660/compute.rd.gz");
+    let out = replay(&[trace.to_str().unwrap(), "--stats"]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    // By hand from turnip/a660/compute.pipeline-executable.txt: 4 work
+    // groups of one 64-fiber wave, each running add.u, shl.b,
+    // (ss)(nop3) add.u, (nop3) shl.b, (rpt2)nop, stib.b, end: 7
+    // instructions, 3 + 3 + 3 nop cycles, one (ss); estimated
+    // 1 + 1 + (1 + 3 + 10) + (1 + 3) + 3 + 1 + 1 = 25 cycles a wave.
+    assert!(
+        stdout.contains(
+            "dispatch 0: 4 work groups, 4 waves, 28 instructions, 36 nop cycles, \
+             4 (ss) waits, 0 (sy) waits, ~100 cycles"
+        ),
+        "{stdout}"
+    );
+}

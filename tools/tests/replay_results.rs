@@ -1,6 +1,7 @@
 //! Turnip's compute streams (reference/turnip/a660 and a740) replayed with
 //! parsnip-replay on the whole model: the result buffer holds what lavapipe
-//! computed for the same program (expected/compute_lvp.txt), and a storage
+//! computed for the same program (expected/<workload>_lvp.txt, every word
+//! of the buffer, those that keep their poison included), and a storage
 //! descriptor pointed at unmapped memory makes the shader fault.
 
 use std::process::Command;
@@ -10,66 +11,106 @@ use parsnip_sim::report::ErrorKind;
 use parsnip_sim::SimOptions;
 use parsnip_tools::replay::{Replay, ReplayError};
 
-/// The result buffer (reference/turnip/README.md): iova and size.
-const RESULT: u64 = 0x1_0002_6000;
-const RESULT_SIZE: usize = 1024;
+/// Turnip's compute workloads (reference/turnip/README.md, both sets): the
+/// trace's name, and the result buffer's iova and size in bytes, the same
+/// on a660 and a740. Each has `expected/<name>_lvp.txt`.
+const WORKLOADS: [(&str, u64, usize); 10] = [
+    ("compute", 0x1_0002_6000, 1024),
+    ("strided_vec4", 0x1_0002_a000, 4096),
+    ("storage_image", 0x1_0002_8000, 2048),
+    ("texel_buffers", 0x1_0002_8000, 2048),
+    ("subgroup", 0x1_0002_7000, 2080),
+    ("int64", 0x1_0002_7000, 3072),
+    ("shared_atomics", 0x1_0002_7000, 2208),
+    ("dispatch_indirect", 0x1_0002_7000, 2048),
+    ("bitfield", 0x1_0002_7000, 4096),
+    ("loop_push", 0x1_0002_7000, 2048),
+];
 
-/// `index value` lines.
+/// `index value` lines; values in decimal or with `0x`.
 fn expected_values(text: &str) -> Vec<(usize, u32)> {
     text.lines()
         .filter(|l| !l.trim().is_empty())
         .map(|l| {
             let mut f = l.split_whitespace();
             let i = f.next().unwrap().parse().unwrap();
-            let v = f.next().unwrap().parse().unwrap();
+            let v = f.next().unwrap();
+            let v = match v.strip_prefix("0x") {
+                Some(hex) => u32::from_str_radix(hex, 16).unwrap(),
+                None => v.parse().unwrap(),
+            };
             (i, v)
         })
         .collect()
 }
 
-#[test]
-fn turnips_compute_traces_leave_lavapipes_results() {
-    for gpu in ["a660", "a740"] {
-        let Some(dir) = parsnip_reference::reference_dir("turnip_compute_results") else {
-            return;
-        };
-        let expected = expected_values(
-            &std::fs::read_to_string(dir.join("turnip/expected/compute_lvp.txt")).unwrap(),
-        );
-        assert_eq!(expected.len(), RESULT_SIZE / 4);
-        let out = std::env::temp_dir().join(format!(
-            "parsnip-replay-results-{gpu}-{}.bin",
-            std::process::id()
-        ));
-        let run = Command::new(env!("CARGO_BIN_EXE_parsnip-replay"))
-            .arg(dir.join(format!("turnip/{gpu}/compute.rd.gz")))
-            .arg("--dump")
-            .arg(format!("{RESULT:#x}:{RESULT_SIZE}:{}", out.display()))
-            .output()
-            .unwrap();
-        let stdout = String::from_utf8_lossy(&run.stdout);
-        let stderr = String::from_utf8_lossy(&run.stderr);
-        assert!(run.status.success(), "{gpu}: {stdout}{stderr}");
-        print!("{stdout}");
-        let bytes = std::fs::read(&out).unwrap();
-        std::fs::remove_file(&out).unwrap();
-        let mut wrong = 0;
-        for &(i, v) in &expected {
-            let got = u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().unwrap());
-            if got != v {
-                wrong += 1;
-                if wrong <= 4 {
-                    eprintln!("{gpu}: result[{i}] = {got:#x}, lavapipe {v:#x}");
-                }
+/// Replays `turnip/<gpu>/<name>.rd.gz` and returns how many words of the
+/// result buffer differ from lavapipe's (every word is listed, those that
+/// must keep their poison included), or why the replay failed.
+fn wrong_words(
+    dir: &std::path::Path,
+    gpu: &str,
+    (name, iova, size): (&str, u64, usize),
+) -> Result<usize, String> {
+    let expected = expected_values(
+        &std::fs::read_to_string(dir.join(format!("turnip/expected/{name}_lvp.txt"))).unwrap(),
+    );
+    assert_eq!(
+        expected.len(),
+        size / 4,
+        "{name}: the expected file lists every word"
+    );
+    let out = std::env::temp_dir().join(format!(
+        "parsnip-replay-results-{gpu}-{name}-{}.bin",
+        std::process::id()
+    ));
+    let run = Command::new(env!("CARGO_BIN_EXE_parsnip-replay"))
+        .arg(dir.join(format!("turnip/{gpu}/{name}.rd.gz")))
+        .arg("--dump")
+        .arg(format!("{iova:#x}:{size}:{}", out.display()))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    if !run.status.success() {
+        return Err(format!("{stdout}{stderr}"));
+    }
+    let bytes = std::fs::read(&out).unwrap();
+    std::fs::remove_file(&out).unwrap();
+    let mut wrong = 0;
+    for &(i, v) in &expected {
+        let got = u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().unwrap());
+        if got != v {
+            wrong += 1;
+            if wrong <= 4 {
+                eprintln!("{gpu} {name}: result[{i}] = {got:#x}, lavapipe {v:#x}");
             }
         }
-        println!(
-            "{gpu}: {} of {} values match lavapipe",
-            expected.len() - wrong,
-            expected.len()
-        );
-        assert_eq!(wrong, 0, "{gpu}");
     }
+    println!(
+        "{gpu} {name}: {} of {} words match lavapipe",
+        expected.len() - wrong,
+        expected.len()
+    );
+    Ok(wrong)
+}
+
+#[test]
+fn turnips_compute_traces_leave_lavapipes_results() {
+    let Some(dir) = parsnip_reference::reference_dir("turnip_compute_results") else {
+        return;
+    };
+    let mut failed = Vec::new();
+    for gpu in ["a660", "a740"] {
+        for w in WORKLOADS {
+            match wrong_words(&dir, gpu, w) {
+                Ok(0) => {}
+                Ok(n) => failed.push(format!("{gpu} {}: {n} wrong words", w.0)),
+                Err(e) => failed.push(format!("{gpu} {}: {e}", w.0)),
+            }
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
 
 #[test]

@@ -14,6 +14,7 @@ use parsnip_sim::compute_dispatch::ComputeDispatch;
 use parsnip_sim::memory::AddressSpace;
 use parsnip_sim::report::{ErrorKind, ShaderFailure};
 use parsnip_sim::shader_core::ShaderCore;
+use parsnip_sim::sp::SpStats;
 use parsnip_sim::{Gpu, SimOptions};
 use parsnip_tools::replay::{trace_gpu, Replay, ReplayError};
 
@@ -26,9 +27,9 @@ impl ShaderCore for Recorder {
         d: &ComputeDispatch,
         _index: u32,
         _memory: &AddressSpace,
-    ) -> Result<(), ShaderFailure> {
+    ) -> Result<SpStats, ShaderFailure> {
         self.0.lock().unwrap().push(d.clone());
-        Ok(())
+        Ok(SpStats::default())
     }
 }
 

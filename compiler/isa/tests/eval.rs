@@ -352,6 +352,22 @@ fn not_alu_and_unknown_operations_are_refused() {
     );
 }
 
+#[test]
+fn madsh_m16_multiplies_the_first_low_half_by_the_second_high_half() {
+    // (a & 0xffff) * (b >> 16) << 16 + c, worked by hand: Turnip's `x * 3`
+    // is mull.u then madsh.m16 with the 3 first.
+    let m = |a, b, c| eval_alu(&op(Opcode::MadshM16), &[a, b, c]);
+    assert_eq!(m(3, 0x0002_0005, 7), Ok(((3 * 2) << 16) + 7));
+    assert_eq!(m(0x0002_0005, 3, 7), Ok(7));
+    assert_eq!(
+        m(0xffff, 0xffff_0000, 0),
+        Ok(0xffff_0001u32.wrapping_shl(16))
+    );
+    let x = 0x1234_5678u32;
+    let lo = eval_alu(&op(Opcode::MullU), &[x, 3]).unwrap();
+    assert_eq!(m(3, x, lo), Ok(x.wrapping_mul(3)));
+}
+
 proptest! {
     /// Mesa lowers a 32-bit imul to mull.u plus two madsh.m16
     /// (`ir3_nir_imul.py`): the pieces must add up to the product.

@@ -17,7 +17,7 @@
 //! - `ldl`/`stl`/`ldp`/`stp` take a 13-bit signed immediate byte offset (parsnip-isa's
 //!   `Local`, freedreno's cat6 XML): only constants in [-4096, 4095] are folded into it.
 //! - There is no 32x32-bit multiply: `mull.u` multiplies the low 16 bits and `madsh.m16`
-//!   adds `(a >> 16) * (b & 0xffff) << 16` (eval/alu.rs), so a product is
+//!   adds `(a & 0xffff) * (b >> 16) << 16` (eval/alu.rs), so a product is
 //!   `mull.u(a, b) + madsh.m16(a, b) + madsh.m16(b, a)`, as Mesa lowers NIR's imul.
 //! - `stib.b`/`ldib.b`/`atomic.b` on an untyped 1D u32 buffer take an element index: Turnip
 //!   stores `data[i]` with the coordinate `i` (turnip/a660/compute.pipeline-executable.txt).
@@ -296,14 +296,15 @@ impl Sel<'_> {
                 self.alu_plain(Opcode::MullU, dst, &[ra, rb], false);
                 return;
             }
-            // With b < 2^16: a * b = mull.u(a, b) + madsh.m16(a, b).
+            // With b < 2^16: a * b = mull.u(a, b) + madsh.m16(b, a), the
+            // narrow factor's low half times the wide one's high half.
             let (wide, narrow) = if b16 { (ra, rb) } else { (rb, ra) };
             let t0 = self.new_reg(false);
             self.alu_plain(Opcode::MullU, t0.into(), &[wide, narrow], false);
             self.alu_plain(
                 Opcode::MadshM16,
                 dst,
-                &[wide, narrow, MSrc::Reg(t0.into())],
+                &[narrow, wide, MSrc::Reg(t0.into())],
                 false,
             );
             return;

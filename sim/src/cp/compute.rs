@@ -87,7 +87,8 @@ impl CommandProcessor<'_> {
         let index = self.stats.dispatches;
         self.stats.dispatches += 1;
         let gpu = self.gpu;
-        gpu.shader_core
+        let stats = gpu
+            .shader_core
             .run_compute(&dispatch, index, &gpu.memory)
             .map_err(|failure| match failure {
                 ShaderFailure::Fault { fault, at } => self.error(ErrorKind::Fault {
@@ -101,7 +102,12 @@ impl CommandProcessor<'_> {
                     message,
                     at: at.map(Box::new),
                 }),
-            })
+            })?;
+        gpu.dispatch_stats
+            .lock()
+            .expect("never poisoned")
+            .push(stats);
+        Ok(())
     }
 
     /// The dispatch the registers and loaded state describe.
@@ -222,33 +228,29 @@ impl CommandProcessor<'_> {
             half_regs: ctrl.halfregfootprint,
             merged_regs: ctrl.mergedregs,
             consts: cs.consts[..consts_len].to_vec(),
+            shared_consts: crate::hlsq::shared_consts(self.regs, &self.cp.state, Stage::Cs)
+                .map_err(|e| self.register_error(e))?,
             private_iova,
             private_per_fiber: pvt.memsizeperitem,
             // Compute runs outside any bin.
             gmem_window: (0, 0),
             bindless: self.bindless_bases(),
             ubos: loaded_or_none(&cs.ubos),
-            ibos: self.descriptors::<regs::SpCsIbo>(
-                &cs.ibos,
-                config.nibo > 0 && !config.bindless_ibo,
-                || {
-                    self.reg::<regs::SpCsIboCount>()
-                        .map(|c| regs::SpCsIboCount::from_raw(c as u32).0)
-                },
-            )?,
-            textures: self.descriptors::<regs::SpCsTexConst>(
-                &cs.textures,
-                config.ntex > 0 && !config.bindless_tex,
-                || {
-                    self.reg::<regs::SpCsTexCount>()
-                        .map(|c| regs::SpCsTexCount::from_raw(c as u32).0)
-                },
-            )?,
-            samplers: self.descriptors::<regs::SpCsTexSamp>(
-                &cs.samplers,
-                config.nsamp > 0 && !config.bindless_samp,
-                || Ok(config.nsamp),
-            )?,
+            // Each table is read only if something set it: whether a shader
+            // reads a non-bindless descriptor is the instruction's to say
+            // (Turnip's storage_image dispatch has NSAMP = 4 without
+            // BINDLESS_SAMP, programs no sampler table and fetches with
+            // bindless `isam`, which names a sampler it does not read), and
+            // the shader processor reports a missing one where it is used.
+            ibos: self.descriptors::<regs::SpCsIbo>(&cs.ibos, || {
+                self.reg::<regs::SpCsIboCount>()
+                    .map(|c| regs::SpCsIboCount::from_raw(c as u32).0)
+            })?,
+            textures: self.descriptors::<regs::SpCsTexConst>(&cs.textures, || {
+                self.reg::<regs::SpCsTexCount>()
+                    .map(|c| regs::SpCsTexCount::from_raw(c as u32).0)
+            })?,
+            samplers: self.descriptors::<regs::SpCsTexSamp>(&cs.samplers, || Ok(config.nsamp))?,
             instruction_budget: self.gpu.options.shader_budget,
             time_budget: Some(self.gpu.options.shader_timeout),
         };
@@ -375,19 +377,17 @@ impl CommandProcessor<'_> {
 
     /// Non-bindless descriptors of one kind: what CP_LOAD_STATE6 loaded, or
     /// the table at register `R` with `count()` entries, whichever was set
-    /// last. `needed`: the shader uses this kind without bindless, so in
-    /// strict mode one of the two must exist.
+    /// last; neither: none.
     fn descriptors<R: Register>(
         &self,
         loaded: &LoadedDescriptors,
-        needed: bool,
         count: impl FnOnce() -> Result<u32, GpuError>,
     ) -> Result<DescriptorSource, GpuError> {
         let register_serial = self.regs.register_written_at::<R>();
         if !loaded.entries.is_empty() && loaded.serial > register_serial {
             return Ok(DescriptorSource::Loaded(loaded.entries.clone()));
         }
-        if register_serial != 0 || needed {
+        if register_serial != 0 {
             let iova = self.reg::<R>()?;
             return Ok(DescriptorSource::Memory {
                 iova,

@@ -39,7 +39,7 @@ use crate::register_file::{RegisterFile, RegisterReadError};
 use crate::report::{CpSite, ErrorKind, GpuError, IbLevel, PacketSite, StreamProblem};
 
 pub(crate) use draw_state::DrawStateGroups;
-pub(crate) use state_blocks::{LoadedDescriptors, Stage, StateBlocks};
+pub(crate) use state_blocks::{LoadedDescriptors, SharedPool, Stage, StateBlocks};
 
 /// What the CP keeps between packets, besides registers.
 pub(crate) struct CpState {
@@ -112,6 +112,9 @@ enum Packet {
     /// CP_WAIT_FOR_IDLE, CP_WAIT_FOR_ME, CP_WAIT_MEM_WRITES: the model is
     /// always idle between packets.
     WaitIdle,
+    /// CP_CCHE_INVALIDATE: invalidates the cache a740 added ("CCHE",
+    /// adreno_pm4.xml), which the coherent model does not have.
+    CacheInvalidate,
     EventWrite,
     EventWrite7,
     SetMarker,
@@ -168,6 +171,7 @@ fn classify(name: &str) -> Packet {
         "CP_WAIT_MEM_GTE" => WaitMemGte,
         "CP_COND_WRITE5" => CondWrite5,
         "CP_WAIT_FOR_IDLE" | "CP_WAIT_FOR_ME" | "CP_WAIT_MEM_WRITES" => WaitIdle,
+        "CP_CCHE_INVALIDATE" => CacheInvalidate,
         "CP_EVENT_WRITE" => EventWrite,
         "CP_EVENT_WRITE7" => EventWrite7,
         "CP_SET_MARKER" => SetMarker,
@@ -493,12 +497,12 @@ impl<'a> CommandProcessor<'a> {
         };
         self.frame().running = Running::Type7 { name };
         match packet {
-            Packet::Nop | Packet::WaitIdle => Ok(Flow::Next),
+            Packet::Nop | Packet::WaitIdle | Packet::CacheInvalidate => Ok(Flow::Next),
             Packet::SetPseudoReg => self.set_pseudo_reg(payload).map(|_| Flow::Next),
             Packet::IndirectBuffer => self.indirect_buffer(payload),
             Packet::IndirectBufferChain => self.indirect_buffer_chain(payload),
             Packet::SetDrawState => self.set_draw_state(payload).map(|_| Flow::Next),
-            Packet::LoadState6 => self.load_state6(payload).map(|_| Flow::Next),
+            Packet::LoadState6 => self.load_state6(name, payload).map(|_| Flow::Next),
             Packet::ExecCs => self.exec_cs(payload).map(|_| Flow::Next),
             Packet::ExecCsIndirect => self.exec_cs_indirect(payload).map(|_| Flow::Next),
             Packet::MemWrite => self.mem_write(payload).map(|_| Flow::Next),

@@ -20,9 +20,15 @@
 //! are prefetches of the program at SP_xS_OBJ_START, which is what the
 //! shader processor runs; the model checks the memory is there.
 //!
-//! Graphics IBOs are loaded into SB6_IBO and compute IBOs into SB6_CS_IBO or
-//! (as Turnip does) with ST6_IBO into SB6_CS_SHADER; any state type loaded
-//! into the IBO blocks is IBO descriptors.
+//! Graphics IBOs are loaded into SB6_IBO (with ST6_SHADER) and compute IBOs
+//! into SB6_CS_IBO or (as Turnip does) with ST6_IBO into SB6_CS_SHADER.
+//!
+//! SB6_IBO also takes the a6xx shared consts (a6xx.xml's HLSQ_SHARED_CONSTS),
+//! in units of one dword: ST6_CONSTANTS loads the graphics pools (both with
+//! CP_LOAD_STATE6, the geometry stages' with _GEOM, the fragment shader's
+//! with _FRAG), and ST6_UBO or ST6_IBO the compute pool ("loaded through
+//! CP_LOAD_STATE6_FRAG with ST6_UBO/ST6_IBO"; Turnip's a660 push constants:
+//! turnip/a660/loop_push.log, 4 units in 4 dwords). Each pool is 8 vec4s.
 
 use parsnip_registers::enums::{A6xxStateBlock as Sb, A6xxStateSrc as Src, A6xxStateType as St};
 use parsnip_registers::packets::CpLoadState6Dw0;
@@ -40,6 +46,27 @@ const UBO_DWORDS: usize = 2;
 const TEX_CONST_DWORDS: usize = 16;
 const TEX_SAMP_DWORDS: usize = 4;
 const SHADER_UNIT_DWORDS: usize = 32;
+/// A shared-const pool: 8 vec4s (a6xx.xml).
+pub(crate) const SHARED_CONST_DWORDS: usize = 32;
+
+/// The a6xx shared-const pools.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SharedPool {
+    Geometry = 0,
+    Fragment,
+    Compute,
+}
+
+impl SharedPool {
+    /// The pool stage `stage` reads.
+    pub(crate) fn of(stage: Stage) -> SharedPool {
+        match stage {
+            Stage::Fs => SharedPool::Fragment,
+            Stage::Cs => SharedPool::Compute,
+            _ => SharedPool::Geometry,
+        }
+    }
+}
 
 /// The shader stages, in state-block order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,6 +127,8 @@ impl StageState {
 pub(crate) struct StateBlocks {
     pub(crate) stages: [StageState; 6],
     pub(crate) graphics_ibos: LoadedDescriptors,
+    /// The shared-const pools, by [`SharedPool`], one entry per dword.
+    pub(crate) shared_consts: [Vec<Option<u32>>; 3],
 }
 
 impl StateBlocks {
@@ -107,6 +136,7 @@ impl StateBlocks {
         Self {
             stages: std::array::from_fn(|_| StageState::new()),
             graphics_ibos: LoadedDescriptors::default(),
+            shared_consts: std::array::from_fn(|_| vec![None; SHARED_CONST_DWORDS]),
         }
     }
 
@@ -125,6 +155,8 @@ enum Target {
     Textures(Stage),
     Samplers(Stage),
     Shader(Stage),
+    /// Shared consts into these pools (bit per [`SharedPool`]).
+    SharedConsts(u8),
 }
 
 impl Target {
@@ -135,6 +167,7 @@ impl Target {
             Target::Ibos(_) | Target::GraphicsIbos | Target::Textures(_) => TEX_CONST_DWORDS,
             Target::Samplers(_) => TEX_SAMP_DWORDS,
             Target::Shader(_) => SHADER_UNIT_DWORDS,
+            Target::SharedConsts(_) => 1,
         }
     }
 
@@ -147,7 +180,7 @@ impl Target {
             | Target::Textures(s)
             | Target::Samplers(s)
             | Target::Shader(s) => Some(s),
-            Target::GraphicsIbos => None,
+            Target::GraphicsIbos | Target::SharedConsts(_) => None,
         }
     }
 }
@@ -164,10 +197,19 @@ fn stage_of(block: u32) -> Option<Stage> {
     })
 }
 
-/// Where STATE_BLOCK and STATE_TYPE put a load.
-fn target(block: Sb, ty: St) -> Option<Target> {
+/// Where STATE_BLOCK and STATE_TYPE put a load by packet `packet`.
+fn target(packet: &str, block: Sb, ty: St) -> Option<Target> {
+    let pool = |p: SharedPool| 1u8 << p as u8;
     match block {
-        Sb::SB6_IBO => Some(Target::GraphicsIbos),
+        Sb::SB6_IBO => Some(match ty {
+            St::ST6_CONSTANTS => Target::SharedConsts(match packet {
+                "CP_LOAD_STATE6_GEOM" => pool(SharedPool::Geometry),
+                "CP_LOAD_STATE6_FRAG" => pool(SharedPool::Fragment),
+                _ => pool(SharedPool::Geometry) | pool(SharedPool::Fragment),
+            }),
+            St::ST6_UBO | St::ST6_IBO => Target::SharedConsts(pool(SharedPool::Compute)),
+            _ => Target::GraphicsIbos,
+        }),
         Sb::SB6_CS_IBO => Some(Target::Ibos(Stage::Cs)),
         _ if block.0 < 8 => {
             let stage = stage_of(block.0)?;
@@ -190,11 +232,11 @@ fn target(block: Sb, ty: St) -> Option<Target> {
 }
 
 impl CommandProcessor<'_> {
-    pub(super) fn load_state6(&mut self, payload: &[u32]) -> Result<(), GpuError> {
+    pub(super) fn load_state6(&mut self, packet: &str, payload: &[u32]) -> Result<(), GpuError> {
         self.need(payload, 3)?;
         let dw = CpLoadState6Dw0::from_raw(payload[0]);
         let chip = self.chip();
-        let Some(target) = target(dw.state_block, dw.state_type) else {
+        let Some(target) = target(packet, dw.state_block, dw.state_type) else {
             return Err(self.bad_payload(format!(
                 "CP_LOAD_STATE6 of {} into {}: no such state",
                 dw.state_type.name(chip).unwrap_or("an unknown state type"),
@@ -247,6 +289,22 @@ impl CommandProcessor<'_> {
             // The program is fetched from SP_xS_OBJ_START when it runs; the
             // read above has checked the prefetched memory is mapped.
             Target::Shader(_) => return Ok(()),
+            Target::SharedConsts(pools) => {
+                if first + data.len() > SHARED_CONST_DWORDS {
+                    return Err(self.bad_payload(format!(
+                        "shared consts {first}..{} are past the {SHARED_CONST_DWORDS}-dword pool",
+                        first + data.len()
+                    )));
+                }
+                for (p, pool) in blocks.shared_consts.iter_mut().enumerate() {
+                    if pools >> p & 1 != 0 {
+                        for (i, &v) in data.iter().enumerate() {
+                            pool[first + i] = Some(v);
+                        }
+                    }
+                }
+                return Ok(());
+            }
             Target::GraphicsIbos => &mut blocks.graphics_ibos,
             Target::Ubos(stage) => &mut blocks.stages[stage as usize].ubos,
             Target::Ibos(stage) => &mut blocks.stages[stage as usize].ibos,
@@ -292,25 +350,39 @@ mod tests {
     #[test]
     fn blocks_and_types_select_the_state_a6xx_xml_describes() {
         assert_eq!(
-            target(Sb::SB6_CS_SHADER, St::ST6_CONSTANTS),
+            target("CP_LOAD_STATE6", Sb::SB6_CS_SHADER, St::ST6_CONSTANTS),
             Some(Target::Consts(Stage::Cs))
         );
         assert_eq!(
-            target(Sb::SB6_CS_SHADER, St::ST6_IBO),
+            target("CP_LOAD_STATE6", Sb::SB6_CS_SHADER, St::ST6_IBO),
             Some(Target::Ibos(Stage::Cs))
         );
         assert_eq!(
-            target(Sb::SB6_FS_TEX, St::ST6_CONSTANTS),
+            target("CP_LOAD_STATE6", Sb::SB6_FS_TEX, St::ST6_CONSTANTS),
             Some(Target::Textures(Stage::Fs))
         );
         assert_eq!(
-            target(Sb::SB6_CS_TEX, St::ST6_SHADER),
+            target("CP_LOAD_STATE6", Sb::SB6_CS_TEX, St::ST6_SHADER),
             Some(Target::Samplers(Stage::Cs))
         );
-        assert_eq!(target(Sb::SB6_VS_TEX, St::ST6_UBO), None);
+        assert_eq!(target("CP_LOAD_STATE6", Sb::SB6_VS_TEX, St::ST6_UBO), None);
         assert_eq!(
-            target(Sb::SB6_IBO, St::ST6_SHADER),
+            target("CP_LOAD_STATE6", Sb::SB6_IBO, St::ST6_SHADER),
             Some(Target::GraphicsIbos)
         );
+        // The a6xx shared consts (a6xx.xml, HLSQ_SHARED_CONSTS).
+        assert_eq!(
+            target("CP_LOAD_STATE6_FRAG", Sb::SB6_IBO, St::ST6_UBO),
+            Some(Target::SharedConsts(1 << SharedPool::Compute as u8))
+        );
+        assert_eq!(
+            target("CP_LOAD_STATE6_FRAG", Sb::SB6_IBO, St::ST6_CONSTANTS),
+            Some(Target::SharedConsts(1 << SharedPool::Fragment as u8))
+        );
+        assert_eq!(
+            target("CP_LOAD_STATE6", Sb::SB6_IBO, St::ST6_CONSTANTS),
+            Some(Target::SharedConsts(0b11))
+        );
+        assert_eq!(Target::SharedConsts(4).unit_dwords(), 1);
     }
 }

@@ -13,6 +13,10 @@
 //! THREADSIZE); the fragment shader's SP_FS_CTRL_REG0.THREADSIZE must agree
 //! with HLSQ_FS_CNTL_0's.
 
+mod shared_consts;
+
+pub(crate) use shared_consts::shared_consts;
+
 use parsnip_registers::enums::{A6xxTexPrefetchCmd, A6xxThreadsize};
 use parsnip_registers::regs::{self, a6xx, a7xx, ArrayRegister, Register};
 use parsnip_registers::Chip;
@@ -344,6 +348,10 @@ fn finish<TexConst: Register, TexSamp: Register, TexCount: Register>(
         half_regs: r.half_regs,
         merged_regs: r.merged_regs,
         consts: loaded.consts[..consts_len].to_vec(),
+        shared_consts: shared_consts(ctx.regs, ctx.state, stage).map_err(|e| DrawError::Unit {
+            unit: U,
+            problem: crate::report::UnitProblem::Register(e),
+        })?,
         private_iova: r.private_iova,
         private_per_fiber: r.private_per_fiber,
         gmem_window: gmem_window(ctx)?,

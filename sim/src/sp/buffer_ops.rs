@@ -36,9 +36,13 @@ use super::memory_ops::{
     atomic_in_memory, atomic_op, atomic_operand, element, full, load_elements, store_elements,
     write_atomic_result,
 };
+use super::sampling::fetches_through_surfaces;
 use super::texel_format::{texel_format, Texel};
 use super::trap::{error, Trap};
 use super::wave_registers::WaveRegisters;
+use crate::surface::texture::TextureImage;
+use crate::surface::Surface;
+use crate::tp::surface_trap;
 
 /// The descriptor slot fiber `lane` addresses.
 fn slot(
@@ -69,9 +73,24 @@ fn ubo(ctx: &mut DispatchContext, s: Slot) -> Result<Ubo, Trap> {
     Ok(Ubo::decode(&raw))
 }
 
-fn image(ctx: &mut DispatchContext, s: Slot) -> Result<Image, Trap> {
+/// A storage buffer or image: its raw descriptor and what it says.
+fn image(ctx: &mut DispatchContext, s: Slot) -> Result<([u32; 16], Image), Trap> {
     let raw = ctx.descriptors.fetch(ctx.d, ctx.memory, Kind::Ibo, s)?;
-    Ok(Image::decode(&raw, ctx.d.a7xx))
+    Ok((raw, Image::decode(&raw, ctx.d.a7xx)))
+}
+
+/// Layer (or 3D slice) `layer` of a tiled or UBWC-compressed storage
+/// image (Turnip's storage images are TILE6_3, and UBWC on a740), through
+/// the surface module that the blitter and the render backend use too.
+fn image_surface(ctx: &DispatchContext, raw: &[u32; 16], layer: u32) -> Result<Surface, Trap> {
+    TextureImage::from_descriptor(raw, ctx.d.gpu.chip)
+        .surface(0, layer, ctx.d.gpu)
+        .map_err(surface_trap)
+}
+
+/// Whether texel `coords` is inside image `img` (not a buffer).
+fn inside_image(img: &Image, [x, y, z]: [u32; 3]) -> bool {
+    x < img.width && y < img.height.max(1) && z < img.depth.max(1)
 }
 
 /// `count` dwords of a UBO from byte `at`, 0 past its end.
@@ -135,7 +154,7 @@ fn texel_address(img: &Image, coords: [u32; 3], bytes: u32) -> Option<u64> {
         return (u64::from(x) < img.texels)
             .then(|| img.base + (u64::from(img.start_texel) + u64::from(x)) * u64::from(bytes));
     }
-    (x < img.width && y < img.height.max(1) && z < img.depth.max(1)).then(|| {
+    inside_image(img, coords).then(|| {
         img.base
             + u64::from(z) * img.array_pitch
             + u64::from(y) * img.pitch
@@ -176,8 +195,7 @@ pub(crate) fn ibo(
     ctx: &mut DispatchContext,
 ) -> Result<(), Trap> {
     for lane in lanes(mask) {
-        let img = image(ctx, slot(regs, i.desc, i.ssbo, mask, lane)?)?;
-        img.check_layout()?;
+        let (raw, img) = image(ctx, slot(regs, i.desc, i.ssbo, mask, lane)?)?;
         let mut coords = [0u32; 3];
         for (d, c) in coords
             .iter_mut()
@@ -188,9 +206,21 @@ pub(crate) fn ibo(
         }
         coords[0] = coords[0].wrapping_add(u32::from(i.offset.unwrap_or(0)));
         match i.op {
-            Opcode::LdibB | Opcode::StibB if i.typed => typed(regs, i, &img, coords, lane, ctx)?,
-            Opcode::LdibB | Opcode::StibB => untyped(regs, i, &img, coords[0], lane, ctx)?,
-            _ => ibo_atomic(regs, i, &img, coords, lane, ctx)?,
+            Opcode::LdibB | Opcode::StibB if i.typed && fetches_through_surfaces(&img) => {
+                typed_surface(regs, i, &raw, &img, coords, lane, ctx)?
+            }
+            Opcode::LdibB | Opcode::StibB if i.typed => {
+                img.check_layout()?;
+                typed(regs, i, &img, coords, lane, ctx)?
+            }
+            Opcode::LdibB | Opcode::StibB => {
+                img.check_layout()?;
+                untyped(regs, i, &img, coords[0], lane, ctx)?
+            }
+            _ => {
+                img.check_layout()?;
+                ibo_atomic(regs, i, &img, coords, lane, ctx)?
+            }
         }
     }
     Ok(())
@@ -198,7 +228,7 @@ pub(crate) fn ibo(
 
 /// The bytes of a buffer an untyped access may touch, from its base:
 /// `(first, end)`.
-fn untyped_bounds(img: &Image) -> Result<(u64, u64), Trap> {
+pub(crate) fn untyped_bounds(img: &Image) -> Result<(u64, u64), Trap> {
     let texel = u64::from(texel_format(img.format, img.swap)?.bytes);
     let start = u64::from(img.start_texel) * texel;
     Ok((start, start + img.texels * texel))
@@ -265,6 +295,50 @@ fn typed(
                 texel_to_registers(fmt.decode(&bytes), i.ty)
             }
             None => [0; 4],
+        };
+        for (k, &v) in values.iter().enumerate().take(count) {
+            let loc = regs.locate(i64::from(i.reg) + k as i64, half)?;
+            regs.write(loc, lane, v);
+        }
+    }
+    Ok(())
+}
+
+/// Typed `ldib.b`/`stib.b` of a tiled or compressed image: the same
+/// conversions as [`typed`], the texel found by the surface module.
+fn typed_surface(
+    regs: &mut WaveRegisters,
+    i: &Ibo,
+    raw: &[u32; 16],
+    img: &Image,
+    coords: [u32; 3],
+    lane: usize,
+    ctx: &mut DispatchContext,
+) -> Result<(), Trap> {
+    let half = i.ty.is_half();
+    let count = usize::from(i.type_size).min(4);
+    let inside = inside_image(img, coords);
+    let [x, y, layer] = coords;
+    if i.op == Opcode::StibB {
+        if !inside {
+            return Ok(());
+        }
+        let mut values = [0u32; 4];
+        for (k, v) in values.iter_mut().enumerate().take(count) {
+            *v = regs.read(regs.locate(i64::from(i.reg) + k as i64, half)?, lane)?;
+        }
+        let texel = registers_to_texel(values, i.ty);
+        image_surface(ctx, raw, layer)?
+            .write_texel(ctx.memory, x, y, 0, texel, 0xf)
+            .map_err(surface_trap)?;
+    } else {
+        let values = if inside {
+            let texel = image_surface(ctx, raw, layer)?
+                .read_texel(ctx.memory, x, y, 0)
+                .map_err(surface_trap)?;
+            texel_to_registers(texel, i.ty)
+        } else {
+            [0; 4]
         };
         for (k, &v) in values.iter().enumerate().take(count) {
             let loc = regs.locate(i64::from(i.reg) + k as i64, half)?;
@@ -349,7 +423,7 @@ pub(crate) fn resinfo(
             let addr = base.iova + u64::from(s.index) * u64::from(base.descriptor_size);
             [addr as u32, (addr >> 32) as u32, 0]
         } else {
-            let img = image(ctx, s)?;
+            let (_, img) = image(ctx, s)?;
             if img.is_buffer() {
                 [img.texels as u32, 0, 0]
             } else {

@@ -20,6 +20,7 @@ use parsnip_isa::eval::float::f32_to_f16;
 use parsnip_isa::Round;
 
 use super::trap::{error, Trap};
+use crate::shader_state::{SharedConsts, SHARED_CONSTS_VEC4};
 
 /// Dwords in the const file: HLSQ_CS_CNTL.CONSTLEN counts up to 1024 vec4s
 /// (sim/src/cp/state_blocks.rs).
@@ -42,6 +43,23 @@ impl ConstFile {
             values: loaded[..n].to_vec(),
             defined: vec![true; n],
         }
+    }
+
+    /// The const file of a stage whose shared consts are `shared`: on a6xx
+    /// the loaded ones of an enabled pool appear from c504 on, whatever
+    /// CONSTLEN says (a6xx.xml's HLSQ_SHARED_CONSTS: they are reserved in
+    /// the stage's const pool).
+    pub fn with_shared(loaded: &[u32], shared: &SharedConsts) -> ConstFile {
+        let mut c = ConstFile::new(loaded);
+        if let Some(pool) = &shared.mapped {
+            for (i, v) in pool.iter().enumerate() {
+                if let Some(v) = *v {
+                    // Within the file: the pool is 8 vec4s from c504.
+                    let _ = c.write((SHARED_CONSTS_VEC4 * 4 + i) as i64, v);
+                }
+            }
+        }
+        c
     }
 
     /// The 32-bit const component `n`.
@@ -105,5 +123,19 @@ mod tests {
         c.write(5, 9).unwrap();
         assert_eq!(c.read(5), Ok(9));
         assert!(c.write(CONST_DWORDS as i64, 0).is_err());
+    }
+
+    #[test]
+    fn a6xx_shared_consts_appear_from_c504() {
+        let shared = SharedConsts {
+            mapped: Some(vec![Some(37), None, Some(7)]),
+            imm: Vec::new(),
+        };
+        let c = ConstFile::with_shared(&[1, 2], &shared);
+        assert_eq!(c.read(1), Ok(2));
+        assert_eq!(c.read(504 * 4), Ok(37));
+        assert_eq!(c.read(504 * 4 + 2), Ok(7));
+        assert!(c.read(504 * 4 + 1).is_err(), "never loaded");
+        assert!(c.read(8).is_err(), "past CONSTLEN");
     }
 }

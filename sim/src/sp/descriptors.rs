@@ -50,6 +50,16 @@ impl Kind {
         }
     }
 
+    /// The registers that point at a table of these, per stage.
+    fn table_register(self) -> Option<&'static str> {
+        match self {
+            Kind::Ubo => None,
+            Kind::Ibo => Some("SP_CS_IBO / SP_IBO"),
+            Kind::Texture => Some("SP_xS_TEX_CONST"),
+            Kind::Sampler => Some("SP_xS_TEX_SAMP"),
+        }
+    }
+
     fn source(self, d: &ShaderState) -> &DescriptorSource {
         match self {
             Kind::Ubo => &d.ubos,
@@ -102,10 +112,13 @@ impl DescriptorCache {
             None => match kind.source(d) {
                 DescriptorSource::None => {
                     return error(format!(
-                        "{} {} used, but no {} descriptors were loaded for the dispatch",
+                        "{} {} used, but no {} descriptors were loaded for the launch \
+                         (by CP_LOAD_STATE6{})",
                         kind.name(),
                         slot.index,
-                        kind.name()
+                        kind.name(),
+                        kind.table_register()
+                            .map_or(String::new(), |r| format!(" or a table at {r}"))
                     ))
                 }
                 DescriptorSource::Loaded(entries) => {

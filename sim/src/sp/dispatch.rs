@@ -49,7 +49,7 @@ impl<'a> DispatchContext<'a> {
         DispatchContext {
             d,
             memory,
-            consts: ConstFile::new(&d.consts),
+            consts: ConstFile::with_shared(&d.consts, &d.shared_consts),
             descriptors: DescriptorCache::default(),
             textures: TextureCache::default(),
             executed: 0,

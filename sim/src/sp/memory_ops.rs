@@ -31,7 +31,7 @@
 use parsnip_isa::eval::atomic::{eval_atomic, AtomicOp};
 use parsnip_isa::{
     AddrSrc, Atomic, ConstDst, GetId, Global, GlobalAddr, LdgK, Local, Mem, Opcode, Shfl, ShflMode,
-    Src8, Stc, Type,
+    Src8, Stc, Stsc, Type,
 };
 
 use super::buffer_ops;
@@ -62,9 +62,7 @@ pub(crate) fn execute(
         Mem::Ibo(i) => buffer_ops::ibo(&mut w.regs, i, mask, ctx),
         Mem::ResinfoB(r) => buffer_ops::resinfo(&mut w.regs, r, mask, ctx),
         Mem::Ldlv(l) => super::varyings::ldlv(w, l, mask, ctx),
-        Mem::Stsc(_) => error(
-            "stsc copies HLSQ_SHARED_CONSTS_IMM, which the dispatch does not carry: not modelled",
-        ),
+        Mem::Stsc(s) => stsc(s, mask, ctx),
         Mem::Resinfo(_) => error("the a3xx-style resinfo is not used from a6xx on: not modelled"),
         Mem::Ray(_) => error("ray_intersection is not modelled"),
     }
@@ -82,7 +80,7 @@ pub(crate) fn element(ty: Type) -> (usize, bool, bool) {
 }
 
 /// The register value of an element read from memory.
-fn from_bytes(bytes: &[u8], sign_extend: bool) -> u32 {
+pub(crate) fn from_bytes(bytes: &[u8], sign_extend: bool) -> u32 {
     match bytes.len() {
         1 if sign_extend => u32::from(bytes[0] as i8 as u16),
         1 => u32::from(bytes[0]),
@@ -248,6 +246,38 @@ fn stc(regs: &WaveRegisters, s: &Stc, mask: u128, ctx: &mut DispatchContext) -> 
         } else {
             ctx.consts.write(dst + i, v)?;
         }
+    }
+    Ok(())
+}
+
+/// `stsc c[dst], src, size` (a7xx; the XML's doc): `size` dwords of
+/// HLSQ_SHARED_CONSTS_IMM from entry `src` into the const file from
+/// component `dst`. Turnip's a7xx preambles copy the push constants so
+/// (turnip/a740/loop_push: `stsc.u32 c[0], 0, 4`, then c0.x..w are
+/// {n, mul, add, stride}). An entry the command stream never wrote is an
+/// error, as any unloaded const.
+fn stsc(s: &Stsc, mask: u128, ctx: &mut DispatchContext) -> Result<(), Trap> {
+    if mask == 0 {
+        return Ok(());
+    }
+    let imm = &ctx.d.shared_consts.imm;
+    for i in 0..usize::from(s.size) {
+        let from = usize::from(s.src) + i;
+        let v = match imm.get(from) {
+            Some(Some(v)) => *v,
+            Some(None) => {
+                return error(format!(
+                    "stsc copies HLSQ_SHARED_CONSTS_IMM[{from}], which was never written"
+                ))
+            }
+            None => {
+                return error(format!(
+                    "stsc copies HLSQ_SHARED_CONSTS_IMM[{from}]: this GPU has {} of them",
+                    imm.len()
+                ))
+            }
+        };
+        ctx.consts.write(i64::from(s.dst) + i as i64, v)?;
     }
     Ok(())
 }

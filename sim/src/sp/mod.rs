@@ -58,11 +58,13 @@ mod buffer_ops;
 mod compute;
 mod const_file;
 mod control_flow;
+pub mod cycle_estimate;
 mod derivatives;
 mod descriptors;
 mod dispatch;
 pub(crate) mod fragment;
 mod lanes;
+mod matrix;
 mod memory_ops;
 mod program;
 mod sampling;
@@ -95,6 +97,13 @@ pub struct SpStats {
     pub barriers: u64,
     /// Distinct instructions fetched from memory and decoded.
     pub program_instructions: u32,
+    /// Cycles of `(nopN)` and of cat0 `nop`s ([`cycle_estimate`]).
+    pub nop_cycles: u64,
+    /// Instructions that waited with `(ss)` and with `(sy)`.
+    pub ss_waits: u64,
+    pub sy_waits: u64,
+    /// The estimate of [`cycle_estimate`]'s table.
+    pub estimated_cycles: u64,
 }
 
 /// Runs `dispatch` to completion against `memory`; `index` numbers the
@@ -117,7 +126,7 @@ impl ShaderCore for ShaderProcessor {
         dispatch: &ComputeDispatch,
         index: u32,
         memory: &AddressSpace,
-    ) -> Result<(), ShaderFailure> {
-        run_compute(dispatch, index, memory).map(|_| ())
+    ) -> Result<SpStats, ShaderFailure> {
+        run_compute(dispatch, index, memory)
     }
 }

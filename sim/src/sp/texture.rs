@@ -6,7 +6,10 @@
 //!   the destination components the write mask enables, in consecutive
 //!   registers (the blob writes `saml (f32)(yz)r1.z`: y to r1.z, z to r1.w);
 //!   `isaml` takes the level from its second source and only level 0 is
-//!   modelled. Coordinates past the image read 0.
+//!   modelled. Coordinates past the image read 0. The coordinates are x
+//!   and y (plus the layer or slice), `.1d` or not.
+//! - `isam.v`: a vector load of elements of the instruction's type from a
+//!   buffer, as ir3 loads read-only storage buffers (see `vector_fetch`).
 //! - `getsize`: width, height, depth (or layers) and the number of levels.
 //! - `getbuf`: the texel count of a buffer texture in `.x`, all that
 //!   freedreno's ir3 reads of it (Mesa's emit_tex_txs uses it for buffers,
@@ -34,10 +37,11 @@
 
 use parsnip_isa::{A1Imm, AliasSrc, Opcode, Tex, TexDesc};
 
-use super::buffer_ops::texel_to_registers;
+use super::buffer_ops::{texel_to_registers, untyped_bounds};
 use super::descriptors::{Image, Kind, Slot};
 use super::dispatch::DispatchContext;
 use super::lanes::{first_lane, lanes};
+use super::memory_ops::{element, from_bytes};
 use super::texel_format::texel_format;
 use super::trap::{error, Trap};
 use super::wave::Wave;
@@ -171,15 +175,15 @@ pub(crate) fn execute(
 
 fn fetch(w: &mut Wave, t: &Tex, mask: u128, ctx: &mut DispatchContext) -> Result<(), Trap> {
     if t.s {
-        return error("isam.v is not modelled");
+        return vector_fetch(w, t, mask, ctx);
     }
     let Some(src) = t.src1 else {
         return error("a texel fetch without coordinates");
     };
-    let mut n = if t.one_d { 1 } else { 2 };
-    if t.is_3d || t.array {
-        n += 1;
-    }
+    // Always x and y, then the layer or slice (Mesa's ir3: "hw doesn't do
+    // 1d", it patches in y = 0); `.1d` (bit 18 clear) does not change
+    // that: Turnip's 2D image loads carry it.
+    let n = if t.is_3d || t.array { 3 } else { 2 };
     for lane in lanes(mask) {
         let img = texture(ctx, texture_slot(w, ctx, t, mask, lane)?)?;
         if super::sampling::fetches_through_surfaces(&img) {
@@ -209,6 +213,7 @@ fn fetch(w: &mut Wave, t: &Tex, mask: u128, ctx: &mut DispatchContext) -> Result
         let fmt = texel_format(img.format, img.swap)?;
         let [x, y, z] = coords;
         let inside = if img.is_buffer() {
+            // A buffer is one row: y is not looked at.
             u64::from(x) < img.texels
         } else {
             x < img.width && y < img.height.max(1) && z < img.depth.max(1)
@@ -228,6 +233,47 @@ fn fetch(w: &mut Wave, t: &Tex, mask: u128, ctx: &mut DispatchContext) -> Result
         } else {
             [0; 4]
         };
+        write_result(w, t, values, lane)?;
+    }
+    Ok(())
+}
+
+/// `isam.v`: a vector load from a buffer through the texture cache (how
+/// ir3 loads read-only storage buffers, Mesa's `has_isam_v`). Like an
+/// untyped IBO access it counts elements of the instruction's type from
+/// the buffer's first texel, whatever the descriptor's format: Turnip
+/// loads u32 vectors at dword offsets through a buffer's 16-bit descriptor
+/// (turnip/*/strided_vec4). The coordinate is one register plus the
+/// immediate offset (`r1.x+4`, SRC2_IMM_OFFSET); result component `c` is
+/// element `x + c`, and elements past the buffer read 0.
+fn vector_fetch(w: &mut Wave, t: &Tex, mask: u128, ctx: &mut DispatchContext) -> Result<(), Trap> {
+    let Some(src) = t.src1 else {
+        return error("isam.v without a coordinate");
+    };
+    let (size, _, sign_extend) = element(t.ty);
+    for lane in lanes(mask) {
+        let img = texture(ctx, texture_slot(w, ctx, t, mask, lane)?)?;
+        if !img.is_buffer() {
+            return error("isam.v of a texture that is not a buffer: not modelled");
+        }
+        let (start, end) = untyped_bounds(&img)?;
+        let x = source(w, ctx, u32::from(src), t.half_src, lane)?;
+        let x = if t.half_src {
+            x as u16 as i16 as i32 as u32
+        } else {
+            x
+        };
+        let x = x.wrapping_add(u32::from(t.offset.unwrap_or(0)));
+        let mut values = [0u32; 4];
+        for (c, v) in values.iter_mut().enumerate() {
+            let at = start + (u64::from(x) + c as u64) * size as u64;
+            if t.wrmask >> c & 1 == 0 || at + size as u64 > end {
+                continue;
+            }
+            let mut bytes = [0u8; 4];
+            ctx.memory.read(img.base + at, &mut bytes[..size])?;
+            *v = from_bytes(&bytes[..size], sign_extend);
+        }
         write_result(w, t, values, lane)?;
     }
     Ok(())

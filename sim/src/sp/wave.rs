@@ -19,8 +19,10 @@ use parsnip_isa::{Op, Opcode};
 
 use super::alu;
 use super::control_flow;
+use super::cycle_estimate;
 use super::dispatch::DispatchContext;
 use super::lanes::mask_of;
+use super::matrix;
 use super::memory_ops;
 use super::program::{Decoded, Program};
 use super::texture;
@@ -143,6 +145,7 @@ impl Wave {
             }
             ctx.executed += 1;
             let d = program.get(g.pc, ctx.memory).map_err(|t| (t, g.pc))?;
+            cycle_estimate::account(&mut ctx.stats, &d.instr);
             let flow = self.execute(d, g, ctx).map_err(|t| (t, g.pc))?;
             self.apply(flow, g);
         }
@@ -178,6 +181,9 @@ impl Wave {
                     a.repeat,
                     mask,
                 )?;
+            }
+            Op::Alu3(a) if matches!(a.op, Opcode::Wmm | Opcode::WmmAccu) => {
+                matrix::execute(&mut self.regs, a, mask)?
             }
             Op::Alu3(a) => {
                 let op = d.alu.as_ref().expect("cat3 has an ALU operation");

@@ -341,6 +341,7 @@ mod tests {
             full_regs: 4,
             half_regs: 2,
             merged_regs: merged,
+            shared_consts: Default::default(),
             consts: vec![],
             private_iova: 0,
             private_per_fiber: 0,

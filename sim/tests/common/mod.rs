@@ -24,6 +24,7 @@ use parsnip_sim::compute_dispatch::ComputeDispatch;
 use parsnip_sim::memory::{AddressSpace, OwnedBacking};
 use parsnip_sim::report::ShaderFailure;
 use parsnip_sim::shader_core::ShaderCore;
+use parsnip_sim::sp::SpStats;
 use parsnip_sim::{Context, Gpu, GpuError, IbRange, SimOptions, SubmitStats};
 
 /// Where the rig maps its command buffer, and its size.
@@ -68,6 +69,17 @@ impl Stream {
         let dwords: Vec<u32> = w.dwords().collect();
         self.dwords.push(pkt4(w.offset, dwords.len() as u32));
         self.dwords.extend(dwords);
+        self
+    }
+
+    /// A type 4 write of `values` to array `name` from its first entry, for
+    /// arrays of plain dwords the database has no register type for
+    /// (`HLSQ_SHARED_CONSTS_IMM`).
+    pub fn dword_array(&mut self, name: &str, values: &[u32]) -> &mut Self {
+        let offsets = parsnip_registers::lookup::chip_table(self.chip).array_offsets(name);
+        assert!(offsets.len() >= values.len(), "{name} on {}", self.chip);
+        self.dwords.push(pkt4(offsets[0], values.len() as u32));
+        self.dwords.extend_from_slice(values);
         self
     }
 
@@ -163,9 +175,9 @@ impl ShaderCore for RecordingCore {
         dispatch: &ComputeDispatch,
         _index: u32,
         _memory: &AddressSpace,
-    ) -> Result<(), ShaderFailure> {
+    ) -> Result<SpStats, ShaderFailure> {
         self.0.dispatches.lock().unwrap().push(dispatch.clone());
-        Ok(())
+        Ok(SpStats::default())
     }
 }
 

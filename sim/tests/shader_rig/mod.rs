@@ -89,6 +89,7 @@ impl Rig {
                 full_regs: 8,
                 half_regs: 0,
                 merged_regs: true,
+                shared_consts: Default::default(),
                 consts: Vec::new(),
                 private_iova: 0,
                 private_per_fiber: 0,

@@ -1,9 +1,12 @@
-//! parsnip-replay (TRACE.rd[.gz] | --override FILE) [--dump IOVA:SIZE:FILE]...
+//! parsnip-replay (TRACE.rd[.gz] | --override FILE) [--stats] [--dump IOVA:SIZE:FILE]...
 //!
 //! Replays a trace's submits on Parsnip's model of the GPU the trace names,
 //! then writes the requested ranges of GPU memory to files. With
 //! `--override FILE`, the trace is FILE, a trace `parsnip-decompile` wrote
-//! as text (and a person may have edited), assembled back. A fault, hang or
+//! as text (and a person may have edited), assembled back. `--stats`
+//! prints what each compute dispatch executed: instructions (once per
+//! wave), nop cycles, `(ss)`/`(sy)` waits and the cycle estimate of
+//! parsnip-sim's `sp::cycle_estimate` table. A fault, hang or
 //! bad stream prints the model's report and exits with status 1; bad
 //! arguments exit with status 2.
 
@@ -12,8 +15,8 @@ use std::process::ExitCode;
 use parsnip_tools::decompile::assemble;
 use parsnip_tools::replay::{DumpRequest, Replay};
 
-const USAGE: &str =
-    "usage: parsnip-replay (TRACE.rd[.gz] | --override FILE) [--dump IOVA:SIZE:FILE]...";
+const USAGE: &str = "usage: parsnip-replay (TRACE.rd[.gz] | --override FILE) [--stats] \
+                     [--dump IOVA:SIZE:FILE]...";
 
 /// Where the trace comes from.
 enum Source {
@@ -22,13 +25,22 @@ enum Source {
     Override(String),
 }
 
-fn parse_args(args: &[String]) -> Result<(Source, Vec<DumpRequest>), String> {
+/// What the command line asks for.
+struct Args {
+    source: Source,
+    dumps: Vec<DumpRequest>,
+    stats: bool,
+}
+
+fn parse_args(args: &[String]) -> Result<Args, String> {
     let mut trace = None;
     let mut text = None;
     let mut dumps = Vec::new();
+    let mut stats = false;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
+            "--stats" => stats = true,
             "--dump" => {
                 let spec = it.next().ok_or("--dump needs IOVA:SIZE:FILE")?;
                 dumps.push(DumpRequest::parse(spec).map_err(|e| e.to_string())?);
@@ -48,12 +60,20 @@ fn parse_args(args: &[String]) -> Result<(Source, Vec<DumpRequest>), String> {
         (None, None) => return Err("no trace given".into()),
         (Some(_), Some(_)) => return Err("a trace and --override: give one".into()),
     };
-    Ok((source, dumps))
+    Ok(Args {
+        source,
+        dumps,
+        stats,
+    })
 }
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (source, dumps) = match parse_args(&args) {
+    let Args {
+        source,
+        dumps,
+        stats: print_stats,
+    } = match parse_args(&args) {
         Ok(parsed) => parsed,
         Err(why) => {
             if !why.is_empty() {
@@ -92,6 +112,21 @@ fn main() -> ExitCode {
                 "submit {i}: {} packets, {} register writes, {} dispatches",
                 stats.packets, stats.register_writes, stats.dispatches
             );
+            if print_stats {
+                for (d, s) in replay.dispatch_stats().iter().enumerate() {
+                    println!(
+                        "  dispatch {d}: {} work groups, {} waves, {} instructions, {} nop cycles, \
+                         {} (ss) waits, {} (sy) waits, ~{} cycles",
+                        s.work_groups,
+                        s.waves,
+                        s.instructions,
+                        s.nop_cycles,
+                        s.ss_waits,
+                        s.sy_waits,
+                        s.estimated_cycles
+                    );
+                }
+            }
         }
         for d in &dumps {
             replay.dump(d)?;

@@ -1,37 +1,36 @@
 //! `CP_SET_DRAW_STATE` groups: IBs the CP runs before each draw, kept per
 //! group id until replaced or disabled.
 //!
-//! Entry layout (adreno_pm4.xml, `CP_SET_DRAW_STATE`): dword 0 holds
-//! `COUNT` (bits 0-15), the flags `DIRTY` (16), `DISABLE` (17),
-//! `DISABLE_ALL_GROUPS` (18), `LOAD_IMMED` (19), the render passes the group
-//! is enabled for, `BINNING` (20), `GMEM` (21), `SYSMEM` (22), and `GROUP_ID`
-//! (bits 24-28); dwords 1-2 are the group's IB address.
+//! Entries are parsed with the register database's typed payload dwords
+//! (adreno_pm4.xml's `CP_SET_DRAW_STATE`), the ones the model uses: `COUNT`,
+//! the flags `DIRTY`, `DISABLE`, `DISABLE_ALL_GROUPS`, `LOAD_IMMED`, the
+//! render passes the group is enabled for (`BINNING`, `GMEM`, `SYSMEM`) and
+//! `GROUP_ID`; dwords 1-2 are the group's IB address.
 
 use std::io::Write;
 
-use super::decoder::Decoder;
-use super::memory::GpuMemory;
+use parsnip_registers::packets::{CpSetDrawStateDw0, CpSetDrawStateDw1, CpSetDrawStateDw2};
 
-const FLAG_DISABLE: u8 = 0x2;
-const FLAG_DISABLE_ALL_GROUPS: u8 = 0x4;
-const FLAG_LOAD_IMMED: u8 = 0x8;
+use super::decoder::{Decoder, MODE_BINNING, MODE_GMEM, MODE_SYSMEM};
+use super::memory::GpuMemory;
 
 /// Group ids are 5 bits.
 const GROUPS: usize = 32;
 
 /// One group as `CP_SET_DRAW_STATE` set it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct DrawStateGroup {
     /// Render passes the group runs in (`MODE_BINNING` ...).
     pub(crate) enable_mask: u8,
-    pub(crate) flags: u8,
+    /// The entry's first dword.
+    pub(crate) control: CpSetDrawStateDw0,
     /// Dwords in the group's IB; 0 for no group.
     pub(crate) count: u32,
     pub(crate) iova: u64,
 }
 
 /// One `CP_SET_DRAW_STATE` entry.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct DrawStateEntry {
     pub(crate) group_id: usize,
     pub(crate) group: DrawStateGroup,
@@ -40,13 +39,18 @@ pub(crate) struct DrawStateEntry {
 impl DrawStateEntry {
     pub(crate) fn parse(dwords: [u32; 3]) -> Self {
         let [control, lo, hi] = dwords;
+        let control = CpSetDrawStateDw0::from_raw(control);
+        let pass = |on: bool, mode: u8| if on { mode } else { 0 };
         Self {
-            group_id: (control >> 24 & 0x1f) as usize,
+            group_id: control.group_id as usize,
             group: DrawStateGroup {
-                enable_mask: (control >> 20 & 0xf) as u8,
-                flags: (control >> 16 & 0xf) as u8,
-                count: control & 0xffff,
-                iova: u64::from(hi) << 32 | u64::from(lo),
+                enable_mask: pass(control.binning, MODE_BINNING)
+                    | pass(control.gmem, MODE_GMEM)
+                    | pass(control.sysmem, MODE_SYSMEM),
+                control,
+                count: control.count,
+                iova: u64::from(CpSetDrawStateDw2::from_raw(hi).addr_hi) << 32
+                    | u64::from(CpSetDrawStateDw1::from_raw(lo).addr_lo),
             },
         }
     }
@@ -81,14 +85,14 @@ impl<W: Write> Decoder<W> {
         let mut entries = payload.chunks_exact(3);
         for entry in entries.by_ref() {
             let entry = DrawStateEntry::parse([entry[0], entry[1], entry[2]]);
-            let flags = entry.group.flags;
-            if flags & FLAG_DISABLE_ALL_GROUPS != 0 {
+            let c = entry.group.control;
+            if c.disable_all_groups {
                 self.draw_states.disable_all();
-            } else if flags & FLAG_DISABLE != 0 {
+            } else if c.disable {
                 self.draw_states.disable(entry.group_id);
             } else {
                 self.draw_states.set(entry.group_id, entry.group);
-                if flags & FLAG_LOAD_IMMED != 0 {
+                if c.load_immed {
                     self.load_group(mem, entry.group_id, level);
                     self.draw_states.disable(entry.group_id);
                 }
@@ -137,7 +141,18 @@ impl<W: Write> Decoder<W> {
         self.print_at(level, &format!("group_id: {id}"));
         self.print_at(level, &format!("count: {}", group.count));
         self.print_at(level, &format!("addr: {:016x}", group.iova));
-        self.print_at(level, &format!("flags: {:x}", group.flags));
+        // freedreno's decoder prints the four flag bits as one nibble
+        // (DIRTY first), as the dword holds them.
+        let flags = [
+            group.control.dirty,
+            group.control.disable,
+            group.control.disable_all_groups,
+            group.control.load_immed,
+        ]
+        .iter()
+        .rev()
+        .fold(0u8, |n, &f| n << 1 | u8::from(f));
+        self.print_at(level, &format!("flags: {flags:x}"));
         self.print_at(level, &format!("enable_mask: {:#x}", group.enable_mask));
         if group.enable_mask & self.render.enable_mask == 0 {
             self.print_at(level, "\tskipped!");
@@ -170,20 +185,11 @@ mod tests {
         // { COUNT = 36 | DIRTY | GMEM | SYSMEM | GROUP_ID = 1 }.
         let e = DrawStateEntry::parse([0x0161_0024, 0x0000_5900, 0x0000_0001]);
         assert_eq!(e.group_id, 1);
-        assert_eq!(
-            e.group,
-            DrawStateGroup {
-                enable_mask: 0x6,
-                flags: 0x1,
-                count: 36,
-                iova: 0x1_0000_5900
-            }
-        );
+        assert_eq!(e.group.enable_mask, MODE_GMEM | MODE_SYSMEM);
+        assert_eq!((e.group.count, e.group.iova), (36, 0x1_0000_5900));
+        assert!(e.group.control.dirty && !e.group.control.disable);
         // 0a720000: DISABLE, group 10.
         let e = DrawStateEntry::parse([0x0a72_0000, 0, 0]);
-        assert_eq!(
-            (e.group_id, e.group.flags & FLAG_DISABLE),
-            (10, FLAG_DISABLE)
-        );
+        assert_eq!((e.group_id, e.group.control.disable), (10, true));
     }
 }

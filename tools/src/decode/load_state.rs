@@ -1,16 +1,18 @@
 //! `CP_LOAD_STATE6` (and its `_GEOM`/`_FRAG` forms): what it loads, from
 //! where, shown as shaders, constants or descriptors.
 //!
-//! Dword 0 (adreno_pm4.xml): `STATE_TYPE` bits 14-15, `STATE_SRC` bits 16-17
-//! (direct from the packet, indirect from `EXT_SRC_ADDR`, or bindless
-//! through a descriptor set), `STATE_BLOCK` bits 18-21, `NUM_UNIT` from bit
-//! 22. Shaders load in units of 16 instructions, constants in vec4s.
+//! The payload is read with the register database's typed dwords
+//! (adreno_pm4.xml's `CP_LOAD_STATE6`), as the model reads it: `STATE_TYPE`,
+//! `STATE_SRC` (direct from the packet, indirect from `EXT_SRC_ADDR`, or
+//! bindless through a descriptor set), `STATE_BLOCK`, `NUM_UNIT`. Shaders load in units of 16 instructions, constants in vec4s.
 //! Bindless loads name a descriptor set in the top 4 bits of dword 1 and a
 //! dword offset in its low 24 bits.
 
 use std::io::Write;
 
+use parsnip_registers::enums::A6xxStateSrc;
 use parsnip_registers::format;
+use parsnip_registers::packets::{CpLoadState6Dw0, CpLoadState6Dw1, CpLoadState6Dw2};
 use parsnip_registers::{lookup, table};
 
 use super::decoder::Decoder;
@@ -77,17 +79,20 @@ impl<W: Write> Decoder<W> {
         if self.quiet() {
             return;
         }
-        let dw0 = payload[0];
-        let (kind, compute) = state_kind(dw0 >> 18 & 0xf, dw0 >> 14 & 0x3);
-        let source = match dw0 >> 16 & 0x3 {
-            1 => StateSource::Bindless,
-            2 => StateSource::Indirect,
+        let dw0 = CpLoadState6Dw0::from_raw(payload[0]);
+        let (kind, compute) = state_kind(dw0.state_block.0, dw0.state_type.0);
+        let source = match dw0.state_src {
+            A6xxStateSrc::SS6_BINDLESS => StateSource::Bindless,
+            A6xxStateSrc::SS6_INDIRECT => StateSource::Indirect,
             _ => StateSource::Direct,
         };
-        let units = (dw0 >> 22 & 0x1ff) as usize;
+        let units = dw0.num_unit as usize;
         let external = match source {
             StateSource::Direct => 0,
-            StateSource::Indirect => u64::from(payload[2]) << 32 | u64::from(payload[1] & !0x3),
+            StateSource::Indirect => {
+                u64::from(CpLoadState6Dw2::from_raw(payload[2]).ext_src_addr_hi) << 32
+                    | u64::from(CpLoadState6Dw1::from_raw(payload[1]).ext_src_addr)
+            }
             StateSource::Bindless => self.bindless_address(payload[1], compute),
         };
         // Direct state follows the three dwords of the packet's payload.

@@ -35,6 +35,7 @@ use std::sync::Arc;
 use parsnip_rd::{DeviceId, Trace};
 use parsnip_registers::gpu::{self, GpuInfo, UnknownGpu};
 use parsnip_sim::memory::OwnedBacking;
+use parsnip_sim::sp::SpStats;
 use parsnip_sim::{Context, Gpu, GpuError, IbRange, SimOptions, SubmitStats};
 
 pub use dump::{BadDump, DumpRequest};
@@ -118,6 +119,9 @@ pub struct Replay {
     trace: Trace,
     gpu: Gpu,
     ctx: Context,
+    /// What each dispatch of the last run submit executed, over all its
+    /// command streams.
+    dispatch_stats: Vec<SpStats>,
 }
 
 impl Replay {
@@ -141,7 +145,18 @@ impl Replay {
     /// own shader core); `gpu` should model the trace's GPU.
     pub fn on(gpu: Gpu, trace: Trace) -> Self {
         let ctx = gpu.new_context();
-        Self { trace, gpu, ctx }
+        Self {
+            trace,
+            gpu,
+            ctx,
+            dispatch_stats: Vec::new(),
+        }
+    }
+
+    /// What each compute dispatch of the last [`Self::run_submit`]
+    /// executed, in launch order.
+    pub fn dispatch_stats(&self) -> &[SpStats] {
+        &self.dispatch_stats
     }
 
     pub fn trace(&self) -> &Trace {
@@ -225,6 +240,7 @@ impl Replay {
     pub fn run_submit(&mut self, i: usize) -> Result<SubmitStats, ReplayError> {
         let cmdstreams = self.submit(i)?.cmdstreams.clone();
         let mut total = SubmitStats::default();
+        self.dispatch_stats.clear();
         for cs in &cmdstreams {
             let stats = self
                 .gpu
@@ -241,6 +257,7 @@ impl Replay {
                     error,
                 })?;
             total += stats;
+            self.dispatch_stats.extend(self.gpu.take_dispatch_stats());
         }
         Ok(total)
     }

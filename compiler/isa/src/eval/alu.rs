@@ -30,8 +30,14 @@
 //!   from Mesa's lowering of `ufind_msb`, `ifind_msb` and `find_lsb`.
 //! - `mul.u24`/`mul.s24` multiply the low 24 bits (zero- or sign-extended);
 //!   `mull.u` multiplies the low 16 bits (NIR's `umul_low`, which Mesa maps to
-//!   it); `madsh.m16` is `((a >> 16) * (b & 0xffff) << 16) + c` (NIR's
-//!   `imadsh_mix16`); `mad.s24` is `sext24(a) * sext24(b) + c` (NIR's
+//!   it); `madsh.m16` is `((a & 0xffff) * (b >> 16) << 16) + c`: Turnip
+//!   multiplies by 3 with `mull.u t, x, 3` and `madsh.m16 d, c[3], x, t`
+//!   alone (turnip/*/int64.pipeline-executable.txt), which is the product
+//!   only if the first source's low half meets the second's high half, and
+//!   the replay matches lavapipe so (NIR's constant folding of
+//!   `imadsh_mix16` reads the halves the other way round; ir3's own
+//!   algebraic rules treat a zero low half of `a` as a zero product, as the
+//!   hardware does); `mad.s24` is `sext24(a) * sext24(b) + c` (NIR's
 //!   `imad24_ir3`).
 //! - `sad.s*` adds its three sources: Mesa lowers NIR's `iadd3` to it.
 //! - `sel.b*` picks src1 when src2 is non-zero, else src3 (Mesa's `bcsel`).
@@ -302,7 +308,7 @@ pub(super) fn eval(op: &AluOp, s: &[u32]) -> Result<u32, EvalError> {
             Ok(int_bits(s24(int(0)) * s24(int(1)) + int(2), op, true))
         }
         MadshM16 => Ok(int_bits(
-            (((uint(0) >> 16) * (uint(1) & 0xffff)) << 16) + uint(2),
+            (((uint(0) & 0xffff) * (uint(1) >> 16)) << 16) + uint(2),
             op,
             false,
         )),
