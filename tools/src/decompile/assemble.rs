@@ -58,7 +58,8 @@ struct Assembler {
     line: usize,
 }
 
-fn number(text: &str) -> Option<u64> {
+/// A number as the text form writes them: `0x` hexadecimal or decimal.
+pub fn number(text: &str) -> Option<u64> {
     match text.strip_prefix("0x") {
         Some(h) => u64::from_str_radix(h, 16).ok(),
         None => text.parse().ok(),

@@ -52,7 +52,7 @@
 mod assemble;
 mod write;
 
-pub use assemble::{assemble, AssembleError};
+pub use assemble::{assemble, number, AssembleError};
 pub use write::decompile;
 
 /// The first line of the text, naming the format's version.

@@ -19,6 +19,8 @@
 //!    (each write is dropped from the set in turn and stays out when the
 //!    region still matches without it).
 
+pub mod image;
+
 use parsnip_rd::Trace;
 use parsnip_sim::SimOptions;
 
