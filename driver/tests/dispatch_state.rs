@@ -23,7 +23,6 @@ use parsnip_driver::cmd::buffer::Level;
 use parsnip_driver::cmd::pool::CommandPool;
 use parsnip_driver::device_memory::DeviceMemory;
 use parsnip_driver::pipeline_layout::PipelineLayout;
-use parsnip_driver::queue::SubmitBatch;
 use parsnip_driver::sync::fence::Fence;
 use parsnip_registers::descriptors::{a6xx, a7xx};
 use parsnip_sim::compute_dispatch::ComputeDispatch;
@@ -117,18 +116,7 @@ fn record_and_submit(gpu: &'static str, spirv: &[u8], trace: &Path) -> u64 {
     cmd.record(|r| r.bind_descriptor_sets(&layout, 0, std::slice::from_ref(&set), &[]));
     cmd.record(|r| r.dispatch([0; 3], [4, 1, 1]));
     cmd.end().unwrap();
-    let fence = Fence::new(&device, false).unwrap();
-    device
-        .queue(0, 0)
-        .unwrap()
-        .submit(
-            &[SubmitBatch {
-                command_buffers: vec![cmd.clone()],
-                ..Default::default()
-            }],
-            Some(&fence),
-        )
-        .unwrap();
+    let fence = common::submit(&device, &cmd);
     // The model may or may not have a shader processor in this build; the
     // dump was written at submit time either way.
     let _ = Fence::wait(&[fence], true, u64::MAX);

@@ -17,7 +17,6 @@ use parsnip_driver::cmd::buffer::Level;
 use parsnip_driver::cmd::pool::CommandPool;
 use parsnip_driver::cmd::transfer::CopyRegion;
 use parsnip_driver::device_memory::DeviceMemory;
-use parsnip_driver::queue::SubmitBatch;
 use parsnip_driver::sync::fence::Fence;
 
 /// Runs a command buffer writing `pattern` with vkCmdUpdateBuffer and a
@@ -60,17 +59,7 @@ fn run(gpu: &'static str, trace: &Path) -> (u64, Vec<u8>) {
         )
     });
     cmd.end().unwrap();
-    let fence = Fence::new(&device, false).unwrap();
-    let queue = device.queue(0, 0).unwrap();
-    queue
-        .submit(
-            &[SubmitBatch {
-                command_buffers: vec![cmd.clone()],
-                ..Default::default()
-            }],
-            Some(&fence),
-        )
-        .unwrap();
+    let fence = common::submit(&device, &cmd);
     Fence::wait(&[fence], true, u64::MAX).unwrap();
     let mut out = vec![0u8; 1024];
     memory.bo.read(0, &mut out).unwrap();
