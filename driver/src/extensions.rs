@@ -74,6 +74,10 @@ pub static DEVICE_EXTENSIONS: &[Extension] = &[
         name: ash::amd::buffer_marker::NAME,
         spec_version: ash::amd::buffer_marker::SPEC_VERSION,
     },
+    Extension {
+        name: ash::khr::push_descriptor::NAME,
+        spec_version: ash::khr::push_descriptor::SPEC_VERSION,
+    },
 ];
 
 /// Whether `name` is in `list`; an unknown name is the caller's

@@ -16,6 +16,9 @@ pub const MAX_SETS: u32 = 4;
 /// The bindless base the driver's internal shaders use, past the
 /// application's sets.
 pub const INTERNAL_SET: u32 = MAX_SETS;
+/// Descriptors a push descriptor layout may hold (`maxPushDescriptors`):
+/// 32, what Turnip reports (the spec's minimum).
+pub const MAX_PUSH_DESCRIPTORS: u32 = 32;
 /// Push constant bytes: 128, the Vulkan minimum, uploaded to the const file.
 pub const MAX_PUSH_CONSTANTS_SIZE: u32 = 128;
 /// A UBO is read through its 64-byte descriptor, whose SIZE field counts

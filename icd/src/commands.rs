@@ -18,7 +18,7 @@ use crate::handles;
 
 /// Records `command` into `command_buffer`; a panic is reported and turns
 /// into the command buffer's error.
-fn record(
+pub(crate) fn record(
     entry: &'static str,
     command_buffer: vk::CommandBuffer,
     command: impl FnOnce(&mut Recording) -> VkResult<()>,

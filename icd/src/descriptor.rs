@@ -7,10 +7,12 @@ use std::sync::Arc;
 use ash::vk;
 use parking_lot::Mutex;
 use parsnip_driver::descriptor::pool::DescriptorPool;
-use parsnip_driver::descriptor::set::{DescriptorSet, DescriptorWrite};
-use parsnip_driver::descriptor::set_layout::{BindingDesc, DescriptorSetLayout};
+use parsnip_driver::descriptor::set::{DescriptorSet, DescriptorWrite, SetMemory};
+use parsnip_driver::descriptor::set_layout::{BindingDesc, DescriptorSetLayout, LayoutUse};
 use parsnip_driver::descriptor::update_template::{DescriptorUpdateTemplate, TemplateEntry};
+use parsnip_driver::descriptor::write::{self, DescriptorDestination};
 
+use crate::commands::record;
 use crate::ffi;
 use crate::guard;
 use crate::handles;
@@ -51,7 +53,8 @@ pub unsafe extern "system" fn vkCreateDescriptorSetLayout(
             let list = unsafe { ffi::slice(info.p_bindings, info.binding_count) };
             // SAFETY: the application's structures, as above.
             let (bindings, samplers) = unsafe { (bindings(info), immutable_samplers(list)?) };
-            let layout = DescriptorSetLayout::with_immutable_samplers(&bindings, &samplers)?;
+            let layout =
+                DescriptorSetLayout::create(&bindings, &samplers, LayoutUse::of(info.flags))?;
             // SAFETY: pSetLayout is valid for a write.
             unsafe { ffi::write(p_layout, handles::new_set_layout(layout)) }
         },
@@ -79,7 +82,8 @@ pub unsafe extern "system" fn vkGetDescriptorSetLayoutSupport(
         // SAFETY: the application's structures.
         let info = unsafe { ffi::input(p_info) }?;
         // SAFETY: as above.
-        let supported = DescriptorSetLayout::supported(&unsafe { bindings(info) });
+        let supported =
+            DescriptorSetLayout::supported(&unsafe { bindings(info) }, LayoutUse::of(info.flags));
         // SAFETY: the output structure is valid.
         let out = unsafe { p_support.as_mut() }.ok_or(vk::Result::ERROR_UNKNOWN)?;
         out.supported = if supported { vk::TRUE } else { vk::FALSE };
@@ -270,6 +274,73 @@ fn is_image(ty: vk::DescriptorType) -> bool {
     )
 }
 
+/// Applies one `VkWriteDescriptorSet` to `dst`.
+///
+/// # Safety
+/// `w` is a valid structure whose arrays hold `descriptorCount` elements
+/// of live objects (valid usage).
+unsafe fn apply_write(
+    dst: &mut impl DescriptorDestination,
+    w: &vk::WriteDescriptorSet<'_>,
+) -> Result<(), vk::Result> {
+    let (binding, element, ty) = (w.dst_binding, w.dst_array_element, w.descriptor_type);
+    let count = w.descriptor_count as usize;
+    if is_image(ty) {
+        // SAFETY: pImageInfo holds descriptorCount structures.
+        let infos = unsafe { ffi::slice(w.p_image_info, w.descriptor_count) };
+        // SAFETY: the views and samplers are live for the call (valid usage).
+        write::write_each(dst, binding, element, ty, count, |i, b| unsafe {
+            image_write(b, &infos[i])
+        })
+    } else if is_texel(ty) {
+        // SAFETY: pTexelBufferView holds descriptorCount handles.
+        let views = unsafe { ffi::slice(w.p_texel_buffer_view, w.descriptor_count) };
+        // SAFETY: the views are live for the call (valid usage).
+        write::write_each(dst, binding, element, ty, count, |i, _| unsafe {
+            texel_write(views[i])
+        })
+    } else {
+        // SAFETY: pBufferInfo holds descriptorCount structures.
+        let infos = unsafe { ffi::slice(w.p_buffer_info, w.descriptor_count) };
+        // SAFETY: the buffers are live for the call (valid usage).
+        write::write_each(dst, binding, element, ty, count, |i, _| unsafe {
+            buffer_write(&infos[i])
+        })
+    }
+}
+
+/// Applies `template` to `dst`, reading each element's info from `data`.
+///
+/// # Safety
+/// `data` is laid out as the template says, with live objects in it
+/// (valid usage).
+unsafe fn apply_template(
+    dst: &mut impl DescriptorDestination,
+    template: &DescriptorUpdateTemplate,
+    data: *const c_void,
+) -> Result<(), vk::Result> {
+    for e in &template.entries {
+        write::write_each(dst, e.binding, e.element, e.ty, e.count as usize, |i, b| {
+            // SAFETY: the template says where each element's info is in
+            // data, which the application laid out accordingly.
+            let at = unsafe { data.cast::<u8>().add(e.offset + i * e.stride) };
+            if is_image(e.ty) {
+                // SAFETY: as above: a VkDescriptorImageInfo of live objects
+                // there.
+                unsafe { image_write(b, &at.cast::<vk::DescriptorImageInfo>().read_unaligned()) }
+            } else if is_texel(e.ty) {
+                // SAFETY: as above: a live VkBufferView there.
+                unsafe { texel_write(at.cast::<vk::BufferView>().read_unaligned()) }
+            } else {
+                // SAFETY: as above: a VkDescriptorBufferInfo of a live
+                // buffer there.
+                unsafe { buffer_write(&at.cast::<vk::DescriptorBufferInfo>().read_unaligned()) }
+            }
+        })?;
+    }
+    Ok(())
+}
+
 pub unsafe extern "system" fn vkUpdateDescriptorSets(
     _device: vk::Device,
     write_count: u32,
@@ -282,30 +353,8 @@ pub unsafe extern "system" fn vkUpdateDescriptorSets(
         for w in unsafe { ffi::slice(p_writes, write_count) } {
             // SAFETY: a handle the application passed; valid usage keeps it live for the call.
             let set = unsafe { handles::descriptor_set(w.dst_set) }?;
-            let (binding, element, ty) = (w.dst_binding, w.dst_array_element, w.descriptor_type);
-            let count = w.descriptor_count as usize;
-            if is_image(ty) {
-                // SAFETY: pImageInfo holds descriptorCount structures.
-                let infos = unsafe { ffi::slice(w.p_image_info, w.descriptor_count) };
-                // SAFETY: the views and samplers are live for the call (valid usage).
-                set.write_each(binding, element, ty, count, |i| unsafe {
-                    image_write(set, binding, ty, &infos[i])
-                })?;
-            } else if is_texel(ty) {
-                // SAFETY: pTexelBufferView holds descriptorCount handles.
-                let views = unsafe { ffi::slice(w.p_texel_buffer_view, w.descriptor_count) };
-                // SAFETY: the views are live for the call (valid usage).
-                set.write_each(binding, element, ty, count, |i| unsafe {
-                    texel_write(views[i])
-                })?;
-            } else {
-                // SAFETY: pBufferInfo holds descriptorCount structures.
-                let infos = unsafe { ffi::slice(w.p_buffer_info, w.descriptor_count) };
-                // SAFETY: the buffers are live for the call (valid usage).
-                set.write_each(binding, element, ty, count, |i| unsafe {
-                    buffer_write(&infos[i])
-                })?;
-            }
+            // SAFETY: the application's structure and the objects it names.
+            unsafe { apply_write(&mut SetMemory(set), w) }?;
         }
         // SAFETY: pDescriptorCopies holds descriptorCopyCount structures.
         for c in unsafe { ffi::slice(p_copies, copy_count) } {
@@ -338,14 +387,28 @@ pub unsafe extern "system" fn vkCreateDescriptorUpdateTemplate(
         || {
             // SAFETY: the application's structure.
             let info = unsafe { ffi::input(p_info) }?;
-            if info.template_type != vk::DescriptorUpdateTemplateType::DESCRIPTOR_SET {
-                eprintln!(
-                    "parsnip: vkCreateDescriptorUpdateTemplate: push descriptors are not supported"
-                );
-                return Err(vk::Result::ERROR_UNKNOWN);
-            }
-            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
-            let layout = unsafe { handles::set_layout(info.descriptor_set_layout) }?;
+            let (layout, push) = match info.template_type {
+                vk::DescriptorUpdateTemplateType::PUSH_DESCRIPTORS_KHR => {
+                    // The set layout is the pipeline layout's set `set`.
+                    // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                    let pipeline_layout =
+                        unsafe { handles::pipeline_layout(info.pipeline_layout) }?;
+                    let Some(Some(layout)) = pipeline_layout.sets.get(info.set as usize) else {
+                        eprintln!(
+                            "parsnip: vkCreateDescriptorUpdateTemplate: set {} is not in the \
+                             pipeline layout",
+                            info.set
+                        );
+                        return Err(vk::Result::ERROR_UNKNOWN);
+                    };
+                    (layout.clone(), Some(info.pipeline_bind_point))
+                }
+                // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                _ => (
+                    unsafe { handles::set_layout(info.descriptor_set_layout) }?.clone(),
+                    None,
+                ),
+            };
             // SAFETY: pDescriptorUpdateEntries holds descriptorUpdateEntryCount
             // structures.
             let entries = unsafe {
@@ -364,7 +427,7 @@ pub unsafe extern "system" fn vkCreateDescriptorUpdateTemplate(
                 stride: e.stride,
             })
             .collect();
-            let template = DescriptorUpdateTemplate::new(layout.clone(), entries)?;
+            let template = DescriptorUpdateTemplate::new(layout, entries, push)?;
             // SAFETY: pDescriptorUpdateTemplate is valid for a write.
             unsafe { ffi::write(p_template, handles::new_update_template(template)) }
         },
@@ -394,32 +457,68 @@ pub unsafe extern "system" fn vkUpdateDescriptorSetWithTemplate(
         let set = unsafe { handles::descriptor_set(set) }?;
         // SAFETY: a handle the application passed; valid usage keeps it live for the call.
         let template = unsafe { handles::update_template(template) }?;
-        for e in &template.entries {
-            set.write_each(e.binding, e.element, e.ty, e.count as usize, |i| {
-                // SAFETY: the template says where each element's info is in
-                // pData, which the application laid out accordingly.
-                let at = unsafe { p_data.cast::<u8>().add(e.offset + i * e.stride) };
-                if is_image(e.ty) {
-                    // SAFETY: as above: a VkDescriptorImageInfo of live
-                    // objects there.
-                    unsafe {
-                        image_write(
-                            set,
-                            e.binding,
-                            e.ty,
-                            &at.cast::<vk::DescriptorImageInfo>().read_unaligned(),
-                        )
-                    }
-                } else if is_texel(e.ty) {
-                    // SAFETY: as above: a live VkBufferView there.
-                    unsafe { texel_write(at.cast::<vk::BufferView>().read_unaligned()) }
-                } else {
-                    // SAFETY: as above: a VkDescriptorBufferInfo of a live
-                    // buffer there.
-                    unsafe { buffer_write(&at.cast::<vk::DescriptorBufferInfo>().read_unaligned()) }
-                }
-            })?;
+        if template.push.is_some() {
+            eprintln!(
+                "parsnip: vkUpdateDescriptorSetWithTemplate: a push descriptor template updates \
+                 no set"
+            );
+            return Err(vk::Result::ERROR_UNKNOWN);
         }
-        Ok(())
+        // SAFETY: pData is laid out as the template says (valid usage).
+        unsafe { apply_template(&mut SetMemory(set), template, p_data) }
     })
+}
+
+pub unsafe extern "system" fn vkCmdPushDescriptorSetKHR(
+    command_buffer: vk::CommandBuffer,
+    bind_point: vk::PipelineBindPoint,
+    layout: vk::PipelineLayout,
+    set: u32,
+    write_count: u32,
+    p_writes: *const vk::WriteDescriptorSet<'_>,
+) {
+    record("vkCmdPushDescriptorSetKHR", command_buffer, |rec| {
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let layout = unsafe { handles::pipeline_layout(layout) }?;
+        // SAFETY: pDescriptorWrites holds descriptorWriteCount structures.
+        let writes = unsafe { ffi::slice(p_writes, write_count) };
+        rec.push_descriptor_set(bind_point, layout, set, |dst| {
+            for w in writes {
+                // SAFETY: the application's structures and the objects
+                // they name (valid usage: dstSet is ignored).
+                unsafe { apply_write(dst, w) }?;
+            }
+            Ok(())
+        })
+    });
+}
+
+pub unsafe extern "system" fn vkCmdPushDescriptorSetWithTemplateKHR(
+    command_buffer: vk::CommandBuffer,
+    template: vk::DescriptorUpdateTemplate,
+    layout: vk::PipelineLayout,
+    set: u32,
+    p_data: *const c_void,
+) {
+    record(
+        "vkCmdPushDescriptorSetWithTemplateKHR",
+        command_buffer,
+        |rec| {
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let template = unsafe { handles::update_template(template) }?;
+            // SAFETY: as above.
+            let layout = unsafe { handles::pipeline_layout(layout) }?;
+            let Some(bind_point) = template.push else {
+                eprintln!(
+                    "parsnip: vkCmdPushDescriptorSetWithTemplateKHR: the template was made for \
+                 descriptor sets, not push descriptors"
+                );
+                return Err(vk::Result::ERROR_UNKNOWN);
+            };
+            rec.push_descriptor_set(bind_point, layout, set, |dst| {
+                // SAFETY: pData is laid out as the template says (valid usage).
+                unsafe { apply_template(dst, template, p_data) }
+            })
+        },
+    );
 }

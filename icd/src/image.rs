@@ -6,7 +6,8 @@
 
 use ash::vk;
 use parsnip_driver::cmd::transfer::CopyRegion;
-use parsnip_driver::descriptor::set::{DescriptorSet, DescriptorWrite};
+use parsnip_driver::descriptor::set::DescriptorWrite;
+use parsnip_driver::descriptor::set_layout::SetBinding;
 use parsnip_driver::image::modifier::{self, Modifier};
 use parsnip_driver::image::view::{ImageView, ViewDesc};
 use parsnip_driver::image::{Image, ImageDesc};
@@ -414,27 +415,21 @@ pub unsafe extern "system" fn vkCreateImageView(
     )
 }
 
-/// A `VkDescriptorImageInfo` as a driver write to `binding` of `set`,
-/// borrowing the application's objects for the call: the handles the
-/// descriptor type uses resolved, the others left unread (a sampler that
-/// the binding's immutable samplers replace, a view a sampler binding has
-/// no use for), since the application may leave them invalid. A write
-/// continuing into later bindings finds them alike: the spec asks
-/// consecutive bindings of one update to have the same immutable samplers.
+/// A `VkDescriptorImageInfo` as a driver write to binding `b`, borrowing
+/// the application's objects for the call: the handles the binding's type
+/// uses resolved, the others left unread (a sampler that the binding's
+/// immutable samplers replace, a view a sampler binding has no use for),
+/// since the application may leave them invalid.
 ///
 /// # Safety
 /// The handles of `info` the type uses are live for the call (valid usage).
 pub(crate) unsafe fn image_write<'a>(
-    set: &DescriptorSet,
-    binding: u32,
-    ty: vk::DescriptorType,
+    b: &SetBinding,
     info: &vk::DescriptorImageInfo,
 ) -> Result<DescriptorWrite<'a>, vk::Result> {
     use vk::DescriptorType as T;
-    let immutable = set
-        .layout
-        .binding(binding)
-        .is_some_and(|b| !b.immutable_samplers.is_empty());
+    let ty = b.ty;
+    let immutable = !b.immutable_samplers.is_empty();
     let view = match ty {
         T::SAMPLED_IMAGE | T::STORAGE_IMAGE | T::INPUT_ATTACHMENT | T::COMBINED_IMAGE_SAMPLER => {
             // SAFETY: the caller's promise.

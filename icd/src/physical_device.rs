@@ -8,6 +8,7 @@ use ash::vk;
 use parsnip_driver::device::{Device, DeviceDesc, QueueRequest};
 use parsnip_driver::limits::{
     MAX_DESCRIPTORS_PER_SET, MAX_MULTIVIEW_INSTANCE_INDEX, MAX_MULTIVIEW_VIEW_COUNT,
+    MAX_PUSH_DESCRIPTORS,
 };
 use parsnip_driver::physical_device::{ExtraFeatures, PhysicalDevice};
 
@@ -69,6 +70,11 @@ unsafe fn fill_property_chain(pd: &PhysicalDevice, p_next: *mut c_void) {
             vk::StructureType::PHYSICAL_DEVICE_PROTECTED_MEMORY_PROPERTIES => {
                 ffi::fill_out::<vk::PhysicalDeviceProtectedMemoryProperties<'_>>(ptr, |s| {
                     s.protected_no_fault = vk::FALSE;
+                })
+            }
+            vk::StructureType::PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR => {
+                ffi::fill_out::<vk::PhysicalDevicePushDescriptorPropertiesKHR<'_>>(ptr, |s| {
+                    s.max_push_descriptors = MAX_PUSH_DESCRIPTORS;
                 })
             }
             vk::StructureType::PHYSICAL_DEVICE_SUBGROUP_PROPERTIES => {

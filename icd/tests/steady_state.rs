@@ -1,6 +1,6 @@
 //! The calls an application makes most often do not touch the heap once
 //! warmed up: descriptor writes (single and through a template), binds,
-//! push constants and dispatches, counted by a global allocator that
+//! push constants, push descriptors and dispatches, counted by a global allocator that
 //! counts this thread's allocations. The entry points are called in
 //! process, through the ICD's own `vk_icdGetInstanceProcAddr` (the loader
 //! is a separate library with its own allocator, which would not be
@@ -108,7 +108,9 @@ fn steady_state_calls_do_not_allocate_and_null_handles_do_not_crash() {
         let device = instance
             .create_device(
                 physical,
-                &vk::DeviceCreateInfo::default().queue_create_infos(&queues),
+                &vk::DeviceCreateInfo::default()
+                    .queue_create_infos(&queues)
+                    .enabled_extension_names(&[ash::khr::push_descriptor::NAME.as_ptr()]),
                 None,
             )
             .unwrap();
@@ -175,6 +177,23 @@ fn steady_state_calls_do_not_allocate_and_null_handles_do_not_crash() {
                 None,
             )
             .unwrap();
+        // The same binding as a push descriptor set, and a pipeline using it.
+        let push_set_layout = device
+            .create_descriptor_set_layout(
+                &vk::DescriptorSetLayoutCreateInfo::default()
+                    .flags(vk::DescriptorSetLayoutCreateFlags::PUSH_DESCRIPTOR_KHR)
+                    .bindings(&binding),
+                None,
+            )
+            .unwrap();
+        let push_layout = device
+            .create_pipeline_layout(
+                &vk::PipelineLayoutCreateInfo::default()
+                    .set_layouts(&[push_set_layout])
+                    .push_constant_ranges(&push_range),
+                None,
+            )
+            .unwrap();
         let module = device
             .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&words), None)
             .unwrap();
@@ -188,6 +207,15 @@ fn steady_state_calls_do_not_allocate_and_null_handles_do_not_crash() {
                 &[vk::ComputePipelineCreateInfo::default()
                     .stage(stage)
                     .layout(layout)],
+                None,
+            )
+            .unwrap()[0];
+        let push_pipeline = device
+            .create_compute_pipelines(
+                vk::PipelineCache::null(),
+                &[vk::ComputePipelineCreateInfo::default()
+                    .stage(stage)
+                    .layout(push_layout)],
                 None,
             )
             .unwrap()[0];
@@ -208,6 +236,18 @@ fn steady_state_calls_do_not_allocate_and_null_handles_do_not_crash() {
                 None,
             )
             .unwrap();
+        let push_template = device
+            .create_descriptor_update_template(
+                &vk::DescriptorUpdateTemplateCreateInfo::default()
+                    .descriptor_update_entries(&template_entry)
+                    .template_type(vk::DescriptorUpdateTemplateType::PUSH_DESCRIPTORS_KHR)
+                    .pipeline_bind_point(vk::PipelineBindPoint::COMPUTE)
+                    .pipeline_layout(push_layout)
+                    .set(0),
+                None,
+            )
+            .unwrap();
+        let push_descriptor = ash::khr::push_descriptor::Device::new(&instance, &device);
         let command_pool = device
             .create_command_pool(&vk::CommandPoolCreateInfo::default(), None)
             .unwrap();
@@ -262,7 +302,31 @@ fn steady_state_calls_do_not_allocate_and_null_handles_do_not_crash() {
             device.cmd_push_constants(cb, layout, vk::ShaderStageFlags::COMPUTE, 0, &bytes)
         };
         let dispatch = |i: u64| device.cmd_dispatch(cb, 1 + (i % 3) as u32, 1, 1);
-        let recording = |ops: &dyn Fn(u64)| {
+        let push_set = |i: u64| {
+            let info = info(i);
+            let w = vk::WriteDescriptorSet::default()
+                .dst_binding(0)
+                .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                .buffer_info(&info);
+            push_descriptor.cmd_push_descriptor_set(
+                cb,
+                vk::PipelineBindPoint::COMPUTE,
+                push_layout,
+                0,
+                &[w],
+            );
+        };
+        let push_set_template = |i: u64| {
+            let info = info(i);
+            push_descriptor.cmd_push_descriptor_set_with_template(
+                cb,
+                push_template,
+                push_layout,
+                0,
+                info.as_ptr().cast(),
+            );
+        };
+        let recording_with = |pipeline: vk::Pipeline, ops: &dyn Fn(u64)| {
             device
                 .begin_command_buffer(cb, &vk::CommandBufferBeginInfo::default())
                 .unwrap();
@@ -276,6 +340,7 @@ fn steady_state_calls_do_not_allocate_and_null_handles_do_not_crash() {
                 .unwrap();
             counted
         };
+        let recording = |ops: &dyn Fn(u64)| recording_with(pipeline, ops);
 
         // Descriptor writes need no warm-up beyond one call each.
         write(0);
@@ -313,6 +378,19 @@ fn steady_state_calls_do_not_allocate_and_null_handles_do_not_crash() {
             "vkCmdPushConstants + vkCmdDispatch"
         );
         assert_eq!(recording(&all), 0, "bind + push constants + dispatch");
+        // Each push takes fresh upload memory: the first recording of them
+        // opens the chunks the next reuses.
+        let push_all = |i| {
+            push_set(i);
+            push_set_template(i);
+            dispatch(i);
+        };
+        recording_with(push_pipeline, &push_all);
+        assert_eq!(
+            recording_with(push_pipeline, &push_all),
+            0,
+            "vkCmdPushDescriptorSetKHR (+ WithTemplate) + vkCmdDispatch"
+        );
 
         // VK_NULL_HANDLE where the spec allows it: nothing happens.
         device.destroy_buffer(vk::Buffer::null(), None);
@@ -352,6 +430,10 @@ fn steady_state_calls_do_not_allocate_and_null_handles_do_not_crash() {
 
         device.destroy_command_pool(command_pool, None);
         device.destroy_descriptor_update_template(template, None);
+        device.destroy_descriptor_update_template(push_template, None);
+        device.destroy_pipeline(push_pipeline, None);
+        device.destroy_pipeline_layout(push_layout, None);
+        device.destroy_descriptor_set_layout(push_set_layout, None);
         device.destroy_pipeline(pipeline, None);
         device.destroy_shader_module(module, None);
         device.destroy_pipeline_layout(layout, None);

@@ -19,6 +19,7 @@ pub mod pipeline_cache;
 pub mod pipelines;
 mod pseudo_random;
 pub mod push_constants;
+pub mod push_descriptors;
 pub mod queries;
 pub mod rejections;
 pub mod render_passes;
@@ -49,6 +50,7 @@ pub fn all() -> Vec<Case> {
         synchronization::CASES,
         queries::CASES,
         buffer_markers::CASES,
+        push_descriptors::CASES,
         pipelines::CASES,
         pipeline_cache::CASES,
         rejections::CASES,

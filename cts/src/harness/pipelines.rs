@@ -69,6 +69,9 @@ pub struct PipelineDesc<'a> {
     /// Lists each layout's bindings in `pBindings` from the highest number
     /// down (the order must not matter).
     pub bindings_backwards: bool,
+    /// The set whose layout is a push descriptor layout
+    /// (`VK_KHR_push_descriptor`), if any.
+    pub push_descriptor_set: Option<usize>,
 }
 
 impl<'a> PipelineDesc<'a> {
@@ -81,7 +84,14 @@ impl<'a> PipelineDesc<'a> {
             flags: vk::PipelineCreateFlags::empty(),
             cache: vk::PipelineCache::null(),
             bindings_backwards: false,
+            push_descriptor_set: None,
         }
+    }
+
+    /// Makes set `set`'s layout a push descriptor layout.
+    pub fn push_descriptors(mut self, set: usize) -> PipelineDesc<'a> {
+        self.push_descriptor_set = Some(set);
+        self
     }
 
     /// Lists the layouts' bindings from the highest number down.
@@ -159,11 +169,12 @@ impl Harness {
     }
 
     /// A descriptor set layout with `slots` as bindings 0, 1, ... (those
-    /// with descriptors), listed backwards if asked.
+    /// with descriptors), listed backwards if asked, created with `flags`.
     pub fn set_layout(
         &mut self,
         slots: &[Slot],
         backwards: bool,
+        flags: vk::DescriptorSetLayoutCreateFlags,
     ) -> Result<vk::DescriptorSetLayout, Stop> {
         let mut bindings: Vec<_> = slots
             .iter()
@@ -180,7 +191,9 @@ impl Harness {
         if backwards {
             bindings.reverse();
         }
-        let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
+        let info = vk::DescriptorSetLayoutCreateInfo::default()
+            .flags(flags)
+            .bindings(&bindings);
         // SAFETY: the device is alive; `bindings` outlives the call.
         let layout = unsafe { self.device.create_descriptor_set_layout(&info, None) }
             .or_stop("vkCreateDescriptorSetLayout")?;
@@ -191,8 +204,13 @@ impl Harness {
     pub fn pipeline(&mut self, desc: &PipelineDesc<'_>) -> Result<ComputePipeline, Stop> {
         let module = self.shader_module(desc.shader)?;
         let mut set_layouts = Vec::new();
-        for slots in desc.sets {
-            set_layouts.push(self.set_layout(slots, desc.bindings_backwards)?);
+        for (i, slots) in desc.sets.iter().enumerate() {
+            let flags = if desc.push_descriptor_set == Some(i) {
+                vk::DescriptorSetLayoutCreateFlags::PUSH_DESCRIPTOR_KHR
+            } else {
+                vk::DescriptorSetLayoutCreateFlags::empty()
+            };
+            set_layouts.push(self.set_layout(slots, desc.bindings_backwards, flags)?);
         }
         let ranges = [vk::PushConstantRange::default()
             .stage_flags(vk::ShaderStageFlags::COMPUTE)

@@ -33,6 +33,8 @@ pub struct Capabilities {
     pub graphics_queue: bool,
     /// `VK_AMD_buffer_marker`, enabled when offered.
     pub buffer_marker: bool,
+    /// `VK_KHR_push_descriptor`, enabled when offered.
+    pub push_descriptor: bool,
     /// `vkCreateRenderPass2` and the `*2` pass commands (Vulkan 1.2 or
     /// `VK_KHR_create_renderpass2`).
     pub render_pass2: bool,
@@ -229,6 +231,7 @@ impl PartialHarness {
         let host_reset_ext = !at_least(2) && has(ash::ext::host_query_reset::NAME);
         let executable_ext = has(ash::khr::pipeline_executable_properties::NAME);
         let buffer_marker = has(ash::amd::buffer_marker::NAME);
+        let push_descriptor = has(ash::khr::push_descriptor::NAME);
         let render_pass2_ext = !at_least(2) && has(ash::khr::create_renderpass2::NAME);
         let timeline_known = at_least(2) || timeline_ext;
         let sync2_known = at_least(3) || sync2_ext;
@@ -269,6 +272,7 @@ impl PartialHarness {
                 .queue_flags
                 .contains(vk::QueueFlags::GRAPHICS),
             buffer_marker,
+            push_descriptor,
             render_pass2: at_least(2) || render_pass2_ext,
             enabled_extensions: Vec::new(),
         };
@@ -319,6 +323,9 @@ impl PartialHarness {
         }
         if caps.buffer_marker {
             extensions.push(ash::amd::buffer_marker::NAME);
+        }
+        if caps.push_descriptor {
+            extensions.push(ash::khr::push_descriptor::NAME);
         }
         if render_pass2_ext {
             extensions.push(ash::khr::create_renderpass2::NAME);

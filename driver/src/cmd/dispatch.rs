@@ -34,6 +34,7 @@ use super::buffer::Recording;
 use super::draw_state::{set_group, StateGroup, StateIb, SET_GROUP_DWORDS};
 use super::load_state::{load_cs_state, load_cs_state_header, Source, LOAD_STATE_DWORDS};
 use super::packets::{copy_memory, field, PacketSink, PacketWriter};
+use super::push_descriptors::PushBank;
 use super::stream::Reserved;
 use crate::buffer::Buffer;
 use crate::descriptor::pool::DescriptorPool;
@@ -124,6 +125,8 @@ pub struct ComputeState {
     /// Push constants as the const file holds them (the spec keeps
     /// offsets and sizes multiples of 4).
     pub push_constants: [u32; PUSH_DWORDS],
+    /// The push descriptors (`VK_KHR_push_descriptor`) of this bind point.
+    pub push: PushBank,
     /// A set was bound since the last dispatch.
     sets_dirty: bool,
     programmed: Programmed,
@@ -148,6 +151,7 @@ impl Default for ComputeState {
             pipeline: None,
             sets: [None; SET_SLOTS],
             push_constants: [0; PUSH_DWORDS],
+            push: PushBank::default(),
             sets_dirty: false,
             programmed: Programmed::default(),
             pipelines: Vec::new(),
@@ -160,6 +164,12 @@ impl ComputeState {
     /// Forgets what the stream has programmed (after secondaries ran).
     pub fn invalidate(&mut self) {
         self.programmed = Programmed::default();
+        self.sets_dirty = true;
+    }
+
+    /// Binds `set` at set index `index`, for the next dispatch to program.
+    pub fn bind_set(&mut self, index: usize, set: BoundSet) {
+        self.sets[index] = Some(set);
         self.sets_dirty = true;
     }
 
@@ -324,8 +334,7 @@ impl Recording {
                 set.write_with_dynamic_offsets(mine, room)?;
                 iova
             };
-            self.compute.sets[index] = Some(BoundSet { iova });
-            self.compute.sets_dirty = true;
+            self.compute.bind_set(index, BoundSet { iova });
             keep_once(&mut self.compute.pools, &set.pool);
         }
         if !offsets.is_empty() {

@@ -11,7 +11,8 @@
 //! - [`pass`]: render passes, recorded into their own stream;
 //! - [`dispatch`], [`transfer`], [`copy_image`], [`blit_image`],
 //!   [`clear_image`], [`barrier`], [`query`], [`event`], [`buffer_marker`]:
-//!   the commands; [`breadcrumb`]: what follows each when breadcrumbs are on.
+//!   the commands; [`push_descriptors`]: the command buffer's own
+//!   descriptor set; [`breadcrumb`]: what follows each when breadcrumbs are on.
 
 pub mod barrier;
 pub mod blit2d;
@@ -32,6 +33,7 @@ pub mod load_state;
 pub mod packets;
 pub mod pass;
 pub mod pool;
+pub mod push_descriptors;
 pub mod query;
 pub mod stream;
 pub mod transfer;

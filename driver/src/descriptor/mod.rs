@@ -7,3 +7,4 @@ pub mod pool;
 pub mod set;
 pub mod set_layout;
 pub mod update_template;
+pub mod write;

@@ -5,44 +5,16 @@
 use std::sync::Arc;
 
 use ash::vk;
+
 use parking_lot::Mutex;
 
-use super::encoding::{self, Descriptor, DESCRIPTOR_DWORDS};
-use super::image_write::image_slots;
+use super::encoding::DESCRIPTOR_DWORDS;
 use super::pool::DescriptorPool;
 use super::set_layout::{slots_per_descriptor, DescriptorSetLayout, SetBinding};
-use crate::buffer::{Buffer, BufferView};
+use super::write::{self, dynamic_descriptor, element_binding, DescriptorDestination};
+pub use super::write::{DescriptorWrite, DynamicBuffer};
 use crate::error::VkResult;
-use crate::image::sampler::Sampler;
-use crate::image::view::ImageView;
-use crate::limits::{DESCRIPTOR_SIZE, MIN_BUFFER_OFFSET_ALIGNMENT};
-
-/// A dynamic buffer as written: the offset a bind adds goes on top.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DynamicBuffer {
-    pub ty: vk::DescriptorType,
-    pub iova: u64,
-    pub range: u64,
-}
-
-/// What one descriptor write puts in one array element. It borrows the
-/// objects: a set keeps only the descriptors, which name memory, not the
-/// objects they were made from.
-#[derive(Clone, Copy)]
-pub enum DescriptorWrite<'a> {
-    Buffer {
-        buffer: &'a Buffer,
-        offset: u64,
-        range: u64,
-    },
-    TexelBuffer(&'a BufferView),
-    /// A `VkDescriptorImageInfo`'s view and sampler, as the binding's type
-    /// uses them (see `image_write`).
-    Image {
-        view: Option<&'a ImageView>,
-        sampler: Option<&'a Sampler>,
-    },
-}
+use crate::limits::DESCRIPTOR_SIZE;
 
 pub struct DescriptorSet {
     pub pool: Arc<DescriptorPool>,
@@ -125,7 +97,7 @@ impl DescriptorSet {
         ty: vk::DescriptorType,
         writes: &[DescriptorWrite<'_>],
     ) -> VkResult<()> {
-        self.write_each(binding, element, ty, writes.len(), |i| Ok(writes[i]))
+        self.write_each(binding, element, ty, writes.len(), |i, _| Ok(writes[i]))
     }
 
     /// [`DescriptorSet::write`] of `count` writes that `source` gives one
@@ -137,99 +109,13 @@ impl DescriptorSet {
         element: u32,
         ty: vk::DescriptorType,
         count: usize,
-        mut source: impl FnMut(usize) -> VkResult<DescriptorWrite<'a>>,
+        source: impl FnMut(usize, &SetBinding) -> VkResult<DescriptorWrite<'a>>,
     ) -> VkResult<()> {
-        let chip = self.pool.device.gpu.chip();
-        let (mut binding, mut element) = (binding, element);
-        for i in 0..count {
-            let b = self.binding(binding, element)?;
-            if b.ty != ty {
-                return Err(wrong_type(binding, b.ty, ty));
-            }
-            match source(i)? {
-                DescriptorWrite::Image { view, sampler } => {
-                    for (slot, d) in image_slots(b, element, view, sampler)? {
-                        self.write_slots(slot, &d)?;
-                    }
-                }
-                w => {
-                    let descriptor = self.encode(chip, b, element, &w)?;
-                    self.write_slots(b.slot(element), &descriptor)?;
-                }
-            }
-            if i + 1 == count {
-                break;
-            }
-            match self.layout.next_element(binding, element) {
-                Some(next) => (binding, element) = next,
-                None => break,
-            }
-        }
-        Ok(())
+        write::write_each(&mut SetMemory(self), binding, element, ty, count, source)
     }
 
     fn binding(&self, binding: u32, element: u32) -> VkResult<&SetBinding> {
-        self.layout
-            .binding(binding)
-            .filter(|b| element < b.count)
-            .ok_or_else(|| {
-                eprintln!(
-                    "parsnip: descriptor update: binding {binding} element {element} is not in the layout"
-                );
-                vk::Result::ERROR_UNKNOWN
-            })
-    }
-
-    fn encode(
-        &self,
-        chip: parsnip_registers::Chip,
-        b: &SetBinding,
-        element: u32,
-        w: &DescriptorWrite<'_>,
-    ) -> VkResult<Descriptor> {
-        match (b.ty, w) {
-            (
-                vk::DescriptorType::STORAGE_BUFFER | vk::DescriptorType::UNIFORM_BUFFER,
-                DescriptorWrite::Buffer {
-                    buffer,
-                    offset,
-                    range,
-                },
-            ) => buffer_descriptor(
-                chip,
-                b.ty,
-                buffer.iova(*offset),
-                buffer.range(*offset, *range),
-            ),
-            (
-                vk::DescriptorType::STORAGE_BUFFER_DYNAMIC
-                | vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC,
-                DescriptorWrite::Buffer {
-                    buffer,
-                    offset,
-                    range,
-                },
-            ) => {
-                let dynamic = DynamicBuffer {
-                    ty: b.ty,
-                    iova: buffer.iova(*offset),
-                    range: buffer.range(*offset, *range),
-                };
-                let index = b.first_dynamic.unwrap_or(0) + element;
-                if let Some(slot) = self.dynamic.lock().get_mut(index as usize) {
-                    *slot = Some(dynamic);
-                }
-                dynamic_descriptor(chip, &dynamic, 0)
-            }
-            (
-                vk::DescriptorType::STORAGE_TEXEL_BUFFER | vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
-                DescriptorWrite::TexelBuffer(view),
-            ) => Ok(view.descriptor),
-            (ty, _) => {
-                eprintln!("parsnip: descriptor update: the write does not fit a {ty:?} binding");
-                Err(vk::Result::ERROR_UNKNOWN)
-            }
-        }
+        element_binding(&self.layout, binding, element)
     }
 
     /// `vkUpdateDescriptorSets`' copy: `count` consecutive descriptors.
@@ -315,14 +201,6 @@ impl DescriptorSet {
     }
 }
 
-#[cold]
-fn wrong_type(binding: u32, is: vk::DescriptorType, written: vk::DescriptorType) -> vk::Result {
-    eprintln!(
-        "parsnip: vkUpdateDescriptorSets: binding {binding} is {is:?}, written as {written:?}"
-    );
-    vk::Result::ERROR_UNKNOWN
-}
-
 impl Drop for DescriptorSet {
     fn drop(&mut self) {
         self.pool
@@ -330,36 +208,34 @@ impl Drop for DescriptorSet {
     }
 }
 
-fn buffer_descriptor(
-    chip: parsnip_registers::Chip,
-    ty: vk::DescriptorType,
-    iova: u64,
-    range: u64,
-) -> VkResult<Descriptor> {
-    if !iova.is_multiple_of(MIN_BUFFER_OFFSET_ALIGNMENT) {
-        eprintln!("parsnip: descriptor update: buffer address {iova:#x} is not 64-byte aligned");
-        return Err(vk::Result::ERROR_UNKNOWN);
-    }
-    match ty {
-        vk::DescriptorType::UNIFORM_BUFFER | vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC => {
-            encoding::uniform_buffer(iova, range)
-        }
-        _ => encoding::storage_buffer(chip, iova, range),
-    }
-}
+/// A set's memory, as the destination of its updates.
+pub struct SetMemory<'s>(pub &'s DescriptorSet);
 
-fn dynamic_descriptor(
-    chip: parsnip_registers::Chip,
-    b: &DynamicBuffer,
-    offset: u64,
-) -> VkResult<Descriptor> {
-    buffer_descriptor(chip, b.ty, b.iova + offset, b.range)
+impl DescriptorDestination for SetMemory<'_> {
+    fn layout(&self) -> &DescriptorSetLayout {
+        &self.0.layout
+    }
+
+    fn chip(&self) -> parsnip_registers::Chip {
+        self.0.pool.device.gpu.chip()
+    }
+
+    fn store(&mut self, slot: u32, dwords: &[u32]) -> VkResult<()> {
+        self.0.write_slots(slot, dwords)
+    }
+
+    fn store_dynamic(&mut self, index: u32, buffer: DynamicBuffer) {
+        if let Some(slot) = self.0.dynamic.lock().get_mut(index as usize) {
+            *slot = Some(buffer);
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::set_layout::BindingDesc;
     use super::*;
+    use crate::buffer::Buffer;
     use crate::device_memory::DeviceMemory;
     use parsnip_registers::descriptors::{a6xx, UboDescriptor};
 

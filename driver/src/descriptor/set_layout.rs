@@ -23,6 +23,7 @@ use super::encoding::Descriptor;
 use crate::error::VkResult;
 use crate::limits::{
     MAX_DESCRIPTORS_PER_SET, MAX_DYNAMIC_STORAGE_BUFFERS, MAX_DYNAMIC_UNIFORM_BUFFERS,
+    MAX_PUSH_DESCRIPTORS,
 };
 
 /// One binding of a layout.
@@ -106,6 +107,29 @@ pub struct DescriptorSetLayout {
     pub slots: u32,
     /// Dynamic descriptors (dynamic offsets a bind of this set consumes).
     pub dynamic_count: u32,
+    /// A push descriptor layout
+    /// (`VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR`): no set
+    /// is allocated from it; command buffers hold its descriptors.
+    pub push: bool,
+}
+
+/// What a layout is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LayoutUse {
+    /// Sets allocated from pools.
+    Sets,
+    /// `vkCmdPushDescriptorSetKHR`.
+    Push,
+}
+
+impl LayoutUse {
+    pub fn of(flags: vk::DescriptorSetLayoutCreateFlags) -> LayoutUse {
+        if flags.contains(vk::DescriptorSetLayoutCreateFlags::PUSH_DESCRIPTOR_KHR) {
+            LayoutUse::Push
+        } else {
+            LayoutUse::Sets
+        }
+    }
 }
 
 /// Whether a layout may hold descriptors of this type: every type of core
@@ -144,7 +168,18 @@ impl DescriptorSetLayout {
         bindings: &[BindingDesc],
         samplers: &[ImmutableSamplers],
     ) -> VkResult<Arc<DescriptorSetLayout>> {
-        let (layout, problem) = DescriptorSetLayout::plan(bindings, samplers);
+        DescriptorSetLayout::create(bindings, samplers, LayoutUse::Sets)
+    }
+
+    /// A layout for `usage`: a push descriptor layout also may not hold
+    /// dynamic buffers (there is no bind to give their offsets) nor more
+    /// than `maxPushDescriptors` descriptors.
+    pub fn create(
+        bindings: &[BindingDesc],
+        samplers: &[ImmutableSamplers],
+        usage: LayoutUse,
+    ) -> VkResult<Arc<DescriptorSetLayout>> {
+        let (layout, problem) = DescriptorSetLayout::plan(bindings, samplers, usage);
         match problem {
             None => Ok(Arc::new(layout)),
             Some(why) => {
@@ -155,13 +190,14 @@ impl DescriptorSetLayout {
     }
 
     /// `vkGetDescriptorSetLayoutSupport`.
-    pub fn supported(bindings: &[BindingDesc]) -> bool {
-        DescriptorSetLayout::plan(bindings, &[]).1.is_none()
+    pub fn supported(bindings: &[BindingDesc], usage: LayoutUse) -> bool {
+        DescriptorSetLayout::plan(bindings, &[], usage).1.is_none()
     }
 
     fn plan(
         bindings: &[BindingDesc],
         samplers: &[ImmutableSamplers],
+        usage: LayoutUse,
     ) -> (DescriptorSetLayout, Option<String>) {
         let mut sorted = bindings.to_vec();
         sorted.sort_by_key(|b| b.binding);
@@ -235,10 +271,25 @@ impl DescriptorSetLayout {
                 "{dyn_ubo} dynamic uniform and {dyn_ssbo} dynamic storage buffers exceed the limits"
             ));
         }
+        let push = usage == LayoutUse::Push;
+        if push {
+            let descriptors: u64 = out.iter().map(|b| u64::from(b.count)).sum();
+            if dynamic > 0 {
+                problem.get_or_insert(
+                    "a push descriptor layout cannot hold dynamic buffers".to_string(),
+                );
+            } else if descriptors > u64::from(MAX_PUSH_DESCRIPTORS) {
+                problem.get_or_insert(format!(
+                    "{descriptors} push descriptors are more than the {MAX_PUSH_DESCRIPTORS} \
+                     maxPushDescriptors allows"
+                ));
+            }
+        }
         let layout = DescriptorSetLayout {
             bindings: out,
             slots: slots.min(u64::from(u32::MAX)) as u32,
             dynamic_count: dynamic,
+            push,
         };
         (layout, problem)
     }
@@ -376,12 +427,12 @@ mod tests {
                 },
             })
             .collect();
-        assert!(DescriptorSetLayout::supported(&bindings));
+        assert!(DescriptorSetLayout::supported(&bindings, LayoutUse::Sets));
         let layout = DescriptorSetLayout::new(&bindings).unwrap();
         // Combined image samplers take two slots each.
         assert_eq!(layout.slots, 10 * 1000 + 2 * 8);
         let inline = [b(0, vk::DescriptorType::INLINE_UNIFORM_BLOCK, 16)];
-        assert!(!DescriptorSetLayout::supported(&inline));
+        assert!(!DescriptorSetLayout::supported(&inline, LayoutUse::Sets));
     }
 
     #[test]
@@ -391,14 +442,43 @@ mod tests {
             vk::DescriptorType::STORAGE_BUFFER,
             MAX_DESCRIPTORS_PER_SET + 1,
         )];
-        assert!(!DescriptorSetLayout::supported(&too_many));
+        assert!(!DescriptorSetLayout::supported(&too_many, LayoutUse::Sets));
         assert!(DescriptorSetLayout::new(&too_many).is_err());
         let dynamic = [b(0, vk::DescriptorType::STORAGE_BUFFER_DYNAMIC, 9)];
-        assert!(!DescriptorSetLayout::supported(&dynamic));
+        assert!(!DescriptorSetLayout::supported(&dynamic, LayoutUse::Sets));
         let twice = [
             b(0, vk::DescriptorType::STORAGE_BUFFER, 1),
             b(0, vk::DescriptorType::UNIFORM_BUFFER, 1),
         ];
-        assert!(!DescriptorSetLayout::supported(&twice));
+        assert!(!DescriptorSetLayout::supported(&twice, LayoutUse::Sets));
+    }
+
+    #[test]
+    fn push_layouts_hold_no_dynamic_buffers_and_at_most_max_push_descriptors() {
+        let storage = |n| [b(0, vk::DescriptorType::STORAGE_BUFFER, n)];
+        assert!(DescriptorSetLayout::supported(
+            &storage(MAX_PUSH_DESCRIPTORS),
+            LayoutUse::Push
+        ));
+        assert!(!DescriptorSetLayout::supported(
+            &storage(MAX_PUSH_DESCRIPTORS + 1),
+            LayoutUse::Push
+        ));
+        // The same binding is fine for a set.
+        assert!(DescriptorSetLayout::supported(
+            &storage(MAX_PUSH_DESCRIPTORS + 1),
+            LayoutUse::Sets
+        ));
+        let dynamic = [b(0, vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC, 1)];
+        assert!(!DescriptorSetLayout::supported(&dynamic, LayoutUse::Push));
+        // Combined image samplers count once, though they take two slots.
+        let combined = [b(
+            0,
+            vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+            MAX_PUSH_DESCRIPTORS,
+        )];
+        let layout = DescriptorSetLayout::create(&combined, &[], LayoutUse::Push).unwrap();
+        assert!(layout.push);
+        assert_eq!(layout.slots, 2 * MAX_PUSH_DESCRIPTORS);
     }
 }

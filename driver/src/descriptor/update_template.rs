@@ -25,14 +25,19 @@ pub struct TemplateEntry {
 }
 
 pub struct DescriptorUpdateTemplate {
+    /// The set layout the entries name bindings of (for a push descriptor
+    /// template, the pipeline layout's set).
     pub layout: Arc<DescriptorSetLayout>,
     pub entries: Vec<TemplateEntry>,
+    /// For a push descriptor template, the bind point it pushes for.
+    pub push: Option<vk::PipelineBindPoint>,
 }
 
 impl DescriptorUpdateTemplate {
     pub fn new(
         layout: Arc<DescriptorSetLayout>,
         entries: Vec<TemplateEntry>,
+        push: Option<vk::PipelineBindPoint>,
     ) -> VkResult<Arc<Self>> {
         if let Some(e) = entries.iter().find(|e| !layout_type(e.ty)) {
             eprintln!(
@@ -42,6 +47,17 @@ impl DescriptorUpdateTemplate {
             );
             return Err(vk::Result::ERROR_INITIALIZATION_FAILED);
         }
-        Ok(Arc::new(DescriptorUpdateTemplate { layout, entries }))
+        if push.is_some() != layout.push {
+            eprintln!(
+                "parsnip: vkCreateDescriptorUpdateTemplate: a push descriptor template needs a \
+                 push descriptor set layout, and a set template another"
+            );
+            return Err(vk::Result::ERROR_INITIALIZATION_FAILED);
+        }
+        Ok(Arc::new(DescriptorUpdateTemplate {
+            layout,
+            entries,
+            push,
+        }))
     }
 }
