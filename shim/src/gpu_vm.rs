@@ -47,7 +47,11 @@ impl GpuVm {
     pub fn new(gpu: &'static GpuInfo, options: SimOptions) -> Result<Arc<Self>, String> {
         let size = va_size(gpu);
         Ok(Arc::new(Self {
-            gpu: Gpu::new(gpu, options),
+            gpu: parsnip_kernel_if::sim::with_gmem_aperture(
+                Gpu::new(gpu, options),
+                parsnip_kernel_if::sim::gpu_facts(gpu).gmem_base,
+            )
+            .map_err(|e| e.to_string())?,
             va_start: VA_START,
             va_size: size,
             va: Mutex::new(VaAllocator::new(VA_START, size).map_err(|e| e.to_string())?),

@@ -67,6 +67,21 @@ pub fn gpu_facts(gpu: &GpuInfo) -> GpuFacts {
     }
 }
 
+/// `gpu` as the kernel leaves it at start-up: on GPUs whose GMEM it maps
+/// into the UCHE's address range (UCHE_GMEM_RANGE_MIN/MAX at 0x100000,
+/// reported as MSM_PARAM_GMEM_BASE), GMEM is visible there; the a650 and
+/// a730/a740 families get no such range (a6xx_gpu.c's hw_init skips it and
+/// adreno_gpu.c reports base 0), so nothing is mapped and address 0 still
+/// faults. Buffer objects are placed far above either.
+pub fn with_gmem_aperture(gpu: Gpu, gmem_base: u64) -> Result<Gpu> {
+    if gmem_base != 0 {
+        gpu.map_gmem_aperture(gmem_base).map_err(|e| {
+            Error::InvalidArgument(format!("GMEM's aperture at {gmem_base:#x}: {e}"))
+        })?;
+    }
+    Ok(gpu)
+}
+
 pub struct SimDevice {
     /// Each queue's model context (its register file and loaded state).
     software: SoftwareDevice<Arc<Mutex<Context>>>,
@@ -77,9 +92,10 @@ pub struct SimDevice {
 impl SimDevice {
     /// A simulated `gpu` (from the GPU catalogue) with `options`.
     pub fn new(gpu: &'static GpuInfo, options: SimOptions) -> Result<Self> {
+        let facts = gpu_facts(gpu);
         Ok(Self {
-            software: SoftwareDevice::new(gpu_facts(gpu), Backend::Simulator)?,
-            gpu: Gpu::new(gpu, options),
+            software: SoftwareDevice::new(facts, Backend::Simulator)?,
+            gpu: with_gmem_aperture(Gpu::new(gpu, options), facts.gmem_base)?,
             residency: Residency::new(),
         })
     }
@@ -199,5 +215,26 @@ mod tests {
         assert_eq!(facts("a630").gmem_base, 0x10_0000);
         assert_eq!(facts("a730").gmem_base, 0x10_0000);
         assert_eq!(facts("a730").gpu_id, 730);
+    }
+
+    #[test]
+    fn gmem_is_visible_where_the_kernel_says_it_is() {
+        let device = |name| SimDevice::new(gpu::by_name(name).unwrap(), SimOptions::default());
+        // a630: GMEM at 0x100000, and a write there lands in it.
+        let a630 = device("a630").unwrap();
+        let facts = gpu_facts(a630.gpu().info());
+        let memory = a630.gpu().memory();
+        assert!(memory.is_mapped(0x10_0000, facts.gmem_size));
+        memory.write_u32(0x10_0040, 0x6d656d67).unwrap();
+        let mut word = [0u8; 4];
+        a630.gpu().gmem().read(0x40, &mut word).unwrap();
+        assert_eq!(u32::from_le_bytes(word), 0x6d656d67);
+        assert!(!memory.is_mapped(0x10_0000 + facts.gmem_size, 4));
+        // The a650 and a740 families: no aperture; a null address faults.
+        for name in ["a660", "a740"] {
+            let d = device(name).unwrap();
+            assert!(!d.gpu().memory().is_mapped(0, 4), "{name}");
+            assert!(d.gpu().memory().read_u32(0).is_err(), "{name}");
+        }
     }
 }
