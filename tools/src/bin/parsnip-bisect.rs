@@ -123,6 +123,10 @@ fn against_image(args: &Args, reference: &std::path::Path, iova: u64) -> Result<
 
 fn main() -> ExitCode {
     let raw: Vec<String> = std::env::args().skip(1).collect();
+    if parsnip_tools::cli_help::asks_for_help(&raw) {
+        println!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
     let args = match parse(&raw) {
         Ok(a) => a,
         Err(e) => {

@@ -17,6 +17,10 @@ const USAGE: &str = "usage: parsnip-breadcrumbs HOST:PORT";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if parsnip_tools::cli_help::asks_for_help(&args) {
+        println!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
     let [address] = args.as_slice() else {
         eprintln!("{USAGE}");
         return ExitCode::from(2);

@@ -16,6 +16,10 @@ const USAGE: &str = "usage: parsnip-decompile TRACE.rd[.gz] [-o FILE]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if parsnip_tools::cli_help::asks_for_help(&args) {
+        println!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
     let (trace, out) = match args.as_slice() {
         [t] => (t, None),
         [t, o, f] if o == "-o" => (t, Some(f)),
