@@ -63,7 +63,10 @@ impl SwapchainDesc {
             tiling: vk::ImageTiling::OPTIMAL,
             usage: self.usage,
             flags: vk::ImageCreateFlags::empty(),
-            view_formats_swap: false,
+            // What vkCreateImage records without a format list, so that an
+            // image made with VkImageSwapchainCreateInfoKHR is described
+            // alike (it matters only to mutable formats).
+            view_formats_swap: true,
         }
     }
 }
@@ -274,6 +277,29 @@ impl Swapchain {
         Ok(index)
     }
 
+    /// `vkBindImageMemory2` with `VkBindImageMemorySwapchainInfoKHR`:
+    /// binds `image` (created with `VkImageSwapchainCreateInfoKHR`, so like
+    /// the swapchain's images) to the memory of image `index`.
+    pub fn bind_alias(&self, image: &Image, index: u32) -> VkResult<()> {
+        let Some(target) = self.images.get(index as usize) else {
+            eprintln!(
+                "parsnip: vkBindImageMemory2: the swapchain has no image {index} (it has {})",
+                self.images.len()
+            );
+            return Err(vk::Result::ERROR_UNKNOWN);
+        };
+        if image.desc != target.desc || image.size != target.size {
+            eprintln!(
+                "parsnip: vkBindImageMemory2: the image is not like the swapchain's ({:?}, not \
+                 {:?})",
+                image.desc, target.desc
+            );
+            return Err(vk::Result::ERROR_UNKNOWN);
+        }
+        let binding = target.binding().ok_or(vk::Result::ERROR_UNKNOWN)?;
+        image.bind(binding.memory.clone(), binding.offset)
+    }
+
     /// How many images the application holds.
     pub fn acquired_count(&self) -> usize {
         self.ownership
@@ -413,6 +439,30 @@ mod tests {
         // Fewer than the surface's minimum is raised to it.
         let one = Swapchain::new(&device, &Surface::headless(), desc(1), None).unwrap();
         assert_eq!(one.images.len(), MIN_IMAGE_COUNT as usize);
+    }
+
+    #[test]
+    fn images_like_the_swapchains_alias_their_memory() {
+        let device = null_device("a660");
+        let chain = Swapchain::new(&device, &Surface::headless(), desc(2), None).unwrap();
+        let gpu = &device.gpu.entry.ubwc;
+        let alias = Image::new(desc(2).image_desc(), gpu).unwrap();
+        chain.bind_alias(&alias, 1).unwrap();
+        let (a, b) = (alias.binding().unwrap(), chain.images[1].binding().unwrap());
+        assert!(Arc::ptr_eq(&a.memory, &b.memory) && a.offset == b.offset);
+        assert_eq!(alias.iova(0), chain.images[1].iova(0));
+        // Another shape, or an index past the end, is refused.
+        let other = SwapchainDesc {
+            extent: vk::Extent2D {
+                width: 8,
+                height: 8,
+            },
+            ..desc(2)
+        };
+        let unlike = Image::new(other.image_desc(), gpu).unwrap();
+        assert_eq!(chain.bind_alias(&unlike, 0), Err(vk::Result::ERROR_UNKNOWN));
+        let late = Image::new(desc(2).image_desc(), gpu).unwrap();
+        assert_eq!(chain.bind_alias(&late, 2), Err(vk::Result::ERROR_UNKNOWN));
     }
 
     #[test]
