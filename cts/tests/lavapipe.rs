@@ -32,6 +32,14 @@ const LAVAPIPE_LACKS: &[(&str, &str)] = &[
         "presentation.acquire_until_none_left",
         "lavapipe 22.3 has no VK_EXT_headless_surface",
     ),
+    (
+        "presentation.capabilities2",
+        "lavapipe 22.3 has no VK_EXT_headless_surface",
+    ),
+    (
+        "presentation.device_group_queries",
+        "lavapipe 22.3 has no VK_EXT_headless_surface",
+    ),
 ];
 
 fn first_run() -> &'static Run {

@@ -22,6 +22,14 @@ pub const CASES: &[Case] = &[
         name: "presentation.acquire_until_none_left",
         run: acquire_until_none_left,
     },
+    Case {
+        name: "presentation.capabilities2",
+        run: capabilities2,
+    },
+    Case {
+        name: "presentation.device_group_queries",
+        run: device_group_queries,
+    },
 ];
 
 const SIZE: (u32, u32) = (32, 16);
@@ -377,5 +385,130 @@ fn acquire_until_none_left(h: &mut Harness) -> Result<CaseResult, Stop> {
             result.require(false, "no image after every held one was presented");
         }
     }
+    Ok(result)
+}
+
+/// The `2` forms of VK_KHR_get_surface_capabilities2 say what the first
+/// forms say.
+fn capabilities2(h: &mut Harness) -> Result<CaseResult, Stop> {
+    h.surface_queries2()?;
+    let surface = h.headless_surface()?;
+    let (caps, formats, _) = queries(h, surface)?;
+    let q = h.surface_queries2()?;
+    let info = vk::PhysicalDeviceSurfaceInfo2KHR::default().surface(surface);
+    let mut caps2 = vk::SurfaceCapabilities2KHR::default();
+    // SAFETY: the surface and physical device are alive; the structures
+    // are valid for the calls.
+    let formats2 = unsafe {
+        q.get_physical_device_surface_capabilities2(h.physical_device(), &info, &mut caps2)
+            .or_stop("vkGetPhysicalDeviceSurfaceCapabilities2KHR")?;
+        let n = q
+            .get_physical_device_surface_formats2_len(h.physical_device(), &info)
+            .or_stop("vkGetPhysicalDeviceSurfaceFormats2KHR")?;
+        let mut out = vec![vk::SurfaceFormat2KHR::default(); n];
+        q.get_physical_device_surface_formats2(h.physical_device(), &info, &mut out)
+            .or_stop("vkGetPhysicalDeviceSurfaceFormats2KHR")?;
+        out
+    };
+    let words = |c: &vk::SurfaceCapabilitiesKHR| {
+        [
+            c.min_image_count,
+            c.max_image_count,
+            c.current_extent.width,
+            c.current_extent.height,
+            c.min_image_extent.width,
+            c.min_image_extent.height,
+            c.max_image_extent.width,
+            c.max_image_extent.height,
+            c.max_image_array_layers,
+            c.supported_transforms.as_raw(),
+            c.current_transform.as_raw(),
+            c.supported_composite_alpha.as_raw(),
+            c.supported_usage_flags.as_raw(),
+        ]
+    };
+    let mut result = CaseResult::new();
+    // Driver-specific values: compared with the first form, not kept.
+    result.require(
+        words(&caps2.surface_capabilities) == words(&caps),
+        format!("{:?} differs from {caps:?}", caps2.surface_capabilities),
+    );
+    let pairs = |list: &mut dyn Iterator<Item = vk::SurfaceFormatKHR>| {
+        list.map(|f| (f.format, f.color_space)).collect::<Vec<_>>()
+    };
+    let (one, two) = (
+        pairs(&mut formats.iter().copied()),
+        pairs(&mut formats2.iter().map(|f| f.surface_format)),
+    );
+    result.require(one == two, format!("formats {two:?}, not {one:?}"));
+    Ok(result)
+}
+
+/// Vulkan 1.1's swapchain queries for a group of one device: it presents
+/// locally, its present rectangles do not overlap, and
+/// vkAcquireNextImage2KHR with that device's mask hands out an image.
+fn device_group_queries(h: &mut Harness) -> Result<CaseResult, Stop> {
+    if vk::api_version_minor(h.caps().api_version) < 1 {
+        return Err(Stop::NotSupported("Vulkan 1.1".into()));
+    }
+    let (chain, _) = make_swapchain(h, 2)?;
+    let surface = h.headless_surface()?;
+    let d = h.swapchains()?;
+    let mut caps = vk::DeviceGroupPresentCapabilitiesKHR::default();
+    // SAFETY: the device, surface and physical device are alive.
+    let (modes, rects) = unsafe {
+        d.get_device_group_present_capabilities(&mut caps)
+            .or_stop("vkGetDeviceGroupPresentCapabilitiesKHR")?;
+        (
+            d.get_device_group_surface_present_modes(surface)
+                .or_stop("vkGetDeviceGroupSurfacePresentModesKHR")?,
+            h.swapchain_queries()?
+                .get_physical_device_present_rectangles(h.physical_device(), surface)
+                .or_stop("vkGetPhysicalDevicePresentRectanglesKHR")?,
+        )
+    };
+    let local = vk::DeviceGroupPresentModeFlagsKHR::LOCAL;
+    let mut result = CaseResult::new();
+    // The spec: modes always has LOCAL; the device can present, so its
+    // mask has its own bit; no other device is in the group.
+    result.check(
+        "device_group",
+        &[
+            u32::from(caps.modes.contains(local)),
+            caps.present_mask[0],
+            caps.present_mask[1..].iter().sum::<u32>(),
+            u32::from(caps.modes.contains(modes)),
+        ],
+        &[1, 1, 0, 1],
+    );
+    let overlap = |a: &vk::Rect2D, b: &vk::Rect2D| {
+        let (ax, ay) = (i64::from(a.offset.x), i64::from(a.offset.y));
+        let (bx, by) = (i64::from(b.offset.x), i64::from(b.offset.y));
+        ax < bx + i64::from(b.extent.width)
+            && bx < ax + i64::from(a.extent.width)
+            && ay < by + i64::from(b.extent.height)
+            && by < ay + i64::from(a.extent.height)
+    };
+    for (i, a) in rects.iter().enumerate() {
+        for b in &rects[i + 1..] {
+            result.require(!overlap(a, b), format!("{a:?} overlaps {b:?}"));
+        }
+    }
+    let acquired = h.binary_semaphore()?;
+    let info = vk::AcquireNextImageInfoKHR::default()
+        .swapchain(chain.handle)
+        .timeout(WAIT_TIMEOUT_NS)
+        .semaphore(acquired)
+        .device_mask(1);
+    // SAFETY: the swapchain and semaphore are alive.
+    let (index, suboptimal) =
+        unsafe { h.swapchains()?.acquire_next_image2(&info) }.or_stop("vkAcquireNextImage2KHR")?;
+    result.require(
+        !suboptimal && (index as usize) < chain.images.len(),
+        format!("image {index} (suboptimal {suboptimal})"),
+    );
+    let bytes = u64::from(SIZE.0 * SIZE.1 * 4);
+    let readback = h.host_buffer(bytes, vk::BufferUsageFlags::TRANSFER_DST)?;
+    clear_and_present_one(h, &chain, index, acquired, [0.0, 1.0, 1.0, 1.0], &readback)?;
     Ok(result)
 }

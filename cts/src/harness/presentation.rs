@@ -11,14 +11,26 @@ pub(super) struct Presentation {
     pub surface: ash::khr::surface::Instance,
     pub headless: ash::ext::headless_surface::Instance,
     pub swapchain: ash::khr::swapchain::Device,
+    /// The physical-device commands of VK_KHR_swapchain (Vulkan 1.1's).
+    pub swapchain_instance: ash::khr::swapchain::Instance,
+    /// VK_KHR_get_surface_capabilities2, when enabled.
+    pub capabilities2: Option<ash::khr::get_surface_capabilities2::Instance>,
 }
 
 impl Presentation {
-    pub fn new(entry: &ash::Entry, instance: &ash::Instance, device: &ash::Device) -> Self {
+    pub fn new(
+        entry: &ash::Entry,
+        instance: &ash::Instance,
+        device: &ash::Device,
+        capabilities2: bool,
+    ) -> Self {
         Presentation {
             surface: ash::khr::surface::Instance::new(entry, instance),
             headless: ash::ext::headless_surface::Instance::new(entry, instance),
             swapchain: ash::khr::swapchain::Device::new(instance, device),
+            swapchain_instance: ash::khr::swapchain::Instance::new(entry, instance),
+            capabilities2: capabilities2
+                .then(|| ash::khr::get_surface_capabilities2::Instance::new(entry, instance)),
         }
     }
 }
@@ -48,6 +60,19 @@ impl Harness {
     /// `VK_KHR_swapchain`'s entry points, or `NotSupported`.
     pub fn swapchains(&self) -> Result<&ash::khr::swapchain::Device, Stop> {
         Ok(&self.presentation()?.swapchain)
+    }
+
+    /// `VK_KHR_swapchain`'s physical-device commands, or `NotSupported`.
+    pub fn swapchain_queries(&self) -> Result<&ash::khr::swapchain::Instance, Stop> {
+        Ok(&self.presentation()?.swapchain_instance)
+    }
+
+    /// `VK_KHR_get_surface_capabilities2`'s queries, or `NotSupported`.
+    pub fn surface_queries2(&self) -> Result<&ash::khr::get_surface_capabilities2::Instance, Stop> {
+        self.presentation()?
+            .capabilities2
+            .as_ref()
+            .ok_or_else(|| Stop::NotSupported("VK_KHR_get_surface_capabilities2".into()))
     }
 
     /// A headless surface, destroyed at the end of the case.

@@ -108,6 +108,10 @@ impl Harness {
             extensions.push(ash::khr::surface::NAME.as_ptr());
             extensions.push(ash::ext::headless_surface::NAME.as_ptr());
         }
+        let surface_capabilities2 = headless && offered(ash::khr::get_surface_capabilities2::NAME);
+        if surface_capabilities2 {
+            extensions.push(ash::khr::get_surface_capabilities2::NAME.as_ptr());
+        }
         let validation_features = offered(ash::ext::validation_features::NAME);
         if validation_features {
             extensions.push(ash::ext::validation_features::NAME.as_ptr());
@@ -161,6 +165,7 @@ impl Harness {
             messenger,
             validation,
             headless,
+            surface_capabilities2,
         };
         match partial.create_device() {
             Ok(device) => Ok(partial.complete(device)),
@@ -181,6 +186,8 @@ struct PartialHarness {
     validation: ValidationLog,
     /// Whether VK_KHR_surface and VK_EXT_headless_surface are enabled.
     headless: bool,
+    /// Whether VK_KHR_get_surface_capabilities2 is enabled.
+    surface_capabilities2: bool,
 }
 
 struct DeviceParts {
@@ -406,10 +413,14 @@ impl PartialHarness {
                 ash::khr::create_renderpass2::Device::new(&self.instance, &parts.device),
             )),
         };
-        let presentation = parts
-            .caps
-            .headless_swapchain
-            .then(|| Presentation::new(&self.entry, &self.instance, &parts.device));
+        let presentation = parts.caps.headless_swapchain.then(|| {
+            Presentation::new(
+                &self.entry,
+                &self.instance,
+                &parts.device,
+                self.surface_capabilities2,
+            )
+        });
         Harness {
             validation: self.validation,
             _entry: self.entry,
