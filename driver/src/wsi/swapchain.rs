@@ -230,7 +230,16 @@ impl Swapchain {
                         return Err(vk::Result::TIMEOUT);
                     }
                 }
-                None => self.returned.wait(&mut own),
+                None => {
+                    // Valid usage forbids this when the application holds
+                    // more than imageCount - minImageCount images; only
+                    // another thread's present can end the wait.
+                    eprintln!(
+                        "parsnip: vkAcquireNextImageKHR: the application holds every image \
+                         and the timeout is infinite: waiting for a present from another thread"
+                    );
+                    self.returned.wait(&mut own);
+                }
             }
         }
         let (index, pending) = own.engine.pop_front().expect("not empty");
