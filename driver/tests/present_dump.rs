@@ -48,6 +48,8 @@ fn dumps_what_was_cleared(gpu: &'static str, format: vk::Format) {
         layers: 1,
         usage: vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_DST,
         present_mode: vk::PresentModeKHR::FIFO,
+        pre_transform: vk::SurfaceTransformFlagsKHR::IDENTITY,
+        composite_alpha: vk::CompositeAlphaFlagsKHR::OPAQUE,
         flags: vk::SwapchainCreateFlagsKHR::empty(),
     };
     let chain =

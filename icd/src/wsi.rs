@@ -268,19 +268,6 @@ pub unsafe extern "system" fn vkCreateSwapchainKHR(
                     handles::SWAPCHAINS.get_optional(vk::Handle::as_raw(info.old_swapchain))?,
                 )
             };
-            let caps = surface.capabilities();
-            if !caps.supported_transforms.contains(info.pre_transform)
-                || !caps
-                    .supported_composite_alpha
-                    .contains(info.composite_alpha)
-            {
-                eprintln!(
-                    "parsnip: vkCreateSwapchainKHR: transform {:?} or composite alpha {:?} \
-                     is not the surface's",
-                    info.pre_transform, info.composite_alpha
-                );
-                return Err(vk::Result::ERROR_INITIALIZATION_FAILED);
-            }
             let desc = SwapchainDesc {
                 min_image_count: info.min_image_count,
                 format: info.image_format,
@@ -289,6 +276,8 @@ pub unsafe extern "system" fn vkCreateSwapchainKHR(
                 layers: info.image_array_layers,
                 usage: info.image_usage,
                 present_mode: info.present_mode,
+                pre_transform: info.pre_transform,
+                composite_alpha: info.composite_alpha,
                 flags: info.flags,
             };
             let chain = Swapchain::new(&device.device, surface, desc, old.map(|o| &*o.swapchain))?;

@@ -42,6 +42,8 @@ pub struct SwapchainDesc {
     pub layers: u32,
     pub usage: vk::ImageUsageFlags,
     pub present_mode: vk::PresentModeKHR,
+    pub pre_transform: vk::SurfaceTransformFlagsKHR,
+    pub composite_alpha: vk::CompositeAlphaFlagsKHR,
     pub flags: vk::SwapchainCreateFlagsKHR,
 }
 
@@ -127,6 +129,16 @@ fn check(surface: &Surface, desc: &SwapchainDesc) -> VkResult<()> {
             desc.usage, caps.supported_usage_flags
         ));
     }
+    if !caps.supported_transforms.contains(desc.pre_transform)
+        || !caps
+            .supported_composite_alpha
+            .contains(desc.composite_alpha)
+    {
+        return refuse(format!(
+            "transform {:?} or composite alpha {:?} is not the surface's",
+            desc.pre_transform, desc.composite_alpha
+        ));
+    }
     if !PRESENT_MODES.contains(&desc.present_mode) {
         return refuse(format!("present mode {:?}", desc.present_mode));
     }
@@ -175,6 +187,8 @@ impl Swapchain {
     ) -> VkResult<Arc<Swapchain>> {
         if let Some(old) = old {
             old.ownership.lock().retired = true;
+            // An acquire waiting on the old chain now fails.
+            old.returned.notify_all();
         }
         check(surface, &desc)?;
         let count = desc.min_image_count.max(MIN_IMAGE_COUNT);
@@ -213,14 +227,17 @@ impl Swapchain {
     /// 0) or `TIMEOUT` when the application holds every image throughout.
     fn take(&self, timeout_ns: u64) -> Result<(u32, bool), vk::Result> {
         let mut own = self.ownership.lock();
-        if own.retired {
-            eprintln!("parsnip: vkAcquireNextImageKHR: the swapchain is retired");
-            return Err(vk::Result::ERROR_OUT_OF_DATE_KHR);
-        }
         let deadline = (timeout_ns != u64::MAX)
             .then(|| Instant::now().checked_add(Duration::from_nanos(timeout_ns)))
             .flatten();
-        while own.engine.is_empty() {
+        loop {
+            if own.retired {
+                eprintln!("parsnip: vkAcquireNextImageKHR: the swapchain is retired");
+                return Err(vk::Result::ERROR_OUT_OF_DATE_KHR);
+            }
+            if !own.engine.is_empty() {
+                break;
+            }
             if timeout_ns == 0 {
                 return Err(vk::Result::NOT_READY);
             }
@@ -425,6 +442,8 @@ mod tests {
             layers: 1,
             usage: vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC,
             present_mode: vk::PresentModeKHR::FIFO,
+            pre_transform: vk::SurfaceTransformFlagsKHR::IDENTITY,
+            composite_alpha: vk::CompositeAlphaFlagsKHR::OPAQUE,
             flags: vk::SwapchainCreateFlagsKHR::empty(),
         }
     }
@@ -502,6 +521,10 @@ mod tests {
             ..desc(2)
         }));
         assert!(refused(desc(MAX_IMAGE_COUNT + 1)));
+        assert!(refused(SwapchainDesc {
+            pre_transform: vk::SurfaceTransformFlagsKHR::ROTATE_90,
+            ..desc(2)
+        }));
     }
 
     #[test]
