@@ -30,6 +30,10 @@ pub const CASES: &[Case] = &[
         name: "presentation.device_group_queries",
         run: device_group_queries,
     },
+    Case {
+        name: "presentation.image_on_swapchain_memory",
+        run: image_on_swapchain_memory,
+    },
 ];
 
 const SIZE: (u32, u32) = (32, 16);
@@ -37,6 +41,11 @@ const DST: vk::ImageLayout = vk::ImageLayout::TRANSFER_DST_OPTIMAL;
 const SRC: vk::ImageLayout = vk::ImageLayout::TRANSFER_SRC_OPTIMAL;
 const COLOR_LAYOUT: vk::ImageLayout = vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL;
 const PRESENT: vk::ImageLayout = vk::ImageLayout::PRESENT_SRC_KHR;
+const SWAPCHAIN_USAGE: vk::ImageUsageFlags = vk::ImageUsageFlags::from_raw(
+    vk::ImageUsageFlags::COLOR_ATTACHMENT.as_raw()
+        | vk::ImageUsageFlags::TRANSFER_DST.as_raw()
+        | vk::ImageUsageFlags::TRANSFER_SRC.as_raw(),
+);
 
 /// The surface's capabilities, formats and present modes.
 fn queries(
@@ -129,9 +138,7 @@ fn make_swapchain(h: &mut Harness, min_images: u32) -> Result<(Swapchain, vk::Fo
     let surface = h.headless_surface()?;
     let (caps, formats, _) = queries(h, surface)?;
     let format = unorm_format(&formats)?;
-    let usage = vk::ImageUsageFlags::COLOR_ATTACHMENT
-        | vk::ImageUsageFlags::TRANSFER_DST
-        | vk::ImageUsageFlags::TRANSFER_SRC;
+    let usage = SWAPCHAIN_USAGE;
     if !caps.supported_usage_flags.contains(usage) {
         return Err(Stop::NotSupported(format!(
             "swapchain usage {usage:?} (offered {:?})",
@@ -166,6 +173,25 @@ fn make_swapchain(h: &mut Harness, min_images: u32) -> Result<(Swapchain, vk::Fo
         )));
     }
     Ok((chain, format))
+}
+
+/// The create info of every image of a swapchain made by `make_swapchain`.
+fn swapchain_image_info(format: vk::Format) -> vk::ImageCreateInfo<'static> {
+    vk::ImageCreateInfo::default()
+        .image_type(vk::ImageType::TYPE_2D)
+        .format(format)
+        .extent(vk::Extent3D {
+            width: SIZE.0,
+            height: SIZE.1,
+            depth: 1,
+        })
+        .mip_levels(1)
+        .array_layers(1)
+        .samples(vk::SampleCountFlags::TYPE_1)
+        .tiling(vk::ImageTiling::OPTIMAL)
+        .usage(SWAPCHAIN_USAGE)
+        .sharing_mode(vk::SharingMode::EXCLUSIVE)
+        .initial_layout(vk::ImageLayout::UNDEFINED)
 }
 
 /// Presents image `index`, after `wait`.
@@ -250,18 +276,28 @@ fn render_frame(
         r.relayout(&image, SRC, PRESENT);
         r.barrier(Dependency::TO_HOST);
     })?;
-    let rendered = h.binary_semaphore()?;
+    submit_after(h, cmd, acquired)
+}
+
+/// Submits `cmd` after `wait` and waits for it on the host; the returned
+/// semaphore signals when it is done.
+fn submit_after(
+    h: &mut Harness,
+    cmd: vk::CommandBuffer,
+    wait: vk::Semaphore,
+) -> Result<vk::Semaphore, Stop> {
+    let done = h.binary_semaphore()?;
     let fence = h.fence(false)?;
     h.submit(
         &[crate::harness::Submission {
             commands: &[cmd],
-            waits: &[(acquired, 0, vk::PipelineStageFlags::ALL_COMMANDS)],
-            signals: &[(rendered, 0)],
+            waits: &[(wait, 0, vk::PipelineStageFlags::ALL_COMMANDS)],
+            signals: &[(done, 0)],
         }],
         fence,
     )?;
     h.wait_for(fence)?;
-    Ok(rendered)
+    Ok(done)
 }
 
 /// Acquires an image with a semaphore; `None` for `NOT_READY`/`TIMEOUT`.
@@ -510,5 +546,58 @@ fn device_group_queries(h: &mut Harness) -> Result<CaseResult, Stop> {
     let bytes = u64::from(SIZE.0 * SIZE.1 * 4);
     let readback = h.host_buffer(bytes, vk::BufferUsageFlags::TRANSFER_DST)?;
     clear_and_present_one(h, &chain, index, acquired, [0.0, 1.0, 1.0, 1.0], &readback)?;
+    Ok(result)
+}
+
+/// Vulkan 1.1's swapchain images by another handle: an image made with
+/// VkImageSwapchainCreateInfoKHR and bound with
+/// VkBindImageMemorySwapchainInfoKHR (no memory object) to an acquired
+/// image's memory can be cleared and read back; the swapchain image is
+/// then presented as usual.
+fn image_on_swapchain_memory(h: &mut Harness) -> Result<CaseResult, Stop> {
+    if vk::api_version_minor(h.caps().api_version) < 1 {
+        return Err(Stop::NotSupported("Vulkan 1.1".into()));
+    }
+    let (chain, format) = make_swapchain(h, 2)?;
+    let Some((index, acquired)) = acquire(h, &chain, WAIT_TIMEOUT_NS)? else {
+        return Err(Stop::Error(format!("no image within {WAIT_TIMEOUT_NS} ns")));
+    };
+    let mut on_chain = vk::ImageSwapchainCreateInfoKHR::default().swapchain(chain.handle);
+    let info = swapchain_image_info(format).push_next(&mut on_chain);
+    // SAFETY: the device is alive; `info` matches the swapchain's images,
+    // as valid usage requires.
+    let handle = unsafe { h.device().create_image(&info, None) }
+        .or_stop("vkCreateImage (VkImageSwapchainCreateInfoKHR)")?;
+    let handle = h.own(handle);
+    let mut from_chain = vk::BindImageMemorySwapchainInfoKHR::default()
+        .swapchain(chain.handle)
+        .image_index(index);
+    let bind = [vk::BindImageMemoryInfo::default()
+        .image(handle)
+        .push_next(&mut from_chain)];
+    // SAFETY: the image and swapchain are alive; the image is unbound.
+    unsafe { h.device().bind_image_memory2(&bind) }
+        .or_stop("vkBindImageMemory2 (VkBindImageMemorySwapchainInfoKHR)")?;
+    let alias = Image {
+        handle,
+        ..chain.images[index as usize]
+    };
+    let bytes = u64::from(SIZE.0 * SIZE.1 * 4);
+    let readback = h.host_buffer(bytes, vk::BufferUsageFlags::TRANSFER_DST)?;
+    let (color, rgba8) = frame_color(5);
+    let clear = vk::ClearColorValue { float32: color };
+    let region = alias.whole_copy();
+    let cmd = h.record(|r| {
+        r.relayout(&alias, vk::ImageLayout::UNDEFINED, DST);
+        r.clear_color(&alias, clear, &[alias.range()]);
+        r.relayout(&alias, DST, SRC);
+        r.image_to_buffer(&alias, &readback, &[region]);
+        r.barrier(Dependency::TO_HOST);
+    })?;
+    let done = submit_after(h, cmd, acquired)?;
+    let mut result = CaseResult::new();
+    let want = texel(format, rgba8).repeat((SIZE.0 * SIZE.1) as usize);
+    result.check("alias", &h.read(&readback)?, &want);
+    clear_and_present_one(h, &chain, index, done, [0.0, 0.0, 0.0, 1.0], &readback)?;
     Ok(result)
 }
