@@ -570,13 +570,62 @@ mod tests {
     }
 
     #[test]
+    fn one_present_serves_several_swapchains_each_with_its_result() {
+        let device = null_device("a660");
+        let s = Surface::headless();
+        let (a, b) = (
+            Swapchain::new(&device, &s, desc(2), None).unwrap(),
+            Swapchain::new(&device, &s, desc(3), None).unwrap(),
+        );
+        let fence = Fence::new(&device, false).unwrap();
+        let held = a.acquire(0, None, Some(&fence)).unwrap();
+        Fence::wait(std::slice::from_ref(&fence), true, u64::MAX).unwrap();
+        let queue = device.queue(0, 0).unwrap();
+        // b's image 2 was never acquired: that present alone fails.
+        let results = present(
+            &queue,
+            Vec::new(),
+            &[
+                PresentImage {
+                    swapchain: a.clone(),
+                    index: held,
+                },
+                PresentImage {
+                    swapchain: b.clone(),
+                    index: 2,
+                },
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            results,
+            vec![vk::Result::SUCCESS, vk::Result::ERROR_UNKNOWN]
+        );
+        assert_eq!((a.acquired_count(), b.acquired_count()), (0, 0));
+        // a's presented image went to the back of its queue.
+        // (The fences outlive the submits signalling them.)
+        let fences: Vec<_> = (0..2)
+            .map(|_| Fence::new(&device, false).unwrap())
+            .collect();
+        let order: Vec<u32> = fences
+            .iter()
+            .map(|f| a.acquire(0, None, Some(f)).unwrap())
+            .collect();
+        assert_eq!(order, vec![1, held]);
+        Fence::wait(&fences, true, u64::MAX).unwrap();
+    }
+
+    #[test]
     fn a_present_on_another_thread_ends_a_waiting_acquire() {
         let device = null_device("a660");
         let chain = Swapchain::new(&device, &Surface::headless(), desc(2), None).unwrap();
-        for _ in 0..2 {
-            let fence = Fence::new(&device, false).unwrap();
-            chain.acquire(0, None, Some(&fence)).unwrap();
+        let fences: Vec<_> = (0..2)
+            .map(|_| Fence::new(&device, false).unwrap())
+            .collect();
+        for f in &fences {
+            chain.acquire(0, None, Some(f)).unwrap();
         }
+        Fence::wait(&fences, true, u64::MAX).unwrap();
         let presenter = {
             let chain = chain.clone();
             let queue = device.queue(0, 0).unwrap();
@@ -595,6 +644,8 @@ mod tests {
         let sem = semaphore(&device);
         assert_eq!(chain.acquire(u64::MAX, Some(&sem), None), Ok(0));
         assert_eq!(presenter.join().unwrap(), Ok(vec![vk::Result::SUCCESS]));
+        // The semaphore outlives the submit signalling it.
+        device.wait_idle().unwrap();
     }
 
     #[test]
