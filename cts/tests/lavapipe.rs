@@ -19,6 +19,31 @@ const LAVAPIPE_LACKS: &[(&str, &str)] = &[
         "markers.compute_and_transfer",
         "lavapipe 22.3 has no VK_AMD_buffer_marker",
     ),
+    // Mesa's headless WSI came after 22.3.
+    (
+        "presentation.headless_surface",
+        "lavapipe 22.3 has no VK_EXT_headless_surface",
+    ),
+    (
+        "presentation.clear_and_present",
+        "lavapipe 22.3 has no VK_EXT_headless_surface",
+    ),
+    (
+        "presentation.acquire_until_none_left",
+        "lavapipe 22.3 has no VK_EXT_headless_surface",
+    ),
+    (
+        "presentation.capabilities2",
+        "lavapipe 22.3 has no VK_EXT_headless_surface",
+    ),
+    (
+        "presentation.device_group_queries",
+        "lavapipe 22.3 has no VK_EXT_headless_surface",
+    ),
+    (
+        "presentation.image_on_swapchain_memory",
+        "lavapipe 22.3 has no VK_EXT_headless_surface",
+    ),
 ];
 
 fn first_run() -> &'static Run {

@@ -57,6 +57,20 @@ fn lists_parsnip(gpu: &str) {
     );
     // Qualcomm's Vulkan vendor id, as Adreno drivers report it.
     assert_eq!(field(&out, "vendorID"), Some("0x5143"));
+    // Headless presentation is listed: the instance extensions, and the
+    // device's swapchain.
+    for extension in [
+        "VK_KHR_surface",
+        "VK_EXT_headless_surface",
+        "VK_KHR_get_surface_capabilities2",
+        "VK_KHR_swapchain",
+    ] {
+        assert!(
+            out.lines()
+                .any(|l| l.trim_start().starts_with(&format!("{extension} "))),
+            "vulkaninfo does not list {extension}"
+        );
+    }
 }
 
 #[test]

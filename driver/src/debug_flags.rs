@@ -16,6 +16,12 @@
 //! The render-mode flags of ARCHITECTURE.md (`sysmem`, `gmem`, ...) belong to
 //! the graphics path, which this driver does not have yet; naming an unknown
 //! flag prints the list of known ones rather than being ignored silently.
+//!
+//! Debugging aids with values have variables of their own:
+//! `PARSNIP_RD_DUMP` ([`crate::rd_dump`]), `PARSNIP_BREADCRUMBS`
+//! ([`crate::breadcrumbs`]) and `PARSNIP_PRESENT_DIR=<dir>`, which writes
+//! every presented swapchain image as a PNG in `<dir>`
+//! ([`crate::wsi::present_dump`]).
 
 use std::fmt;
 

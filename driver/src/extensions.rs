@@ -34,6 +34,19 @@ pub static INSTANCE_EXTENSIONS: &[Extension] = &[
         name: ash::khr::device_group_creation::NAME,
         spec_version: ash::khr::device_group_creation::SPEC_VERSION,
     },
+    // Presentation without a display (wsi/).
+    Extension {
+        name: ash::khr::surface::NAME,
+        spec_version: ash::khr::surface::SPEC_VERSION,
+    },
+    Extension {
+        name: ash::ext::headless_surface::NAME,
+        spec_version: ash::ext::headless_surface::SPEC_VERSION,
+    },
+    Extension {
+        name: ash::khr::get_surface_capabilities2::NAME,
+        spec_version: ash::khr::get_surface_capabilities2::SPEC_VERSION,
+    },
 ];
 
 /// Device extensions.
@@ -78,6 +91,10 @@ pub static DEVICE_EXTENSIONS: &[Extension] = &[
         name: ash::khr::push_descriptor::NAME,
         spec_version: ash::khr::push_descriptor::SPEC_VERSION,
     },
+    Extension {
+        name: ash::khr::swapchain::NAME,
+        spec_version: ash::khr::swapchain::SPEC_VERSION,
+    },
 ];
 
 /// Whether `name` is in `list`; an unknown name is the caller's
@@ -98,6 +115,7 @@ mod tests {
             c"VK_KHR_timeline_semaphore"
         );
         assert_eq!(p.spec_version, 2);
-        assert!(find(DEVICE_EXTENSIONS, c"VK_KHR_swapchain").is_none());
+        assert!(find(DEVICE_EXTENSIONS, c"VK_KHR_swapchain").is_some());
+        assert!(find(INSTANCE_EXTENSIONS, c"VK_KHR_xcb_surface").is_none());
     }
 }

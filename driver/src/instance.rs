@@ -138,7 +138,7 @@ mod tests {
             Box::new(|| Err(parsnip_kernel_if::Error::NoDevice("nothing here".into())));
         let instance = Instance::with_opener(0, &[], none).unwrap();
         assert!(instance.physical_devices().is_empty());
-        let err = Instance::with_opener(0, &[c"VK_KHR_surface"], null_a660()).err();
+        let err = Instance::with_opener(0, &[c"VK_KHR_xcb_surface"], null_a660()).err();
         assert_eq!(err, Some(vk::Result::ERROR_EXTENSION_NOT_PRESENT));
         assert!(Instance::with_opener(
             0,

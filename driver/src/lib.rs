@@ -9,8 +9,9 @@
 //!   [`render_pass`], [`framebuffer`].
 //! - Commands: [`cmd`] (pools, buffers, the command stream and every
 //!   command), [`sync`] (fences, semaphores, events), [`query_pool`].
+//! - Presentation: [`wsi`] (headless surfaces and swapchains).
 //! - Debugging: [`debug_flags`] (`PARSNIP_DEBUG`), [`rd_dump`]
-//!   (`PARSNIP_RD_DUMP`).
+//!   (`PARSNIP_RD_DUMP`), `PARSNIP_PRESENT_DIR` ([`wsi::present_dump`]).
 //!
 //! ```no_run
 //! use parsnip_driver::{device::{Device, DeviceDesc, QueueRequest}, instance::Instance};
@@ -52,5 +53,6 @@ pub mod rd_dump;
 pub mod render_pass;
 pub mod shader_module;
 pub mod sync;
+pub mod wsi;
 
 pub use error::VkResult;

@@ -174,7 +174,9 @@ macro_rules! handles {
     )*};
 }
 
-use crate::objects::{CommandPoolObject, DescriptorPoolObject, DeviceObject, InstanceObject};
+use crate::objects::{
+    CommandPoolObject, DescriptorPoolObject, DeviceObject, InstanceObject, SwapchainObject,
+};
 use parsnip_driver as d;
 
 handles! {
@@ -202,6 +204,8 @@ handles! {
     SEMAPHORES: vk::Semaphore => d::sync::semaphore::Semaphore, semaphore, new_semaphore, drop_semaphore;
     EVENTS: vk::Event => d::sync::event::Event, event, new_event, drop_event;
     QUERY_POOLS: vk::QueryPool => d::query_pool::QueryPool, query_pool, new_query_pool, drop_query_pool;
+    SURFACES: vk::SurfaceKHR => d::wsi::surface::Surface, surface, new_surface, drop_surface;
+    SWAPCHAINS: vk::SwapchainKHR => SwapchainObject, swapchain, new_swapchain, drop_swapchain;
 }
 
 #[cfg(test)]

@@ -357,9 +357,20 @@ pub unsafe extern "system" fn vkBindImageMemory2(
         || {
             // SAFETY: pBindInfos holds bindInfoCount structures.
             for info in unsafe { ffi::slice(p_infos, count) } {
-                // SAFETY: handles the application passed; valid usage keeps them live for the call.
-                let (image, memory) =
-                    unsafe { (handles::image(info.image)?, handles::memory(info.memory)?) };
+                // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                let image = unsafe { handles::image(info.image) }?;
+                // SAFETY: the structure's chain is valid.
+                let alias = unsafe {
+                    ffi::find_in_chain::<vk::BindImageMemorySwapchainInfoKHR<'_>>(info.p_next)
+                };
+                if let Some(alias) = alias {
+                    // SAFETY: as above.
+                    let chain = unsafe { handles::swapchain(alias.swapchain) }?;
+                    chain.swapchain.bind_alias(image, alias.image_index)?;
+                    continue;
+                }
+                // SAFETY: as above.
+                let memory = unsafe { handles::memory(info.memory) }?;
                 image.bind(memory.clone(), info.memory_offset)?;
             }
             Ok(())

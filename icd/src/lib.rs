@@ -44,4 +44,5 @@ pub mod queue;
 pub mod render_pass;
 pub mod sampler;
 pub mod sync;
+pub mod wsi;
 pub mod ycbcr_conversion;

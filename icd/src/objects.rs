@@ -1,6 +1,7 @@
 //! What the ICD keeps beside a driver object: the handles that belong to
 //! it, so that destroying or resetting it also retires them (a pool's sets
-//! and command buffers, a device's queues, an instance's physical devices).
+//! and command buffers, a device's queues, an instance's physical devices,
+//! a swapchain's images).
 
 use std::sync::{Arc, OnceLock};
 
@@ -10,6 +11,7 @@ use parsnip_driver::cmd::pool::CommandPool;
 use parsnip_driver::descriptor::pool::DescriptorPool;
 use parsnip_driver::device::Device;
 use parsnip_driver::instance::Instance;
+use parsnip_driver::wsi::swapchain::Swapchain;
 
 pub struct InstanceObject {
     pub instance: Arc<Instance>,
@@ -31,4 +33,10 @@ pub struct DescriptorPoolObject {
 pub struct CommandPoolObject {
     pub pool: Arc<CommandPool>,
     pub buffers: Mutex<Vec<vk::CommandBuffer>>,
+}
+
+pub struct SwapchainObject {
+    pub swapchain: Arc<Swapchain>,
+    /// Handles of its images, in index order.
+    pub images: Vec<vk::Image>,
 }

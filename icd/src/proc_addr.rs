@@ -206,6 +206,26 @@ mod tests {
             ..Offered::driver()
         };
         assert!(find(c"vkGetSemaphoreCounterValueKHR", &none, all).is_none());
+        // Presentation: the surface commands at instance and physical-device
+        // level, the swapchain's at device level, and those only with the
+        // device extension.
+        let scope = |name: &CStr| find(name, &offered, all).map(|e| e.scope);
+        assert_eq!(scope(c"vkCreateHeadlessSurfaceEXT"), Some(Scope::Instance));
+        assert_eq!(
+            scope(c"vkGetPhysicalDeviceSurfaceFormats2KHR"),
+            Some(Scope::PhysicalDevice)
+        );
+        assert_eq!(
+            scope(c"vkGetPhysicalDevicePresentRectanglesKHR"),
+            Some(Scope::PhysicalDevice)
+        );
+        assert_eq!(scope(c"vkQueuePresentKHR"), Some(Scope::Device));
+        assert_eq!(
+            scope(c"vkGetDeviceGroupPresentCapabilitiesKHR"),
+            Some(Scope::Device)
+        );
+        assert!(find(c"vkAcquireNextImage2KHR", &none, all).is_none());
+        assert!(find(c"vkCreateXcbSurfaceKHR", &offered, all).is_none());
     }
 
     #[test]

@@ -40,10 +40,10 @@ fn refused_usage_returns_the_results_the_spec_names() {
         // An extension or a feature the device does not have.
         let priorities = [1.0];
         let queues = [vk::DeviceQueueCreateInfo::default().queue_priorities(&priorities)];
-        let swapchain = [ash::khr::swapchain::NAME.as_ptr()];
+        let video = [ash::khr::video_queue::NAME.as_ptr()];
         let with_ext = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queues)
-            .enabled_extension_names(&swapchain);
+            .enabled_extension_names(&video);
         assert_eq!(
             instance.create_device(physical, &with_ext, None).err(),
             Some(vk::Result::ERROR_EXTENSION_NOT_PRESENT)

@@ -17,6 +17,7 @@ pub mod memory;
 mod one_dispatch;
 pub mod pipeline_cache;
 pub mod pipelines;
+pub mod presentation;
 mod pseudo_random;
 pub mod push_constants;
 pub mod push_descriptors;
@@ -55,6 +56,7 @@ pub fn all() -> Vec<Case> {
         pipeline_cache::CASES,
         rejections::CASES,
         robustness::CASES,
+        presentation::CASES,
     ]
     .concat()
 }

@@ -88,20 +88,7 @@ fn read_back(
 ) -> Result<Vec<u8>, Stop> {
     let bytes = u64::from(SIZE.0 * SIZE.1 * texel);
     let out = h.host_buffer(bytes, vk::BufferUsageFlags::TRANSFER_DST)?;
-    let region = vk::BufferImageCopy {
-        image_subresource: vk::ImageSubresourceLayers {
-            aspect_mask: image.aspect,
-            mip_level: 0,
-            base_array_layer: 0,
-            layer_count: 1,
-        },
-        image_extent: vk::Extent3D {
-            width: SIZE.0,
-            height: SIZE.1,
-            depth: 1,
-        },
-        ..Default::default()
-    };
+    let region = image.whole_copy();
     h.run(|r| {
         r.relayout(image, layout, SRC);
         r.image_to_buffer(image, &out, &[region]);

@@ -320,6 +320,21 @@ impl Image {
         }
     }
 
+    /// A copy of all of level 0, layer 0 to or from a tightly packed
+    /// buffer at offset 0.
+    pub fn whole_copy(&self) -> vk::BufferImageCopy {
+        let [width, height, depth] = self.shape.extent;
+        vk::BufferImageCopy {
+            image_subresource: self.layers(self.aspect, 0, 0, 1),
+            image_extent: vk::Extent3D {
+                width,
+                height,
+                depth,
+            },
+            ..Default::default()
+        }
+    }
+
     /// Layers `base..base + count` of `level`, for `aspect`.
     pub fn layers(
         &self,

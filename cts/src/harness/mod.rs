@@ -12,6 +12,7 @@ mod commands;
 mod images;
 mod memory;
 mod pipelines;
+mod presentation;
 mod promoted;
 mod render_passes;
 mod setup;
@@ -20,6 +21,7 @@ pub use commands::{Dependency, Recorder, Submission};
 pub use images::{HostImage, Image, ImageShape};
 pub use memory::{Buffer, Placement, POISON, POISON_WORD};
 pub use pipelines::{Bind, ComputePipeline, PipelineDesc, Slot};
+pub use presentation::Swapchain;
 pub use promoted::{RenderPasses2, Synchronization2, TimelineSemaphores};
 pub use render_passes::PassAttachment;
 pub use setup::Capabilities;
@@ -78,6 +80,8 @@ owned_handles!(
     CommandPool(vk::CommandPool),
     RenderPass(vk::RenderPass),
     Framebuffer(vk::Framebuffer),
+    Surface(vk::SurfaceKHR),
+    Swapchain(vk::SwapchainKHR),
 );
 
 /// A mapped range of host-visible memory.
@@ -106,6 +110,7 @@ pub struct Harness {
     timeline: Option<TimelineSemaphores>,
     synchronization2: Option<Synchronization2>,
     render_pass2: Option<RenderPasses2>,
+    presentation: Option<presentation::Presentation>,
     owned: Vec<Owned>,
     mappings: HashMap<vk::DeviceMemory, Mapping>,
     torn_down: bool,
@@ -237,7 +242,7 @@ impl Harness {
             // A device lost here is already a failure the case reported.
             let _ = self.device.device_wait_idle();
             for owned in self.owned.drain(..).rev() {
-                destroy(&self.device, owned);
+                destroy(&self.device, self.presentation.as_ref(), owned);
             }
             self.device.destroy_command_pool(self.command_pool, None);
             self.device.destroy_device(None);
@@ -256,8 +261,13 @@ impl Drop for Harness {
 }
 
 /// # Safety
-/// `owned` was created from `device` and is no longer in use.
-unsafe fn destroy(device: &ash::Device, owned: Owned) {
+/// `owned` was created from `device` (or its instance, through
+/// `presentation`) and is no longer in use.
+unsafe fn destroy(
+    device: &ash::Device,
+    presentation: Option<&presentation::Presentation>,
+    owned: Owned,
+) {
     // SAFETY: forwarded from the caller.
     unsafe {
         match owned {
@@ -283,6 +293,16 @@ unsafe fn destroy(device: &ash::Device, owned: Owned) {
             Owned::CommandPool(h) => device.destroy_command_pool(h, None),
             Owned::RenderPass(h) => device.destroy_render_pass(h, None),
             Owned::Framebuffer(h) => device.destroy_framebuffer(h, None),
+            Owned::Surface(h) => {
+                if let Some(p) = presentation {
+                    p.surface.destroy_surface(h, None);
+                }
+            }
+            Owned::Swapchain(h) => {
+                if let Some(p) = presentation {
+                    p.swapchain.destroy_swapchain(h, None);
+                }
+            }
         }
     }
 }

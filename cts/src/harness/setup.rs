@@ -1,6 +1,7 @@
 //! Creating the instance (with the validation layer and its messenger) and
 //! the device (with the optional features the cases use, when offered).
 
+use super::presentation::Presentation;
 use super::promoted::{RenderPasses2, Synchronization2, TimelineSemaphores};
 use super::Harness;
 use crate::case::{OrStop, Stop};
@@ -38,6 +39,9 @@ pub struct Capabilities {
     /// `vkCreateRenderPass2` and the `*2` pass commands (Vulkan 1.2 or
     /// `VK_KHR_create_renderpass2`).
     pub render_pass2: bool,
+    /// Headless surfaces (`VK_EXT_headless_surface`) and swapchains
+    /// (`VK_KHR_swapchain`), enabled when both are offered.
+    pub headless_swapchain: bool,
     /// The device extensions the harness enabled.
     pub enabled_extensions: Vec<String>,
 }
@@ -99,6 +103,17 @@ impl Harness {
             return Err(Stop::Error("VK_EXT_debug_utils is not offered".into()));
         }
         let mut extensions = vec![ash::ext::debug_utils::NAME.as_ptr()];
+        // Presentation without a display, where the driver offers it.
+        let headless =
+            offered(ash::khr::surface::NAME) && offered(ash::ext::headless_surface::NAME);
+        if headless {
+            extensions.push(ash::khr::surface::NAME.as_ptr());
+            extensions.push(ash::ext::headless_surface::NAME.as_ptr());
+        }
+        let surface_capabilities2 = headless && offered(ash::khr::get_surface_capabilities2::NAME);
+        if surface_capabilities2 {
+            extensions.push(ash::khr::get_surface_capabilities2::NAME.as_ptr());
+        }
         let validation_features = offered(ash::ext::validation_features::NAME);
         if validation_features {
             extensions.push(ash::ext::validation_features::NAME.as_ptr());
@@ -151,6 +166,8 @@ impl Harness {
             debug_utils,
             messenger,
             validation,
+            headless,
+            surface_capabilities2,
         };
         match partial.create_device() {
             Ok(device) => Ok(partial.complete(device)),
@@ -169,6 +186,10 @@ struct PartialHarness {
     debug_utils: ash::ext::debug_utils::Instance,
     messenger: vk::DebugUtilsMessengerEXT,
     validation: ValidationLog,
+    /// Whether VK_KHR_surface and VK_EXT_headless_surface are enabled.
+    headless: bool,
+    /// Whether VK_KHR_get_surface_capabilities2 is enabled.
+    surface_capabilities2: bool,
 }
 
 struct DeviceParts {
@@ -233,6 +254,7 @@ impl PartialHarness {
         let buffer_marker = has(ash::amd::buffer_marker::NAME);
         let push_descriptor = has(ash::khr::push_descriptor::NAME);
         let render_pass2_ext = !at_least(2) && has(ash::khr::create_renderpass2::NAME);
+        let headless_swapchain = self.headless && has(ash::khr::swapchain::NAME);
         let timeline_known = at_least(2) || timeline_ext;
         let sync2_known = at_least(3) || sync2_ext;
         let host_reset_known = at_least(2) || host_reset_ext;
@@ -274,6 +296,7 @@ impl PartialHarness {
             buffer_marker,
             push_descriptor,
             render_pass2: at_least(2) || render_pass2_ext,
+            headless_swapchain,
             enabled_extensions: Vec::new(),
         };
 
@@ -329,6 +352,9 @@ impl PartialHarness {
         }
         if render_pass2_ext {
             extensions.push(ash::khr::create_renderpass2::NAME);
+        }
+        if headless_swapchain {
+            extensions.push(ash::khr::swapchain::NAME);
         }
         let extension_ptrs: Vec<_> = extensions.iter().map(|e| e.as_ptr()).collect();
         device_info = device_info.enabled_extension_names(&extension_ptrs);
@@ -394,6 +420,14 @@ impl PartialHarness {
                 ash::khr::create_renderpass2::Device::new(&self.instance, &parts.device),
             )),
         };
+        let presentation = parts.caps.headless_swapchain.then(|| {
+            Presentation::new(
+                &self.entry,
+                &self.instance,
+                &parts.device,
+                self.surface_capabilities2,
+            )
+        });
         Harness {
             validation: self.validation,
             _entry: self.entry,
@@ -411,6 +445,7 @@ impl PartialHarness {
             timeline,
             synchronization2,
             render_pass2,
+            presentation,
             owned: Vec::new(),
             mappings: HashMap::new(),
             torn_down: false,
