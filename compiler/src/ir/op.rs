@@ -526,6 +526,11 @@ pub enum SysVal {
     FragCoord(u8),
     /// gl_FrontFacing, as 0 or 1.
     FrontFacing,
+    /// gl_SampleID: the sample a per-sample invocation shades (0 otherwise).
+    SampleId,
+    /// gl_SampleMaskIn[0]: the samples of the fragment the primitive covers (none for a
+    /// helper invocation).
+    SampleMaskIn,
     LocalInvocationId(u8),
     /// The group's position in the dispatch, counted from 0 (what the hardware delivers).
     WorkgroupId(u8),

@@ -141,6 +141,8 @@ impl Display for SysVal {
             SysVal::BaseInstance => write!(f, "base_instance"),
             SysVal::FragCoord(i) => write!(f, "frag_coord.{}", COMPONENTS[*i as usize & 3]),
             SysVal::FrontFacing => write!(f, "front_facing"),
+            SysVal::SampleId => write!(f, "sample_id"),
+            SysVal::SampleMaskIn => write!(f, "sample_mask_in"),
         }
     }
 }

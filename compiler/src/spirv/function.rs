@@ -484,6 +484,18 @@ impl<'m> Translator<'m> {
             BuiltIn::FragCoord if stage == Stage::Fragment => {
                 SysVal::FragCoord(component.min(3) as u8)
             }
+            BuiltIn::FrontFacing if stage == Stage::Fragment => {
+                let v = self.value(Op::SysVal(SysVal::FrontFacing), BitSize::B32)?;
+                return self.alu(AluOp::INe, BitSize::B32, &[v, Src::Imm(0)]);
+            }
+            BuiltIn::SampleId if stage == Stage::Fragment => SysVal::SampleId,
+            BuiltIn::SampleMask if stage == Stage::Fragment => SysVal::SampleMaskIn,
+            // Helper invocations are those covering no sample (the rasterizer's coverage
+            // of a fiber of a quad is what makes it one).
+            BuiltIn::HelperInvocation if stage == Stage::Fragment => {
+                let v = self.value(Op::SysVal(SysVal::SampleMaskIn), BitSize::B32)?;
+                return self.alu(AluOp::IEq, BitSize::B32, &[v, Src::Imm(0)]);
+            }
             BuiltIn::LocalInvocationId => SysVal::LocalInvocationId(c),
             BuiltIn::WorkgroupId => {
                 let id = self.value(Op::SysVal(SysVal::WorkgroupId(c)), BitSize::B32)?;
@@ -531,10 +543,17 @@ impl<'m> Translator<'m> {
                 .as_imm()
                 .ok_or_else(|| CompileError::new("dynamic index into a built-in"))?;
             let mut srcs = Vec::new();
+            let mut sizes = Vec::new();
             for i in 0..n as u64 {
-                srcs.push(self.sysval(b, first + i)?);
+                let v = self.sysval(b, first + i)?;
+                // Booleans (gl_FrontFacing, gl_HelperInvocation) are comparisons.
+                sizes.push(match v {
+                    Src::Val(v) => self.shader.value_size(v),
+                    Src::Imm(_) => BitSize::B32,
+                });
+                srcs.push(v);
             }
-            return Ok(Comp::new(srcs, vec![BitSize::B32; n]));
+            return Ok(Comp::new(srcs, sizes));
         }
         let leaves = self.leaf_offsets(ptr)?;
         let space = self.space(ptr)?;

@@ -224,6 +224,8 @@ impl Module {
                     | C::CullDistance
                     // gl_BaseVertex / gl_BaseInstance (SPV_KHR_shader_draw_parameters).
                     | C::DrawParameters
+                    // gl_SampleID, gl_SamplePosition, sample interpolation.
+                    | C::SampleRateShading
             );
             if !supported {
                 return Err(err(inst, format!("capability {cap:?} is not supported")));

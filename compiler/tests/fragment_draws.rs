@@ -1,0 +1,159 @@
+//! Fragment shader system values and outputs drawn on the model (`common::draw`), each
+//! pixel checked against what the Vulkan spec says it must hold, worked out here.
+
+mod common;
+
+use common::dispatch::SimGpu;
+use common::draw::{render_to, Attachments, ColourAttachment, DepthAttachment, Draw};
+use parsnip_compiler::backend::CompiledShader;
+use parsnip_compiler::{compile, CompileOptions};
+use parsnip_registers::enums::{A6xxFormat, AdrenoCompareFunc, PcDiPrimtype};
+
+const GPUS: [&str; 2] = ["a660", "a740"];
+const W: u32 = 96;
+const H: u32 = 64;
+
+fn shader(file: &str, gpu: &str) -> CompiledShader {
+    let options = CompileOptions {
+        gpu: gpu.into(),
+        ..CompileOptions::default()
+    };
+    compile(&common::spirv_file(file), &options).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+fn draw<'a>(vs: &'a CompiledShader, fs: &'a CompiledShader, vertices: u32) -> Draw<'a> {
+    Draw {
+        vs,
+        fs,
+        attributes: Vec::new(),
+        primitive: PcDiPrimtype::DI_PT_TRILIST,
+        vertices,
+        instances: 1,
+        first_instance: 0,
+        size: (W, H),
+        clear: [1, 2, 3, 4],
+    }
+}
+
+/// The pixel of `x, y` in an image of `bytes` a pixel.
+fn pixel(image: &[u8], bytes: u32, x: u32, y: u32) -> &[u8] {
+    let row = (W * bytes).next_multiple_of(64);
+    let i = (y * row + x * bytes) as usize;
+    &image[i..i + bytes as usize]
+}
+
+/// two_facings.vert's left triangle is (0, 0), (48, 0), (0, 64) in framebuffer
+/// coordinates: its area by the spec's formula (-1/2 of the sum of x_i y_(i+1) -
+/// x_(i+1) y_i) is -1536, negative, so with VK_FRONT_FACE_COUNTER_CLOCKWISE it is back
+/// facing; the right one, (96, 0), (48, 64), (96, 64), has area +1536: front facing.
+/// Every covered fragment has one covered sample (mask 1) and sample id 0 and is no
+/// helper; fragments within a pixel and a half of a sloped edge are not checked.
+#[test]
+fn front_facing_sample_mask_and_helper_are_as_the_rasterizer_says() {
+    for gpu in GPUS {
+        let vs = shader("two_facings.vert", gpu);
+        let fs = shader("fragment_system_values.frag", gpu);
+        let f = fs.stage.fragment().unwrap();
+        assert!(f.front_facing_reg.is_some() && f.sample_mask_in_reg.is_some());
+        assert!(f.per_sample, "gl_SampleID makes the shader run per sample");
+        let got = render_to(
+            &SimGpu::new(gpu),
+            &draw(&vs, &fs, 6),
+            &Attachments::default(),
+        )
+        .unwrap_or_else(|e| panic!("{gpu}: {e}"))
+        .remove(0);
+        let (mut back, mut front) = (0, 0);
+        for y in 0..H {
+            for x in 0..W {
+                let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
+                let left = cx / 48.0 + cy / 64.0;
+                let right = (96.0 - cx) / 48.0 + (64.0 - cy) / 64.0;
+                if (left - 1.0).abs() < 0.05 || (right - 1.0).abs() < 0.05 {
+                    continue;
+                }
+                let want: [u8; 4] = if left < 1.0 {
+                    back += 1;
+                    [255, 0, 1, 200]
+                } else if right < 1.0 {
+                    front += 1;
+                    [0, 255, 1, 200]
+                } else {
+                    [1, 2, 3, 4]
+                };
+                assert_eq!(pixel(&got, 4, x, y), want, "{gpu}: pixel ({x}, {y})");
+            }
+        }
+        assert!(
+            back > 1000 && front > 1000,
+            "{gpu}: {back} back, {front} front"
+        );
+    }
+}
+
+/// mrt_depth.frag over the whole target writes three render targets of float, int and
+/// uint types (RGBA8 UNORM, R32G32B32A32_SINT, R16G16B16A16_UINT) and a depth of
+/// x / 96 at the pixel centre. The depth buffer starts at 0.5 and the test is LESS, so
+/// columns 0..=47 ((x + 0.5) / 96 < 0.5) are written and the rest keep every target's
+/// clear value.
+#[test]
+fn render_targets_of_each_type_and_frag_depth() {
+    for gpu in GPUS {
+        let vs = shader("fullscreen.vert", gpu);
+        let fs = shader("mrt_depth.frag", gpu);
+        let f = fs.stage.fragment().unwrap();
+        assert!(f.depth_reg.is_some());
+        let attachments = Attachments {
+            colour: vec![
+                ColourAttachment {
+                    format: A6xxFormat::FMT6_8_8_8_8_UNORM,
+                    bytes: 4,
+                    integer: None,
+                    clear: vec![9, 9, 9, 9],
+                },
+                ColourAttachment {
+                    format: A6xxFormat::FMT6_32_32_32_32_SINT,
+                    bytes: 16,
+                    integer: Some(true),
+                    clear: vec![0xaa; 16],
+                },
+                ColourAttachment {
+                    format: A6xxFormat::FMT6_16_16_16_16_UINT,
+                    bytes: 8,
+                    integer: Some(false),
+                    clear: vec![0x55; 8],
+                },
+            ],
+            depth: Some(DepthAttachment {
+                clear: 0.5,
+                func: AdrenoCompareFunc::FUNC_LESS,
+            }),
+        };
+        let got = render_to(&SimGpu::new(gpu), &draw(&vs, &fs, 3), &attachments)
+            .unwrap_or_else(|e| panic!("{gpu}: {e}"));
+        for y in 0..H {
+            for x in 0..W {
+                let (c0, c1, c2): (Vec<u8>, Vec<u8>, Vec<u8>) = if x <= 47 {
+                    let (xi, yi) = (x as i32, y as i32);
+                    (
+                        vec![64, 128, 191, 255],
+                        [xi - 50, -yi, xi * yi, -7]
+                            .iter()
+                            .flat_map(|v| v.to_le_bytes())
+                            .collect(),
+                        [x as u16, y as u16, 65535, 40000 + x as u16]
+                            .iter()
+                            .flat_map(|v| v.to_le_bytes())
+                            .collect(),
+                    )
+                } else {
+                    (vec![9; 4], vec![0xaa; 16], vec![0x55; 8])
+                };
+                let at = format!("{gpu}: pixel ({x}, {y})");
+                assert_eq!(pixel(&got[0], 4, x, y), c0, "{at} colour 0");
+                assert_eq!(pixel(&got[1], 16, x, y), c1, "{at} colour 1");
+                assert_eq!(pixel(&got[2], 8, x, y), c2, "{at} colour 2");
+            }
+        }
+    }
+}
