@@ -35,6 +35,17 @@ fn draw<'a>(vs: &'a CompiledShader, fs: &'a CompiledShader, vertices: u32) -> Dr
     }
 }
 
+/// Draws `vertices` into one RGBA8 target cleared to (1, 2, 3, 4).
+fn render_rgba8(gpu: &str, vs: &CompiledShader, fs: &CompiledShader, vertices: u32) -> Vec<u8> {
+    render_to(
+        &SimGpu::new(gpu),
+        &draw(vs, fs, vertices),
+        &Attachments::default(),
+    )
+    .unwrap_or_else(|e| panic!("{gpu}: {e}"))
+    .remove(0)
+}
+
 /// The pixel of `x, y` in an image of `bytes` a pixel.
 fn pixel(image: &[u8], bytes: u32, x: u32, y: u32) -> &[u8] {
     let row = (W * bytes).next_multiple_of(64);
@@ -56,13 +67,7 @@ fn front_facing_sample_mask_and_helper_are_as_the_rasterizer_says() {
         let f = fs.stage.fragment().unwrap();
         assert!(f.front_facing_reg.is_some() && f.sample_mask_in_reg.is_some());
         assert!(f.per_sample, "gl_SampleID makes the shader run per sample");
-        let got = render_to(
-            &SimGpu::new(gpu),
-            &draw(&vs, &fs, 6),
-            &Attachments::default(),
-        )
-        .unwrap_or_else(|e| panic!("{gpu}: {e}"))
-        .remove(0);
+        let got = render_rgba8(gpu, &vs, &fs, 6);
         let (mut back, mut front) = (0, 0);
         for y in 0..H {
             for x in 0..W {
@@ -155,5 +160,80 @@ fn render_targets_of_each_type_and_frag_depth() {
                 assert_eq!(pixel(&got[2], 8, x, y), c2, "{at} colour 2");
             }
         }
+    }
+}
+
+/// derivatives.frag over the whole target: with f = 2 x y at centres (x, y), the quad
+/// whose top-left pixel is (x0, y0) has fine dF/dx = 2 y of the fragment's own row,
+/// coarse dF/dx = 2 (y0 + 0.5) (its top row), fine dF/dy = 2 x of its own column, coarse
+/// dF/dy = 2 (x0 + 0.5) (its left column).
+#[test]
+fn fine_and_coarse_derivatives_across_the_quad() {
+    for gpu in GPUS {
+        let vs = shader("fullscreen.vert", gpu);
+        let fs = shader("derivatives.frag", gpu);
+        assert!(fs.stage.fragment().unwrap().uses_derivatives);
+        for op in [
+            "dsxpp.1 ",
+            "dsxpp.1.p",
+            "dsx (f32)",
+            "dsypp.1 ",
+            "dsypp.1.p",
+            "dsy (f32)",
+        ] {
+            assert!(
+                fs.disassembly.contains(op),
+                "{gpu}: no {op}\n{}",
+                fs.disassembly
+            );
+        }
+        let got = render_rgba8(gpu, &vs, &fs, 3);
+        for y in 0..H {
+            for x in 0..W {
+                let (x0, y0) = (x & !1, y & !1);
+                let want = [2 * y + 1, 2 * y0 + 1, 2 * x + 1, 2 * x0 + 1].map(|v| v as u8);
+                assert_eq!(pixel(&got, 4, x, y), want, "{gpu}: pixel ({x}, {y})");
+            }
+        }
+    }
+}
+
+/// helper_neighbours.frag on two_facings.vert's triangles: a covered fragment's
+/// horizontal (vertical) neighbour in its quad is a helper exactly when the fragment's
+/// triangle does not cover that neighbour's centre. No centre lies on a sloped edge
+/// (4 x + 3 y = 192 and 4 x - 3 y = 192 have no solution in half-integers), so coverage is
+/// the strict inside of the edges.
+#[test]
+fn helper_invocations_are_the_uncovered_fibers_of_a_quad() {
+    let left = |x: u32, y: u32| (x as f32 + 0.5) / 48.0 + (y as f32 + 0.5) / 64.0 < 1.0;
+    let right =
+        |x: u32, y: u32| (96.0 - (x as f32 + 0.5)) / 48.0 + (64.0 - (y as f32 + 0.5)) / 64.0 < 1.0;
+    for gpu in GPUS {
+        let vs = shader("two_facings.vert", gpu);
+        let fs = shader("helper_neighbours.frag", gpu);
+        let got = render_rgba8(gpu, &vs, &fs, 6);
+        let mut edges = 0;
+        for y in 0..H {
+            for x in 0..W {
+                let covered: Option<&dyn Fn(u32, u32) -> bool> = if left(x, y) {
+                    Some(&left)
+                } else if right(x, y) {
+                    Some(&right)
+                } else {
+                    None
+                };
+                let want = match covered {
+                    Some(inside) => {
+                        let dx = u8::from(!inside(x ^ 1, y));
+                        let dy = u8::from(!inside(x, y ^ 1));
+                        edges += usize::from(dx | dy);
+                        [255 * dx, 255 * dy, 51 * (dx + dy), 255]
+                    }
+                    None => [1, 2, 3, 4],
+                };
+                assert_eq!(pixel(&got, 4, x, y), want, "{gpu}: pixel ({x}, {y})");
+            }
+        }
+        assert!(edges > 50, "{gpu}: only {edges} fragments next to a helper");
     }
 }

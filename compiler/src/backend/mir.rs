@@ -55,6 +55,8 @@ pub enum TexSlot {
     Imm { tex: u8, samp: u8 },
     /// The first of two registers holding the texture's index and the sampler's.
     Reg(Comp),
+    /// No texture: the cat5 instructions that only compute (`dsx`, `dsy`, ...).
+    None,
 }
 
 /// Source modifiers of an ALU source.

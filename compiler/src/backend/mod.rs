@@ -202,8 +202,15 @@ pub fn compile(shader: &ir::Shader, model: &dyn ShaderModel) -> Result<CompiledS
         })
     };
     let bindless_samplers = tex_op(&[parsnip_isa::Opcode::Saml, parsnip_isa::Opcode::Sam]);
-    // `sam` takes its level of detail from the quad's derivatives.
-    let uses_derivatives = tex_op(&[parsnip_isa::Opcode::Sam]);
+    // `sam` takes its level of detail from the quad's derivatives; `dsx`/`dsy` and their
+    // fine forms read the quad's other fibers.
+    let uses_derivatives = tex_op(&[
+        parsnip_isa::Opcode::Sam,
+        parsnip_isa::Opcode::Dsx,
+        parsnip_isa::Opcode::Dsy,
+        parsnip_isa::Opcode::Dsxpp1,
+        parsnip_isa::Opcode::Dsypp1,
+    ]);
     let reads = |r: u8| m.fixed_inputs.iter().any(|f| (r..r + 3).contains(f));
     let disassembly = instrs.iter().map(|i| format!("{i}\n")).collect();
     let stage = match io.stage_info(shader, &alloc.phys, uses_derivatives) {

@@ -100,6 +100,13 @@ alu_ops! {
     FLog2 "flog2" 1,
     FSin "fsin" 1,
     FCos "fcos" 1,
+    // Screen-space derivatives across the fragment's 2x2 quad (fragment shaders only):
+    // coarse ones are the same for the quad, fine ones along the fragment's own row or
+    // column.
+    FDdx "fddx" 1,
+    FDdy "fddy" 1,
+    FDdxFine "fddx_fine" 1,
+    FDdyFine "fddy_fine" 1,
     // Float comparisons (boolean result). Ordered unless named `u`.
     FEq "feq" 2,
     FNeU "fneu" 2,

@@ -226,6 +226,8 @@ impl Module {
                     | C::DrawParameters
                     // gl_SampleID, gl_SamplePosition, sample interpolation.
                     | C::SampleRateShading
+                    // dFdxFine, dFdyCoarse, ...
+                    | C::DerivativeControl
             );
             if !supported {
                 return Err(err(inst, format!("capability {cap:?} is not supported")));
