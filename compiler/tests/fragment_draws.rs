@@ -237,3 +237,27 @@ fn helper_invocations_are_the_uncovered_fibers_of_a_quad() {
         assert!(edges > 50, "{gpu}: only {edges} fragments next to a helper");
     }
 }
+
+/// demote_odd_columns.frag over the whole target: odd columns demote and keep the clear
+/// colour; an even column x0 sees its demoted neighbour in its derivatives:
+/// (x0 + 1.5)^2 - (x0 + 0.5)^2 = 2 x0 + 2 in red, and the neighbour's
+/// helperInvocationEXT() (1) against its own (0) in green and blue.
+#[test]
+fn demoted_fibers_write_nothing_and_run_on_as_helpers() {
+    for gpu in GPUS {
+        let vs = shader("fullscreen.vert", gpu);
+        let fs = shader("demote_odd_columns.frag", gpu);
+        assert!(fs.stage.fragment().unwrap().discards);
+        let got = render_rgba8(gpu, &vs, &fs, 3);
+        for y in 0..H {
+            for x in 0..W {
+                let want = if x & 1 == 1 {
+                    [1, 2, 3, 4]
+                } else {
+                    [(2 * x + 2) as u8, 255, 0, 255]
+                };
+                assert_eq!(pixel(&got, 4, x, y), want, "{gpu}: pixel ({x}, {y})");
+            }
+        }
+    }
+}

@@ -129,6 +129,9 @@ pub(super) struct Translator<'m> {
     /// Output variables (as locals) and what each of their leaves is, written out when
     /// the entry point returns.
     outputs: Vec<(Ptr, Vec<interface::Leaf>)>,
+    /// The local boolean recording that the invocation demoted itself to a helper (for
+    /// fragment shaders with OpDemoteToHelperInvocation).
+    demoted: Option<u32>,
 }
 
 /// A phi whose sources are filled in once all blocks are translated: its block, its
@@ -150,6 +153,7 @@ impl<'m> Translator<'m> {
             call_stack: Vec::new(),
             outputs: Vec::new(),
             instrs: 0,
+            demoted: None,
         }
     }
 
@@ -490,12 +494,7 @@ impl<'m> Translator<'m> {
             }
             BuiltIn::SampleId if stage == Stage::Fragment => SysVal::SampleId,
             BuiltIn::SampleMask if stage == Stage::Fragment => SysVal::SampleMaskIn,
-            // Helper invocations are those covering no sample (the rasterizer's coverage
-            // of a fiber of a quad is what makes it one).
-            BuiltIn::HelperInvocation if stage == Stage::Fragment => {
-                let v = self.value(Op::SysVal(SysVal::SampleMaskIn), BitSize::B32)?;
-                return self.alu(AluOp::IEq, BitSize::B32, &[v, Src::Imm(0)]);
-            }
+            BuiltIn::HelperInvocation if stage == Stage::Fragment => return self.is_helper(),
             BuiltIn::LocalInvocationId => SysVal::LocalInvocationId(c),
             BuiltIn::WorkgroupId => {
                 let id = self.value(Op::SysVal(SysVal::WorkgroupId(c)), BitSize::B32)?;
@@ -859,11 +858,62 @@ impl<'m> Translator<'m> {
     /// Translates the entry point.
     pub fn entry(&mut self) -> Result<()> {
         self.declare_globals()?;
+        let demotes = self.m.dr.functions.iter().any(|f| {
+            f.blocks.iter().any(|b| {
+                b.instructions
+                    .iter()
+                    .any(|i| i.class.opcode == SpvOp::DemoteToHelperInvocation)
+            })
+        });
+        if demotes && self.m.stage == Stage::Fragment {
+            self.shader.locals.push(LocalVar {
+                slots: vec![BitSize::B1],
+            });
+            let local = self.shader.locals.len() as u32 - 1;
+            self.demoted = Some(local);
+            self.set_demoted(false)?;
+        }
         self.call(self.m.entry_function, Vec::new())?;
         self.write_outputs()?;
         let cur = self.cur;
         self.shader.block_mut(cur).term = Terminator::Return;
         Ok(())
+    }
+
+    fn set_demoted(&mut self, demoted: bool) -> Result<()> {
+        if let Some(local) = self.demoted {
+            self.emit(
+                Op::Store(Store {
+                    space: Space::Local(local),
+                    offset: Src::Imm(0),
+                    value: Src::Imm(u64::from(demoted)),
+                    size: BitSize::B1,
+                }),
+                None,
+            )?;
+        }
+        Ok(())
+    }
+
+    /// gl_HelperInvocation / OpIsHelperInvocationEXT: a fiber covering no sample (the
+    /// rasterizer's helpers) or one that demoted itself.
+    fn is_helper(&mut self) -> Result<Src> {
+        let mask = self.value(Op::SysVal(SysVal::SampleMaskIn), BitSize::B32)?;
+        let helper = self.alu(AluOp::IEq, BitSize::B32, &[mask, Src::Imm(0)])?;
+        match self.demoted {
+            Some(local) => {
+                let demoted = self.value(
+                    Op::Load(Load {
+                        space: Space::Local(local),
+                        offset: Src::Imm(0),
+                        size: BitSize::B1,
+                    }),
+                    BitSize::B1,
+                )?;
+                self.alu(AluOp::Or, BitSize::B1, &[helper, demoted])
+            }
+            None => Ok(helper),
+        }
     }
 
     /// Inlines function `func` with `args` at the current block; returns its result.
@@ -1076,10 +1126,10 @@ impl<'m> Translator<'m> {
                         terminated = true;
                     }
                     SpvOp::DemoteToHelperInvocation if self.m.stage == Stage::Fragment => {
-                        return Err(err(
-                            inst,
-                            "demoting to a helper invocation is not supported yet",
-                        ))
+                        // `kill` removes the fiber from the output and lets it run on as a
+                        // helper, which is what demote asks (ir3 encodes it so too).
+                        self.emit(Op::Kill, None)?;
+                        self.set_demoted(true)?;
                     }
                     SpvOp::Kill | SpvOp::TerminateInvocation | SpvOp::DemoteToHelperInvocation => {
                         return Err(err(inst, "is only valid in fragment shaders"))
@@ -1169,6 +1219,9 @@ impl<'m> Translator<'m> {
         let op = inst.class.opcode;
         let result: Option<Val> = match op {
             O::Nop | O::Line | O::NoLine | O::Name | O::ModuleProcessed => None,
+            O::IsHelperInvocationEXT if self.m.stage == Stage::Fragment => Some(Val::Comp(
+                Comp::new(vec![self.is_helper()?], vec![BitSize::B1]),
+            )),
             O::Undef => {
                 let sizes = self.result_sizes(inst)?;
                 let mut srcs = Vec::new();

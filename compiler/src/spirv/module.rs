@@ -228,6 +228,7 @@ impl Module {
                     | C::SampleRateShading
                     // dFdxFine, dFdyCoarse, ...
                     | C::DerivativeControl
+                    | C::DemoteToHelperInvocation
             );
             if !supported {
                 return Err(err(inst, format!("capability {cap:?} is not supported")));
