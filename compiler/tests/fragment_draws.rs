@@ -133,6 +133,7 @@ fn render_targets_of_each_type_and_frag_depth() {
                 clear: 0.5,
                 func: AdrenoCompareFunc::FUNC_LESS,
             }),
+            ..Attachments::default()
         };
         let got = render_to(&SimGpu::new(gpu), &draw(&vs, &fs, 3), &attachments)
             .unwrap_or_else(|e| panic!("{gpu}: {e}"));

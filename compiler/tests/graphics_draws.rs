@@ -7,11 +7,12 @@
 mod common;
 
 use common::dispatch::SimGpu;
-use common::draw::{render, Draw, VertexAttribute};
+use common::draw::{render, render_to, Attachments, Draw, VertexAttribute};
+use common::textures::{linear_levels, sampler, Bound, Slot};
 use parsnip_compiler::backend::CompiledShader;
-use parsnip_compiler::descriptor_layout::DescriptorLayout;
+use parsnip_compiler::descriptor_layout::{DescriptorKind, DescriptorLayout};
 use parsnip_compiler::{compile, CompileOptions};
-use parsnip_registers::enums::{A6xxFormat, PcDiPrimtype};
+use parsnip_registers::enums::{A6xxFormat, A6xxTexFilter, PcDiPrimtype};
 use std::path::PathBuf;
 
 const GPUS: [&str; 2] = ["a660", "a740"];
@@ -62,6 +63,21 @@ fn check(apps: &std::path::Path, name: &str, draw: impl Fn(&str) -> Vec<u8>) {
             interior.len(),
             interior.first()
         );
+    }
+}
+
+/// fullscreen.vert's one triangle over the W x H target, cleared to `clear`.
+fn full_screen<'a>(vs: &'a CompiledShader, fs: &'a CompiledShader, clear: [u8; 4]) -> Draw<'a> {
+    Draw {
+        vs,
+        fs,
+        attributes: Vec::new(),
+        primitive: PcDiPrimtype::DI_PT_TRILIST,
+        vertices: 3,
+        instances: 1,
+        first_instance: 0,
+        size: (W, H),
+        clear,
     }
 }
 
@@ -269,17 +285,7 @@ fn discarded_fragments_leave_the_target_alone() {
         };
         let fs = compile(&words, &options).unwrap();
         assert!(fs.stage.fragment().unwrap().discards);
-        let d = Draw {
-            vs: &vs,
-            fs: &fs,
-            attributes: Vec::new(),
-            primitive: PcDiPrimtype::DI_PT_TRILIST,
-            vertices: 3,
-            instances: 1,
-            first_instance: 0,
-            size: (W, H),
-            clear: [1, 2, 3, 4],
-        };
+        let d = full_screen(&vs, &fs, [1, 2, 3, 4]);
         let got = render(&SimGpu::new(gpu), &d).unwrap_or_else(|e| panic!("{gpu}: {e}"));
         let unorm = |v: f32| (v * 255.0).round() as u8;
         for y in 0..H {
@@ -295,4 +301,58 @@ fn discarded_fragments_leave_the_target_alone() {
             }
         }
     }
+}
+
+/// w_mip_lod: fullscreen.vert's triangle; miplod.frag samples newref.c's 8x8 RGBA8
+/// texture of 4 levels (level k a one-texel checkerboard of two colours of its own) with
+/// textureLod at a level of detail per strip, through a nearest/nearest/mip-nearest
+/// sampler (combined image sampler at set 0 binding 0: texture descriptor 0, sampler 1).
+#[test]
+fn mip_lod_renders_as_lavapipe_does() {
+    let Some(apps) = apps() else { return };
+    let colours: [[[u8; 4]; 2]; 4] = [
+        [[255, 0, 0, 255], [255, 255, 255, 255]],
+        [[0, 255, 0, 255], [0, 0, 0, 255]],
+        [[0, 0, 255, 255], [255, 255, 0, 255]],
+        [[255, 0, 255, 255], [0, 255, 255, 255]],
+    ];
+    let texels = linear_levels((8, 8), 4, 64, |k, i, j| {
+        colours[k as usize][((i + j) & 1) as usize]
+    });
+    check(&apps, "mip_lod", |gpu| {
+        let vs = shader(&apps, "fullscreen.vert", gpu);
+        let words = common::try_spirv_path(&apps.join("apps/newref-shaders/miplod.frag"))
+            .unwrap_or_else(|e| panic!("miplod.frag: {e}"));
+        let layout = DescriptorLayout::packed(&[(0, 0, DescriptorKind::CombinedImageSampler, 1)]);
+        let options = CompileOptions {
+            gpu: gpu.into(),
+            layout,
+            ..CompileOptions::default()
+        };
+        let fs = compile(&words, &options).unwrap_or_else(|e| panic!("miplod.frag: {e}"));
+        let d = full_screen(&vs, &fs, [0, 0, 0, 255]);
+        let a = Attachments {
+            textures: vec![
+                Bound {
+                    set: 0,
+                    descriptor: 0,
+                    slot: Slot::Image {
+                        size: (8, 8),
+                        levels: 4,
+                        pitch: 64,
+                        texels: texels.clone(),
+                    },
+                },
+                Bound {
+                    set: 0,
+                    descriptor: 1,
+                    slot: Slot::Sampler(sampler(A6xxTexFilter::A6XX_TEX_NEAREST, false)),
+                },
+            ],
+            ..Attachments::default()
+        };
+        render_to(&SimGpu::new(gpu), &d, &a)
+            .unwrap_or_else(|e| panic!("{gpu}: {e}"))
+            .remove(0)
+    });
 }

@@ -7,11 +7,13 @@
 //! and write masks of the vertex shader's stage information, the VPC layout
 //! `varying_linkage::link` returns, the fragment shader's ij registers and colour
 //! register. The fixture adds only what the shared crate leaves to its caller: the
-//! shaders' code length (SP_VS_INSTRLEN, SP_FS_INSTRLEN) and the vertex shader's private
-//! memory (SP_VS_PVT_MEM_*, sized as the dispatch fixture sizes a compute shader's). The
-//! target starts as the clear colour the application's render pass clears it to.
+//! shaders' code length (SP_VS_INSTRLEN, SP_FS_INSTRLEN), their private memory
+//! (SP_VS_PVT_MEM_*, SP_FS_PVT_MEM_*, sized as the dispatch fixture sizes a compute
+//! shader's) and the descriptor sets of the textures they sample (`common::textures`).
+//! The targets start as the clear values the application's render pass clears them to.
 
 use super::dispatch::{words_to_bytes, PrivateMemory, SimGpu};
+use super::textures::{bind, Bound};
 use parsnip_compiler::backend::CompiledShader;
 use parsnip_compiler::stage_info::{FragmentInfo, RegId, VertexInfo};
 use parsnip_compiler::varying_linkage::link;
@@ -85,11 +87,13 @@ pub struct DepthAttachment {
 }
 
 /// The render pass: its colour attachments (none: one RGBA8 target for location 0 with
-/// the draw's clear colour) and depth buffer.
+/// the draw's clear colour) and depth buffer; and the textures and samplers the shaders
+/// sample.
 #[derive(Default)]
 pub struct Attachments {
     pub colour: Vec<ColourAttachment>,
     pub depth: Option<DepthAttachment>,
+    pub textures: Vec<Bound>,
 }
 
 /// Bytes per row of a depth buffer (a multiple of its tiles' row on a6xx).
@@ -243,34 +247,43 @@ pub fn render_to(gpu: &SimGpu, d: &Draw, a: &Attachments) -> Result<Vec<Vec<u8>>
         .map_err(|e| e.to_string())?;
     s.reg(&regs::SpFsInstrlen(units(d.fs)))
         .map_err(|e| e.to_string())?;
-    let private = PrivateMemory::new(gpu.info, d.vs.private_bytes);
-    let private_bo = if private.total > 0 {
-        Some(gpu.bo_with(&vec![0u8; private.total as usize], "private memory")?)
-    } else {
-        None
-    };
     let e = |e: parsnip_registers::RegisterError| e.to_string();
-    s.reg(&regs::SpVsPvtMemParam {
-        memsizeperitem: private.per_fiber,
-        hwstacksizeperthread: 0,
-    })
-    .map_err(e)?;
-    s.reg(&regs::SpVsPvtMemAddr(
-        private_bo.as_ref().map_or(0, |b| b.iova()),
-    ))
-    .map_err(e)?;
-    s.reg(&regs::SpVsPvtMemSize {
-        totalpvtmemsize: private.per_sp,
-        perwavememlayout: false,
-    })
-    .map_err(e)?;
+    // Each stage's private memory (SP_*_PVT_MEM_*), sized as the dispatch fixture sizes a
+    // compute shader's.
+    let mut private_bos = Vec::new();
+    macro_rules! private_memory {
+        ($shader:expr, $param:ident, $addr:ident, $size:ident) => {{
+            let private = PrivateMemory::new(gpu.info, $shader.private_bytes);
+            let mut iova = 0;
+            if private.total > 0 {
+                let bo = gpu.bo_with(&vec![0u8; private.total as usize], "private memory")?;
+                iova = bo.iova();
+                private_bos.push(bo);
+            }
+            s.reg(&regs::$param {
+                memsizeperitem: private.per_fiber,
+                hwstacksizeperthread: 0,
+            })
+            .map_err(e)?;
+            s.reg(&regs::$addr(iova)).map_err(e)?;
+            s.reg(&regs::$size {
+                totalpvtmemsize: private.per_sp,
+                perwavememlayout: false,
+            })
+            .map_err(e)?;
+        }};
+    }
+    private_memory!(d.vs, SpVsPvtMemParam, SpVsPvtMemAddr, SpVsPvtMemSize);
+    private_memory!(d.fs, SpFsPvtMemParam, SpFsPvtMemAddr, SpFsPvtMemSize);
+    let texture_bos = bind(gpu, &mut s, &a.textures)?;
     draw_auto(&mut s, d.primitive, d.vertices, d.instances).map_err(|e| e.to_string())?;
     let stream = gpu.bo_with(&words_to_bytes(&s.dwords), "command stream")?;
     let mut uses = vec![BoUse::read(&vs_code), BoUse::read(&fs_code)];
     uses.extend(target_bos.iter().map(|(bo, _)| BoUse::write(bo)));
     uses.extend(buffers.iter().map(BoUse::read));
-    uses.extend(private_bo.iter().map(BoUse::write));
+    uses.extend(private_bos.iter().map(BoUse::write));
     uses.extend(depth_bo.iter().map(BoUse::write));
+    uses.extend(texture_bos.iter().map(BoUse::read));
     gpu.submit(&stream, s.dwords.len() as u32, &uses)?;
     target_bos
         .iter()
