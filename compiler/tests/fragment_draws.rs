@@ -5,7 +5,9 @@ mod common;
 
 use common::dispatch::SimGpu;
 use common::draw::{render_to, Attachments, ColourAttachment, DepthAttachment, Draw};
+use common::textures::{mip_lod_bindings, mip_lod_texel};
 use parsnip_compiler::backend::CompiledShader;
+use parsnip_compiler::descriptor_layout::{DescriptorKind, DescriptorLayout};
 use parsnip_compiler::{compile, CompileOptions};
 use parsnip_registers::enums::{A6xxFormat, AdrenoCompareFunc, PcDiPrimtype};
 
@@ -258,6 +260,75 @@ fn demoted_fibers_write_nothing_and_run_on_as_helpers() {
                     [(2 * x + 2) as u8, 255, 0, 255]
                 };
                 assert_eq!(pixel(&got, 4, x, y), want, "{gpu}: pixel ({x}, {y})");
+            }
+        }
+    }
+}
+
+/// texture_lookups.frag over the whole target with newref.c's mip_lod texture (8x8
+/// RGBA8, 4 levels, level k a one-texel checkerboard of two colours of its own), nearest
+/// filtering and mips. In each 8x8 block pixel (x, y) = (8a + i, 8b + j) samples at
+/// ((i + 0.5) / 8, (j + 0.5) / 8), whose derivatives are 1/8 (one level-0 texel a
+/// pixel: level 0, no 8-pixel window edge inside a quad):
+/// - bias 2: level 2, texel (i / 4, j / 4);
+/// - gradients 1/4 (two texels a pixel): level 1, texel (i / 2, j / 2);
+/// - gather of green at level 0: texel space (i, j) exactly, so the four texels are (i, j)
+///   to (i + 1, j + 1) clamped to the edge, returned (i0, j1), (i1, j1), (i1, j0),
+///   (i0, j0) (the Vulkan spec's order); green is 0 in red texels and 255 in white ones.
+#[test]
+fn biased_graded_and_gathered_lookups() {
+    let colour = mip_lod_texel;
+    let layout = DescriptorLayout::packed(&[(0, 0, DescriptorKind::CombinedImageSampler, 1)]);
+    for gpu in GPUS {
+        let vs = shader("fullscreen.vert", gpu);
+        let options = CompileOptions {
+            gpu: gpu.into(),
+            layout: layout.clone(),
+            ..CompileOptions::default()
+        };
+        let fs = compile(&common::spirv_file("texture_lookups.frag"), &options).unwrap();
+        for op in ["samb", "samgq", "gather4g"] {
+            assert!(
+                fs.disassembly.contains(op),
+                "{gpu}: no {op}\n{}",
+                fs.disassembly
+            );
+        }
+        let rgba8 = || ColourAttachment {
+            format: A6xxFormat::FMT6_8_8_8_8_UNORM,
+            bytes: 4,
+            integer: None,
+            clear: vec![1, 2, 3, 4],
+        };
+        let a = Attachments {
+            colour: vec![rgba8(), rgba8(), rgba8()],
+            textures: mip_lod_bindings(),
+            ..Attachments::default()
+        };
+        let got = render_to(&SimGpu::new(gpu), &draw(&vs, &fs, 3), &a)
+            .unwrap_or_else(|e| panic!("{gpu}: {e}"));
+        for y in 0..H {
+            for x in 0..W {
+                let (i, j) = (x % 8, y % 8);
+                let green = |i: u32, j: u32| mip_lod_texel(0, i.min(7), j.min(7))[1];
+                let gather = [
+                    green(i, j + 1),
+                    green(i + 1, j + 1),
+                    green(i + 1, j),
+                    green(i, j),
+                ];
+                let at = format!("{gpu}: pixel ({x}, {y})");
+                assert_eq!(
+                    pixel(&got[0], 4, x, y),
+                    colour(2, i / 4, j / 4),
+                    "{at} bias"
+                );
+                assert_eq!(
+                    pixel(&got[1], 4, x, y),
+                    colour(1, i / 2, j / 2),
+                    "{at} grad"
+                );
+                assert_eq!(pixel(&got[2], 4, x, y), gather, "{at} gather");
             }
         }
     }

@@ -8,11 +8,11 @@ mod common;
 
 use common::dispatch::SimGpu;
 use common::draw::{render, render_to, Attachments, Draw, VertexAttribute};
-use common::textures::{linear_levels, sampler, Bound, Slot};
+use common::textures::mip_lod_bindings;
 use parsnip_compiler::backend::CompiledShader;
 use parsnip_compiler::descriptor_layout::{DescriptorKind, DescriptorLayout};
 use parsnip_compiler::{compile, CompileOptions};
-use parsnip_registers::enums::{A6xxFormat, A6xxTexFilter, PcDiPrimtype};
+use parsnip_registers::enums::{A6xxFormat, PcDiPrimtype};
 use std::path::PathBuf;
 
 const GPUS: [&str; 2] = ["a660", "a740"];
@@ -310,15 +310,6 @@ fn discarded_fragments_leave_the_target_alone() {
 #[test]
 fn mip_lod_renders_as_lavapipe_does() {
     let Some(apps) = apps() else { return };
-    let colours: [[[u8; 4]; 2]; 4] = [
-        [[255, 0, 0, 255], [255, 255, 255, 255]],
-        [[0, 255, 0, 255], [0, 0, 0, 255]],
-        [[0, 0, 255, 255], [255, 255, 0, 255]],
-        [[255, 0, 255, 255], [0, 255, 255, 255]],
-    ];
-    let texels = linear_levels((8, 8), 4, 64, |k, i, j| {
-        colours[k as usize][((i + j) & 1) as usize]
-    });
     check(&apps, "mip_lod", |gpu| {
         let vs = shader(&apps, "fullscreen.vert", gpu);
         let words = common::try_spirv_path(&apps.join("apps/newref-shaders/miplod.frag"))
@@ -332,23 +323,7 @@ fn mip_lod_renders_as_lavapipe_does() {
         let fs = compile(&words, &options).unwrap_or_else(|e| panic!("miplod.frag: {e}"));
         let d = full_screen(&vs, &fs, [0, 0, 0, 255]);
         let a = Attachments {
-            textures: vec![
-                Bound {
-                    set: 0,
-                    descriptor: 0,
-                    slot: Slot::Image {
-                        size: (8, 8),
-                        levels: 4,
-                        pitch: 64,
-                        texels: texels.clone(),
-                    },
-                },
-                Bound {
-                    set: 0,
-                    descriptor: 1,
-                    slot: Slot::Sampler(sampler(A6xxTexFilter::A6XX_TEX_NEAREST, false)),
-                },
-            ],
+            textures: mip_lod_bindings(),
             ..Attachments::default()
         };
         render_to(&SimGpu::new(gpu), &d, &a)

@@ -201,11 +201,21 @@ pub fn compile(shader: &ir::Shader, model: &dyn ShaderModel) -> Result<CompiledS
                 .any(|op| matches!(op, mir::MOp::Tex { op, .. } if want.contains(op)))
         })
     };
-    let bindless_samplers = tex_op(&[parsnip_isa::Opcode::Saml, parsnip_isa::Opcode::Sam]);
+    let bindless_samplers = tex_op(&[
+        parsnip_isa::Opcode::Saml,
+        parsnip_isa::Opcode::Sam,
+        parsnip_isa::Opcode::Samb,
+        parsnip_isa::Opcode::Samgq,
+        parsnip_isa::Opcode::Gather4r,
+        parsnip_isa::Opcode::Gather4g,
+        parsnip_isa::Opcode::Gather4b,
+        parsnip_isa::Opcode::Gather4a,
+    ]);
     // `sam` takes its level of detail from the quad's derivatives; `dsx`/`dsy` and their
     // fine forms read the quad's other fibers.
     let uses_derivatives = tex_op(&[
         parsnip_isa::Opcode::Sam,
+        parsnip_isa::Opcode::Samb,
         parsnip_isa::Opcode::Dsx,
         parsnip_isa::Opcode::Dsy,
         parsnip_isa::Opcode::Dsxpp1,

@@ -438,7 +438,8 @@ pub type Coords = SmallVec<[Src; 3]>;
 /// Component `component` (0-3, x to w) of a texel: 32 bits. A fetch (`filtered` false)
 /// reads the texel at integer `coords` of level `lod` (an integer; level 0 without); a
 /// filtered load samples at normalised float `coords` and float level `lod` through the
-/// view's sampler.
+/// view's sampler. A filtered load with none of `lod`, `bias` and `gradients` takes the
+/// quad's implicit level of detail.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TexelLoad {
     pub view: TexelView,
@@ -446,6 +447,12 @@ pub struct TexelLoad {
     pub lod: Option<Src>,
     pub filtered: bool,
     pub component: u8,
+    /// Added to the implicit level of detail.
+    pub bias: Option<Src>,
+    /// Explicit derivatives: the coordinates' along x, then along y.
+    pub gradients: Vec<Src>,
+    /// A gather of this component of the four texels bilinear filtering would weigh.
+    pub gather: Option<u8>,
 }
 
 /// Writes the texel at `coords`: `values` are its first components, as many as the
@@ -625,9 +632,8 @@ impl Op {
             Op::TexelLoad(l) => {
                 l.view.for_each_src_mut(&mut f);
                 l.coords.iter_mut().for_each(&mut f);
-                if let Some(lod) = &mut l.lod {
-                    f(lod);
-                }
+                l.lod.iter_mut().chain(&mut l.bias).for_each(&mut f);
+                l.gradients.iter_mut().for_each(&mut f);
             }
             Op::TexelStore(s) => {
                 s.view.for_each_src_mut(&mut f);
@@ -677,9 +683,8 @@ impl Op {
             Op::TexelLoad(l) => {
                 l.view.for_each_src(&mut f);
                 l.coords.iter().for_each(&mut f);
-                if let Some(lod) = &l.lod {
-                    f(lod);
-                }
+                l.lod.iter().chain(&l.bias).for_each(&mut f);
+                l.gradients.iter().for_each(&mut f);
             }
             Op::TexelStore(s) => {
                 s.view.for_each_src(&mut f);

@@ -234,6 +234,16 @@ impl Display for Op {
                 if let Some(lod) = l.lod {
                     write!(f, " lod {lod}")?;
                 }
+                if let Some(bias) = l.bias {
+                    write!(f, " bias {bias}")?;
+                }
+                if !l.gradients.is_empty() {
+                    write!(f, " gradients")?;
+                    coords(f, &l.gradients)?;
+                }
+                if let Some(c) = l.gather {
+                    write!(f, " gather {c}")?;
+                }
                 Ok(())
             }
             Op::TexelStore(s) => {

@@ -1268,6 +1268,7 @@ impl<'m> Translator<'m> {
             | O::ImageWrite
             | O::ImageSampleExplicitLod
             | O::ImageSampleImplicitLod
+            | O::ImageGather
             | O::ImageQuerySize
             | O::ImageQuerySizeLod
             | O::ImageQueryLevels

@@ -41,6 +41,14 @@ fn harmless_operands() -> ImageOperands {
         | ImageOperands::ZERO_EXTEND
 }
 
+/// The image operands of a sample that choose its level of detail.
+#[derive(Default)]
+struct SampleOperands {
+    lod: Option<Src>,
+    bias: Option<Src>,
+    gradients: Vec<Src>,
+}
+
 /// Up to three coordinates, as a texel pointer keeps them.
 pub(super) fn coords_of(c: &[Src]) -> ([Src; 3], u8) {
     let mut out = [Src::Imm(0); 3];
@@ -270,6 +278,60 @@ impl Translator<'_> {
         Ok(Some(lod))
     }
 
+    /// A sample's image operands from operand `first`: Bias (implicit levels of detail in
+    /// fragment shaders only), or Lod or Grad (explicit ones).
+    fn sample_operands(
+        &mut self,
+        ids: &Ids,
+        inst: &dr::Instruction,
+        first: usize,
+        implicit: bool,
+    ) -> Result<SampleOperands> {
+        let mut out = SampleOperands::default();
+        let ops = match inst.operands.get(first) {
+            None => return Ok(out),
+            Some(dr::Operand::ImageOperands(ops)) => *ops,
+            Some(other) => return Err(err(inst, format!("unexpected operand {other:?}"))),
+        };
+        let allowed = harmless_operands()
+            | if implicit {
+                ImageOperands::BIAS
+            } else {
+                ImageOperands::LOD | ImageOperands::GRAD
+            };
+        let refused = ops & !allowed;
+        if !refused.is_empty() {
+            return Err(err(
+                inst,
+                format!("image operands {refused:?} are not supported here"),
+            ));
+        }
+        // The operands follow the mask in the order of its bits: Bias, Lod, Grad.
+        let mut next = first + 1;
+        let mut scalar = |t: &mut Self, what: &str| -> Result<Src> {
+            let c = t.comp(ids, inst, next)?;
+            next += 1;
+            match (c.len(), c.sizes.first()) {
+                (1, Some(BitSize::B32)) => Ok(c.srcs[0]),
+                _ => Err(err(inst, format!("{what} is one 32-bit float"))),
+            }
+        };
+        if ops.contains(ImageOperands::BIAS) {
+            out.bias = Some(scalar(self, "a bias")?);
+        }
+        if ops.contains(ImageOperands::LOD) {
+            out.lod = Some(scalar(self, "a level of detail")?);
+        }
+        if ops.contains(ImageOperands::GRAD) {
+            let (dx, dy) = (self.comp(ids, inst, next)?, self.comp(ids, inst, next + 1)?);
+            if dx.len() != dy.len() || dx.sizes.iter().any(|s| *s != BitSize::B32) {
+                return Err(err(inst, "gradients are two vectors of 32-bit floats"));
+            }
+            out.gradients = dx.srcs.iter().chain(&dy.srcs).copied().collect();
+        }
+        Ok(out)
+    }
+
     /// The 32-bit components of the result, at most four.
     fn texel_result_sizes(&self, inst: &dr::Instruction) -> Result<Vec<BitSize>> {
         let sizes = self.result_sizes(inst)?;
@@ -384,6 +446,9 @@ impl Translator<'_> {
                     lod,
                     filtered: false,
                     component: 0,
+                    bias: None,
+                    gradients: Vec::new(),
+                    gather: None,
                 };
                 Some(self.texel_components(inst, load)?)
             }
@@ -418,24 +483,58 @@ impl Translator<'_> {
                     )?;
                 }
                 // An implicit level of detail is the quad's, from the coordinates'
-                // derivatives: `sam` computes it (Bias is not supported).
-                let lod = match self.image_operands(ids, inst, 2, !implicit)? {
-                    Some(lod) if lod.sizes[0] != BitSize::B32 => {
-                        return Err(err(inst, "the level of detail is a 32-bit float"))
-                    }
-                    Some(lod) => Some(lod.srcs[0]),
-                    None if implicit => None,
-                    None => return Err(err(
+                // derivatives: `sam` (`samb` with a bias) computes it.
+                let ops = self.sample_operands(ids, inst, 2, implicit)?;
+                if !implicit && ops.lod.is_none() && ops.gradients.is_empty() {
+                    return Err(err(
                         inst,
-                        "explicit-LOD sampling needs a Lod operand (gradients are not supported)",
-                    )),
-                };
+                        "explicit-LOD sampling needs a Lod or Grad operand",
+                    ));
+                }
+                if !ops.gradients.is_empty() && (view.arrayed || view.dim == TexelDim::D1) {
+                    return Err(err(
+                        inst,
+                        "sampling with gradients is supported for 2D and 3D images only",
+                    ));
+                }
                 let load = TexelLoad {
                     view,
                     coords,
-                    lod,
+                    lod: ops.lod,
                     filtered: true,
                     component: 0,
+                    bias: ops.bias,
+                    gradients: ops.gradients,
+                    gather: None,
+                };
+                Some(self.texel_components(inst, load)?)
+            }
+            SpvOp::ImageGather => {
+                // Gathers read level 0, in any stage.
+                let image = self.image_at(ids, inst, 0)?;
+                let view = self.texel_view(inst, &image)?;
+                if view.sampler.is_none() || view.path != TexelPath::Sampled {
+                    return Err(err(inst, "gathers from an image that has no sampler"));
+                }
+                if view.dim != TexelDim::D2 {
+                    return Err(err(inst, "gathers are supported from 2D images only"));
+                }
+                let coords = self.float_coords(ids, inst, 1, &view)?;
+                let component = self.comp(ids, inst, 2)?;
+                let component = match component.srcs.first().and_then(|s| s.as_imm()) {
+                    Some(c @ 0..=3) if component.len() == 1 => c as u8,
+                    _ => return Err(err(inst, "the gathered component is a constant 0 to 3")),
+                };
+                self.image_operands(ids, inst, 3, false)?;
+                let load = TexelLoad {
+                    view,
+                    coords,
+                    lod: None,
+                    filtered: true,
+                    component: 0,
+                    bias: None,
+                    gradients: Vec::new(),
+                    gather: Some(component),
                 };
                 Some(self.texel_components(inst, load)?)
             }

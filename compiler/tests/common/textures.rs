@@ -187,3 +187,38 @@ pub fn bind(gpu: &SimGpu, s: &mut StateWriter, bound: &[Bound]) -> Result<Vec<Bo
     }
     Ok(bos)
 }
+
+/// Texel (i, j) of level k of newref.c's `mip_lod` texture (8x8 RGBA8, 4 levels): a
+/// one-texel checkerboard of two colours of the level's own (red/white, green/black,
+/// blue/yellow, magenta/cyan), the first at (0, 0).
+pub fn mip_lod_texel(k: u32, i: u32, j: u32) -> [u8; 4] {
+    const COLOURS: [[[u8; 4]; 2]; 4] = [
+        [[255, 0, 0, 255], [255, 255, 255, 255]],
+        [[0, 255, 0, 255], [0, 0, 0, 255]],
+        [[0, 0, 255, 255], [255, 255, 0, 255]],
+        [[255, 0, 255, 255], [0, 255, 255, 255]],
+    ];
+    COLOURS[k as usize][((i + j) & 1) as usize]
+}
+
+/// The `mip_lod` texture as a combined image sampler at set 0 descriptors 0 (texture)
+/// and 1 (its nearest/nearest/mip-nearest sampler).
+pub fn mip_lod_bindings() -> Vec<Bound> {
+    vec![
+        Bound {
+            set: 0,
+            descriptor: 0,
+            slot: Slot::Image {
+                size: (8, 8),
+                levels: 4,
+                pitch: 64,
+                texels: linear_levels((8, 8), 4, 64, mip_lod_texel),
+            },
+        },
+        Bound {
+            set: 0,
+            descriptor: 1,
+            slot: Slot::Sampler(sampler(A6xxTexFilter::A6XX_TEX_NEAREST, false)),
+        },
+    ]
+}

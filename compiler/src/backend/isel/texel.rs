@@ -123,6 +123,23 @@ impl Sel<'_> {
         (Comp(group, 0), srcs.len() as u8)
     }
 
+    /// `samgq`'s first source: the coordinates padded to four, then their derivatives
+    /// along x and along y (ir3's emit_tex for txd).
+    fn gradient_coords(&mut self, coords: &[Src], gradients: &[Src]) -> (Comp, u8) {
+        let n = 4 + gradients.len();
+        let group = self.m.new_vreg(n as u8, false);
+        for (k, s) in coords.iter().enumerate() {
+            self.copy_into(Comp(group, k as u8), *s);
+        }
+        for k in coords.len()..4 {
+            self.copy_into(Comp(group, k as u8), Src::Imm(0));
+        }
+        for (k, s) in gradients.iter().enumerate() {
+            self.copy_into(Comp(group, (4 + k) as u8), *s);
+        }
+        (Comp(group, 0), n as u8)
+    }
+
     /// Typed image access's coordinates: consecutive registers, one per coordinate.
     fn ibo_coords(&mut self, coords: &[Src]) -> (Comp, u8) {
         if let [c] = coords {
@@ -153,6 +170,9 @@ impl Sel<'_> {
                 && l.coords == first.coords
                 && l.lod == first.lod
                 && l.filtered == first.filtered
+                && l.bias == first.bias
+                && l.gradients == first.gradients
+                && l.gather == first.gather
         };
         let mut members: Vec<(ir::Value, u8)> = Vec::new();
         for instr in &instrs[at..] {
@@ -169,14 +189,26 @@ impl Sel<'_> {
             TexelPath::Sampled => {
                 let mask = covering_mask(used);
                 let (base, index) = self.tex_slot(v, first.filtered)?;
-                let coords = self.tex_coords(v, &first.coords, first.filtered);
-                let src2 = first.lod.map(|l| self.reg(l, false));
-                let op = match (first.filtered, src2) {
-                    (true, Some(_)) => Opcode::Saml,
+                let coords = if first.gradients.is_empty() {
+                    self.tex_coords(v, &first.coords, first.filtered)
+                } else {
+                    self.gradient_coords(&first.coords, &first.gradients)
+                };
+                let src2 = first.lod.or(first.bias).map(|l| self.reg(l, false));
+                let op = match (first.filtered, first.lod, first.bias, first.gather) {
+                    (true, _, _, Some(c)) => [
+                        Opcode::Gather4r,
+                        Opcode::Gather4g,
+                        Opcode::Gather4b,
+                        Opcode::Gather4a,
+                    ][usize::from(c & 3)],
+                    (true, _, _, _) if !first.gradients.is_empty() => Opcode::Samgq,
+                    (true, Some(_), _, _) => Opcode::Saml,
+                    (true, None, Some(_), _) => Opcode::Samb,
                     // The quad's implicit level of detail.
-                    (true, None) => Opcode::Sam,
-                    (false, Some(_)) => Opcode::Isaml,
-                    (false, None) => Opcode::Isam,
+                    (true, None, None, _) => Opcode::Sam,
+                    (false, Some(_), _, _) => Opcode::Isaml,
+                    (false, None, _, _) => Opcode::Isam,
                 };
                 let (is_3d, array) = tex_flags(v);
                 let group = self.m.new_vreg(mask.count_ones() as u8, false);
