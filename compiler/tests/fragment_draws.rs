@@ -5,19 +5,25 @@ mod common;
 
 use common::dispatch::SimGpu;
 use common::draw::{render_to, Attachments, ColourAttachment, DepthAttachment, Draw};
-use common::textures::{mip_lod_bindings, mip_lod_texel};
+use common::textures::{linear_levels, mip_lod_bindings, mip_lod_texel, sampler, Bound, Slot};
 use parsnip_compiler::backend::CompiledShader;
 use parsnip_compiler::descriptor_layout::{DescriptorKind, DescriptorLayout};
 use parsnip_compiler::{compile, CompileOptions};
-use parsnip_registers::enums::{A6xxFormat, AdrenoCompareFunc, PcDiPrimtype};
+use parsnip_registers::enums::{A6xxFormat, A6xxTexFilter, AdrenoCompareFunc, PcDiPrimtype};
 
 const GPUS: [&str; 2] = ["a660", "a740"];
 const W: u32 = 96;
 const H: u32 = 64;
 
 fn shader(file: &str, gpu: &str) -> CompiledShader {
+    shader_with(file, gpu, &DescriptorLayout::default())
+}
+
+/// `file` compiled for `gpu` with its descriptors where `layout` puts them.
+fn shader_with(file: &str, gpu: &str, layout: &DescriptorLayout) -> CompiledShader {
     let options = CompileOptions {
         gpu: gpu.into(),
+        layout: layout.clone(),
         ..CompileOptions::default()
     };
     compile(&common::spirv_file(file), &options).unwrap_or_else(|e| panic!("{file}: {e}"))
@@ -46,6 +52,16 @@ fn render_rgba8(gpu: &str, vs: &CompiledShader, fs: &CompiledShader, vertices: u
     )
     .unwrap_or_else(|e| panic!("{gpu}: {e}"))
     .remove(0)
+}
+
+/// An RGBA8 UNORM colour attachment cleared to (1, 2, 3, 4).
+fn rgba8() -> ColourAttachment {
+    ColourAttachment {
+        format: A6xxFormat::FMT6_8_8_8_8_UNORM,
+        bytes: 4,
+        integer: None,
+        clear: vec![1, 2, 3, 4],
+    }
 }
 
 /// The pixel of `x, y` in an image of `bytes` a pixel.
@@ -281,12 +297,7 @@ fn biased_graded_and_gathered_lookups() {
     let layout = DescriptorLayout::packed(&[(0, 0, DescriptorKind::CombinedImageSampler, 1)]);
     for gpu in GPUS {
         let vs = shader("fullscreen.vert", gpu);
-        let options = CompileOptions {
-            gpu: gpu.into(),
-            layout: layout.clone(),
-            ..CompileOptions::default()
-        };
-        let fs = compile(&common::spirv_file("texture_lookups.frag"), &options).unwrap();
+        let fs = shader_with("texture_lookups.frag", gpu, &layout);
         for op in ["samb", "samgq", "gather4g"] {
             assert!(
                 fs.disassembly.contains(op),
@@ -294,12 +305,6 @@ fn biased_graded_and_gathered_lookups() {
                 fs.disassembly
             );
         }
-        let rgba8 = || ColourAttachment {
-            format: A6xxFormat::FMT6_8_8_8_8_UNORM,
-            bytes: 4,
-            integer: None,
-            clear: vec![1, 2, 3, 4],
-        };
         let a = Attachments {
             colour: vec![rgba8(), rgba8(), rgba8()],
             textures: mip_lod_bindings(),
@@ -329,6 +334,63 @@ fn biased_graded_and_gathered_lookups() {
                     "{at} grad"
                 );
                 assert_eq!(pixel(&got[2], 4, x, y), gather, "{at} gather");
+            }
+        }
+    }
+}
+
+/// texture_offsets_shadow.frag over the whole target: in each 8x8 block pixel (8a + i,
+/// 8b + j) samples at ((i + 0.5) / 8, (j + 0.5) / 8):
+/// - mip_lod's level 0 with offset (1, -1): texel (i + 1, j - 1) clamped to the edge;
+/// - an 8x8 R32 FLOAT texture holding (i + j) / 14 through a LESS compare sampler,
+///   reference 0.5: 1.0 where 0.5 < (i + j) / 14, i.e. i + j > 7, else 0 (nearest: one
+///   texel compared).
+#[test]
+fn offset_and_shadow_lookups() {
+    let layout = DescriptorLayout::packed(&[
+        (0, 0, DescriptorKind::CombinedImageSampler, 1),
+        (0, 1, DescriptorKind::CombinedImageSampler, 1),
+    ]);
+    let depth: Vec<u8> = linear_levels((8, 8), 1, 64, |_, i, j| {
+        ((i + j) as f32 / 14.0).to_le_bytes()
+    });
+    for gpu in GPUS {
+        let vs = shader("fullscreen.vert", gpu);
+        let fs = shader_with("texture_offsets_shadow.frag", gpu, &layout);
+        let mut textures = mip_lod_bindings();
+        textures.push(Bound {
+            set: 0,
+            descriptor: 2,
+            slot: Slot::Image {
+                format: A6xxFormat::FMT6_32_FLOAT,
+                size: (8, 8),
+                levels: 1,
+                pitch: 64,
+                texels: depth.clone(),
+            },
+        });
+        let mut less = sampler(A6xxTexFilter::A6XX_TEX_NEAREST, false);
+        less.compare_func = AdrenoCompareFunc::FUNC_LESS;
+        textures.push(Bound {
+            set: 0,
+            descriptor: 3,
+            slot: Slot::Sampler(less),
+        });
+        let a = Attachments {
+            colour: vec![rgba8(), rgba8()],
+            textures,
+            ..Attachments::default()
+        };
+        let got = render_to(&SimGpu::new(gpu), &draw(&vs, &fs, 3), &a)
+            .unwrap_or_else(|e| panic!("{gpu}: {e}"));
+        for y in 0..H {
+            for x in 0..W {
+                let (i, j) = (x % 8, y % 8);
+                let at = format!("{gpu}: pixel ({x}, {y})");
+                let want = mip_lod_texel(0, (i + 1).min(7), j.saturating_sub(1));
+                assert_eq!(pixel(&got[0], 4, x, y), want, "{at} offset");
+                let pass = if i + j > 7 { 255 } else { 0 };
+                assert_eq!(pixel(&got[1], 4, x, y), [pass; 4], "{at} shadow");
             }
         }
     }

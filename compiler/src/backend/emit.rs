@@ -234,6 +234,8 @@ impl Ctx<'_> {
                 src2,
                 is_3d,
                 array,
+                offset,
+                shadow,
                 base,
                 index,
             } => {
@@ -242,9 +244,11 @@ impl Ctx<'_> {
                 t.wrmask = *wrmask;
                 t.dst = self.num(*dst)?;
                 t.src1 = coords.map(|(c, _)| self.num(c)).transpose()?;
-                t.src2 = src2.map(|c| self.num(c)).transpose()?;
+                t.src2 = src2.map(|(c, _)| self.num(c)).transpose()?;
                 t.is_3d = *is_3d;
                 t.array = *array;
+                t.o = *offset;
+                t.s = *shadow;
                 if *index == TexSlot::None {
                     // The derivatives read their source in the destination's precision.
                     t.half_src = ty.is_half();

@@ -544,6 +544,8 @@ impl Sel<'_> {
                     src2: None,
                     is_3d: false,
                     array: false,
+                    offset: false,
+                    shadow: false,
                     base: 0,
                     index: TexSlot::None,
                 });

@@ -447,12 +447,23 @@ pub struct TexelLoad {
     pub lod: Option<Src>,
     pub filtered: bool,
     pub component: u8,
+    /// What else a filtered load does (boxed: most loads have none of it).
+    pub extra: Box<SampleOperands>,
+}
+
+/// The operands of a filtered load besides its coordinates and level.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SampleOperands {
     /// Added to the implicit level of detail.
     pub bias: Option<Src>,
     /// Explicit derivatives: the coordinates' along x, then along y.
     pub gradients: Vec<Src>,
     /// A gather of this component of the four texels bilinear filtering would weigh.
     pub gather: Option<u8>,
+    /// Texel offsets added to the coordinates (one per coordinate, integers).
+    pub offsets: Vec<Src>,
+    /// The depth reference a shadow lookup compares the texels with.
+    pub compare: Option<Src>,
 }
 
 /// Writes the texel at `coords`: `values` are its first components, as many as the
@@ -632,8 +643,11 @@ impl Op {
             Op::TexelLoad(l) => {
                 l.view.for_each_src_mut(&mut f);
                 l.coords.iter_mut().for_each(&mut f);
-                l.lod.iter_mut().chain(&mut l.bias).for_each(&mut f);
-                l.gradients.iter_mut().for_each(&mut f);
+                let x = &mut *l.extra;
+                l.lod.iter_mut().chain(&mut x.bias).for_each(&mut f);
+                x.compare.iter_mut().for_each(&mut f);
+                x.gradients.iter_mut().for_each(&mut f);
+                x.offsets.iter_mut().for_each(&mut f);
             }
             Op::TexelStore(s) => {
                 s.view.for_each_src_mut(&mut f);
@@ -683,8 +697,11 @@ impl Op {
             Op::TexelLoad(l) => {
                 l.view.for_each_src(&mut f);
                 l.coords.iter().for_each(&mut f);
-                l.lod.iter().chain(&l.bias).for_each(&mut f);
-                l.gradients.iter().for_each(&mut f);
+                let x = &*l.extra;
+                l.lod.iter().chain(&x.bias).for_each(&mut f);
+                x.compare.iter().for_each(&mut f);
+                x.gradients.iter().for_each(&mut f);
+                x.offsets.iter().for_each(&mut f);
             }
             Op::TexelStore(s) => {
                 s.view.for_each_src(&mut f);

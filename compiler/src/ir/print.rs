@@ -234,15 +234,22 @@ impl Display for Op {
                 if let Some(lod) = l.lod {
                     write!(f, " lod {lod}")?;
                 }
-                if let Some(bias) = l.bias {
+                if let Some(bias) = l.extra.bias {
                     write!(f, " bias {bias}")?;
                 }
-                if !l.gradients.is_empty() {
+                if !l.extra.gradients.is_empty() {
                     write!(f, " gradients")?;
-                    coords(f, &l.gradients)?;
+                    coords(f, &l.extra.gradients)?;
                 }
-                if let Some(c) = l.gather {
+                if let Some(c) = l.extra.gather {
                     write!(f, " gather {c}")?;
+                }
+                if !l.extra.offsets.is_empty() {
+                    write!(f, " offsets")?;
+                    coords(f, &l.extra.offsets)?;
+                }
+                if let Some(r) = l.extra.compare {
+                    write!(f, " compare {r}")?;
                 }
                 Ok(())
             }

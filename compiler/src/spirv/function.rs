@@ -1268,6 +1268,8 @@ impl<'m> Translator<'m> {
             | O::ImageWrite
             | O::ImageSampleExplicitLod
             | O::ImageSampleImplicitLod
+            | O::ImageSampleDrefExplicitLod
+            | O::ImageSampleDrefImplicitLod
             | O::ImageGather
             | O::ImageQuerySize
             | O::ImageQuerySizeLod

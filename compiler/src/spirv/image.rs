@@ -43,10 +43,11 @@ fn harmless_operands() -> ImageOperands {
 
 /// The image operands of a sample that choose its level of detail.
 #[derive(Default)]
-struct SampleOperands {
+struct LevelOperands {
     lod: Option<Src>,
     bias: Option<Src>,
     gradients: Vec<Src>,
+    offsets: Vec<Src>,
 }
 
 /// Up to three coordinates, as a texel pointer keeps them.
@@ -219,7 +220,8 @@ impl Translator<'_> {
     }
 
     /// Float coordinate operand `i` of a filtered load from `view`: as many 32-bit floats
-    /// as the view takes.
+    /// as the view takes (the SPIR-V spec lets a vector be longer, unused components
+    /// last).
     fn float_coords(
         &mut self,
         ids: &Ids,
@@ -227,7 +229,13 @@ impl Translator<'_> {
         i: usize,
         view: &TexelView,
     ) -> Result<Coords> {
-        let c = self.comp(ids, inst, i)?;
+        let mut c = self.comp(ids, inst, i)?;
+        if c.len() > view.coords() {
+            c = Comp::new(
+                c.srcs[..view.coords()].to_vec(),
+                c.sizes[..view.coords()].to_vec(),
+            );
+        }
         if c.len() != view.coords() || c.sizes.iter().any(|s| *s != BitSize::B32) {
             return Err(err(
                 inst,
@@ -286,14 +294,16 @@ impl Translator<'_> {
         inst: &dr::Instruction,
         first: usize,
         implicit: bool,
-    ) -> Result<SampleOperands> {
-        let mut out = SampleOperands::default();
+    ) -> Result<LevelOperands> {
+        let mut out = LevelOperands::default();
         let ops = match inst.operands.get(first) {
             None => return Ok(out),
             Some(dr::Operand::ImageOperands(ops)) => *ops,
             Some(other) => return Err(err(inst, format!("unexpected operand {other:?}"))),
         };
         let allowed = harmless_operands()
+            | ImageOperands::CONST_OFFSET
+            | ImageOperands::OFFSET
             | if implicit {
                 ImageOperands::BIAS
             } else {
@@ -328,6 +338,14 @@ impl Translator<'_> {
                 return Err(err(inst, "gradients are two vectors of 32-bit floats"));
             }
             out.gradients = dx.srcs.iter().chain(&dy.srcs).copied().collect();
+            next += 2;
+        }
+        if ops.intersects(ImageOperands::CONST_OFFSET | ImageOperands::OFFSET) {
+            let o = self.comp(ids, inst, next)?;
+            if o.sizes.iter().any(|s| *s != BitSize::B32) {
+                return Err(err(inst, "texel offsets are 32-bit integers"));
+            }
+            out.offsets = o.srcs.to_vec();
         }
         Ok(out)
     }
@@ -446,14 +464,22 @@ impl Translator<'_> {
                     lod,
                     filtered: false,
                     component: 0,
-                    bias: None,
-                    gradients: Vec::new(),
-                    gather: None,
+                    extra: Box::default(),
                 };
                 Some(self.texel_components(inst, load)?)
             }
-            SpvOp::ImageSampleExplicitLod | SpvOp::ImageSampleImplicitLod => {
-                let implicit = inst.class.opcode == SpvOp::ImageSampleImplicitLod;
+            SpvOp::ImageSampleExplicitLod
+            | SpvOp::ImageSampleImplicitLod
+            | SpvOp::ImageSampleDrefExplicitLod
+            | SpvOp::ImageSampleDrefImplicitLod => {
+                let implicit = matches!(
+                    inst.class.opcode,
+                    SpvOp::ImageSampleImplicitLod | SpvOp::ImageSampleDrefImplicitLod
+                );
+                let shadow = matches!(
+                    inst.class.opcode,
+                    SpvOp::ImageSampleDrefExplicitLod | SpvOp::ImageSampleDrefImplicitLod
+                );
                 if implicit && self.m.stage != Stage::Fragment {
                     return Err(err(
                         inst,
@@ -484,12 +510,29 @@ impl Translator<'_> {
                 }
                 // An implicit level of detail is the quad's, from the coordinates'
                 // derivatives: `sam` (`samb` with a bias) computes it.
-                let ops = self.sample_operands(ids, inst, 2, implicit)?;
+                // A shadow lookup's reference precedes the image operands.
+                let compare = if shadow {
+                    let r = self.comp(ids, inst, 2)?;
+                    match (r.len(), r.sizes.first()) {
+                        (1, Some(BitSize::B32)) => Some(r.srcs[0]),
+                        _ => return Err(err(inst, "the depth reference is one 32-bit float")),
+                    }
+                } else {
+                    None
+                };
+                let mut ops = self.sample_operands(ids, inst, 2 + usize::from(shadow), implicit)?;
+                if !ops.offsets.is_empty() && view.dim == TexelDim::D1 {
+                    // The hardware samples a 1D view as a 2D one of height 1.
+                    ops.offsets.push(Src::Imm(0));
+                }
                 if !implicit && ops.lod.is_none() && ops.gradients.is_empty() {
                     return Err(err(
                         inst,
                         "explicit-LOD sampling needs a Lod or Grad operand",
                     ));
+                }
+                if !ops.gradients.is_empty() && shadow {
+                    return Err(err(inst, "shadow lookups with gradients are not supported"));
                 }
                 if !ops.gradients.is_empty() && (view.arrayed || view.dim == TexelDim::D1) {
                     return Err(err(
@@ -503,9 +546,13 @@ impl Translator<'_> {
                     lod: ops.lod,
                     filtered: true,
                     component: 0,
-                    bias: ops.bias,
-                    gradients: ops.gradients,
-                    gather: None,
+                    extra: Box::new(SampleOperands {
+                        bias: ops.bias,
+                        gradients: ops.gradients,
+                        offsets: ops.offsets,
+                        compare,
+                        gather: None,
+                    }),
                 };
                 Some(self.texel_components(inst, load)?)
             }
@@ -532,9 +579,10 @@ impl Translator<'_> {
                     lod: None,
                     filtered: true,
                     component: 0,
-                    bias: None,
-                    gradients: Vec::new(),
-                    gather: Some(component),
+                    extra: Box::new(SampleOperands {
+                        gather: Some(component),
+                        ..SampleOperands::default()
+                    }),
                 };
                 Some(self.texel_components(inst, load)?)
             }

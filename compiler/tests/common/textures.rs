@@ -3,7 +3,7 @@
 //! gives, and SP_BINDLESS_BASE (with HLSQ_BINDLESS_BASE on a6xx) for each set, as Turnip
 //! binds graphics descriptor sets (its a660/a740 sysmem streams of `mip_lod`).
 //!
-//! Textures are linear RGBA8 2D images whose levels follow each other, each level's rows
+//! Textures are linear 2D images of 32-bit texels whose levels follow each other, each level's rows
 //! `pitch` bytes apart (the layout the model reads a TILE6_LINEAR descriptor with).
 
 use super::dispatch::SimGpu;
@@ -22,8 +22,10 @@ const DESCRIPTOR_DWORDS: usize = 16;
 
 /// What one bindless descriptor slot holds.
 pub enum Slot {
-    /// An RGBA8 UNORM 2D image of `size` texels and `levels` levels; `texels` its bytes.
+    /// A 2D image of 32-bit texels of `format` (RGBA8 UNORM or R32 FLOAT), `size` texels
+    /// and `levels` levels; `texels` its bytes.
     Image {
+        format: A6xxFormat,
         size: (u32, u32),
         levels: u32,
         pitch: u32,
@@ -81,6 +83,7 @@ pub fn linear_levels(
 fn image_descriptor(
     chip: Chip,
     iova: u64,
+    format: A6xxFormat,
     size: (u32, u32),
     levels: u32,
     pitch: u32,
@@ -97,7 +100,7 @@ fn image_descriptor(
             ];
             d.miplvls = levels - 1;
             d.samples = A3xxMsaaSamples::MSAA_ONE;
-            d.fmt = A6xxFormat::FMT6_8_8_8_8_UNORM;
+            d.fmt = format;
             d.swap = A3xxColorSwap::WZYX;
             d.width = size.0;
             d.height = size.1;
@@ -133,13 +136,14 @@ pub fn bind(gpu: &SimGpu, s: &mut StateWriter, bound: &[Bound]) -> Result<Vec<Bo
         for b in in_set {
             let raw: Vec<u32> = match &b.slot {
                 Slot::Image {
+                    format,
                     size,
                     levels,
                     pitch,
                     texels,
                 } => {
                     let bo = gpu.bo_with(texels, "texture")?;
-                    let d = image_descriptor(chip, bo.iova(), *size, *levels, *pitch)?;
+                    let d = image_descriptor(chip, bo.iova(), *format, *size, *levels, *pitch)?;
                     bos.push(bo);
                     d.to_vec()
                 }
@@ -209,6 +213,7 @@ pub fn mip_lod_bindings() -> Vec<Bound> {
             set: 0,
             descriptor: 0,
             slot: Slot::Image {
+                format: A6xxFormat::FMT6_8_8_8_8_UNORM,
                 size: (8, 8),
                 levels: 4,
                 pitch: 64,
