@@ -64,6 +64,17 @@ fn rgba8() -> ColourAttachment {
     }
 }
 
+/// Whether two_facings.vert's left triangle, (0, 0), (48, 0), (0, 64), covers pixel
+/// (x, y)'s centre (none lies on its sloped edge).
+fn in_left_triangle(x: u32, y: u32) -> bool {
+    (x as f32 + 0.5) / 48.0 + (y as f32 + 0.5) / 64.0 < 1.0
+}
+
+/// Whether its right triangle, (96, 0), (48, 64), (96, 64), covers pixel (x, y)'s centre.
+fn in_right_triangle(x: u32, y: u32) -> bool {
+    (96.0 - (x as f32 + 0.5)) / 48.0 + (64.0 - (y as f32 + 0.5)) / 64.0 < 1.0
+}
+
 /// The pixel of `x, y` in an image of `bytes` a pixel.
 fn pixel(image: &[u8], bytes: u32, x: u32, y: u32) -> &[u8] {
     let row = (W * bytes).next_multiple_of(64);
@@ -224,9 +235,7 @@ fn fine_and_coarse_derivatives_across_the_quad() {
 /// the strict inside of the edges.
 #[test]
 fn helper_invocations_are_the_uncovered_fibers_of_a_quad() {
-    let left = |x: u32, y: u32| (x as f32 + 0.5) / 48.0 + (y as f32 + 0.5) / 64.0 < 1.0;
-    let right =
-        |x: u32, y: u32| (96.0 - (x as f32 + 0.5)) / 48.0 + (64.0 - (y as f32 + 0.5)) / 64.0 < 1.0;
+    let (left, right) = (in_left_triangle, in_right_triangle);
     for gpu in GPUS {
         let vs = shader("two_facings.vert", gpu);
         let fs = shader("helper_neighbours.frag", gpu);
@@ -391,6 +400,40 @@ fn offset_and_shadow_lookups() {
                 assert_eq!(pixel(&got[0], 4, x, y), want, "{at} offset");
                 let pass = if i + j > 7 { 255 } else { 0 };
                 assert_eq!(pixel(&got[1], 4, x, y), [pass; 4], "{at} shadow");
+            }
+        }
+    }
+}
+
+/// vertex_texture.vert samples mip_lod's texture in the vertex shader with explicit
+/// levels: (0.25, 0.25) at level 1 (4x4) is texel (1, 1), the first colour (green);
+/// (0.75, 0.25) at level 2 (2x2) is texel (1, 0), the second (yellow). The triangles are
+/// two_facings.vert's, their colours flat from their first vertices.
+#[test]
+fn vertex_shaders_sample_textures() {
+    let layout = DescriptorLayout::packed(&[(0, 0, DescriptorKind::CombinedImageSampler, 1)]);
+    let (left, right) = (in_left_triangle, in_right_triangle);
+    for gpu in GPUS {
+        let vs = shader_with("vertex_texture.vert", gpu, &layout);
+        assert!(vs.disassembly.contains("saml"), "{}", vs.disassembly);
+        let fs = shader("flat_colour.frag", gpu);
+        let a = Attachments {
+            textures: mip_lod_bindings(),
+            ..Attachments::default()
+        };
+        let got = render_to(&SimGpu::new(gpu), &draw(&vs, &fs, 6), &a)
+            .unwrap_or_else(|e| panic!("{gpu}: {e}"))
+            .remove(0);
+        for y in 0..H {
+            for x in 0..W {
+                let want = if left(x, y) {
+                    mip_lod_texel(1, 1, 1)
+                } else if right(x, y) {
+                    mip_lod_texel(2, 1, 0)
+                } else {
+                    [1, 2, 3, 4]
+                };
+                assert_eq!(pixel(&got, 4, x, y), want, "{gpu}: pixel ({x}, {y})");
             }
         }
     }
