@@ -8,7 +8,7 @@ mod common;
 
 use common::dispatch::SimGpu;
 use common::draw::{render, render_to, Attachments, Draw, VertexAttribute};
-use common::textures::mip_lod_bindings;
+use common::textures::{mip_lod_bindings, Bound, Slot};
 use parsnip_compiler::backend::CompiledShader;
 use parsnip_compiler::descriptor_layout::{DescriptorKind, DescriptorLayout};
 use parsnip_compiler::{compile, CompileOptions};
@@ -327,6 +327,58 @@ fn mip_lod_renders_as_lavapipe_does() {
             ..Attachments::default()
         };
         render_to(&SimGpu::new(gpu), &d, &a)
+            .unwrap_or_else(|e| panic!("{gpu}: {e}"))
+            .remove(0)
+    });
+}
+
+/// w_input_attachment's second subpass: subpass1.frag reads attachment 0 with
+/// subpassLoad (an input attachment at set 0 binding 0) over fullscreen.vert's triangle
+/// and writes each pixel inverted or rotated by 8x8 checker cell. Attachment 0 is what
+/// the first subpass leaves: cleared to (0x10, 0x20, 0x30), then the pixel-aligned quads
+/// [8, 56) x [8, 40) in (0xff, 0x40, 0x00) and [40, 88) x [24, 56) in (0x20, 0x80,
+/// 0xe0) over it (newref.c's QUADs, whose pixel centres are inside exactly where these
+/// bounds say).
+#[test]
+fn input_attachment_renders_as_lavapipe_does() {
+    let Some(apps) = apps() else { return };
+    let colour_at = |x: u32, y: u32| -> [u8; 4] {
+        if (40..88).contains(&x) && (24..56).contains(&y) {
+            [0x20, 0x80, 0xe0, 0xff]
+        } else if (8..56).contains(&x) && (8..40).contains(&y) {
+            [0xff, 0x40, 0x00, 0xff]
+        } else {
+            [0x10, 0x20, 0x30, 0xff]
+        }
+    };
+    let first_subpass: Vec<u8> = (0..H)
+        .flat_map(|y| (0..W).flat_map(move |x| colour_at(x, y)))
+        .collect();
+    check(&apps, "input_attachment", |gpu| {
+        let vs = shader(&apps, "fullscreen.vert", gpu);
+        let words = common::try_spirv_path(&apps.join("apps/newref-shaders/subpass1.frag"))
+            .unwrap_or_else(|e| panic!("subpass1.frag: {e}"));
+        let options = CompileOptions {
+            gpu: gpu.into(),
+            layout: DescriptorLayout::packed(&[(0, 0, DescriptorKind::InputAttachment, 1)]),
+            ..CompileOptions::default()
+        };
+        let fs = compile(&words, &options).unwrap_or_else(|e| panic!("subpass1.frag: {e}"));
+        let a = Attachments {
+            textures: vec![Bound {
+                set: 0,
+                descriptor: 0,
+                slot: Slot::Image {
+                    format: A6xxFormat::FMT6_8_8_8_8_UNORM,
+                    size: (W, H),
+                    levels: 1,
+                    pitch: W * 4,
+                    texels: first_subpass.clone(),
+                },
+            }],
+            ..Attachments::default()
+        };
+        render_to(&SimGpu::new(gpu), &full_screen(&vs, &fs, [0, 0, 0, 0]), &a)
             .unwrap_or_else(|e| panic!("{gpu}: {e}"))
             .remove(0)
     });

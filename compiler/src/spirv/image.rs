@@ -150,6 +150,8 @@ impl Translator<'_> {
     fn texel_view(&self, inst: &dr::Instruction, image: &ImageRef) -> Result<TexelView> {
         let t = self.image_type_of(inst, image.ty)?;
         let path = match t.sampled {
+            // An input attachment is read through the texture unit.
+            _ if t.subpass => TexelPath::Sampled,
             1 => TexelPath::Sampled,
             2 => TexelPath::Storage,
             s => {
@@ -284,6 +286,47 @@ impl Translator<'_> {
             return Err(err(inst, "a level of detail is one scalar"));
         }
         Ok(Some(lod))
+    }
+
+    /// subpassLoad: the input attachment's texel at the fragment's framebuffer position
+    /// plus the coordinate operand (an offset from it), level 0.
+    fn subpass_load(&mut self, ids: &Ids, inst: &dr::Instruction) -> Result<Val> {
+        if self.m.stage != Stage::Fragment {
+            return Err(err(
+                inst,
+                "input attachments are read by fragment shaders only",
+            ));
+        }
+        let image = self.image_at(ids, inst, 0)?;
+        let view = self.texel_view(inst, &image)?;
+        let offset = self.comp(ids, inst, 1)?;
+        if offset.len() != 2 || offset.sizes.iter().any(|s| *s != BitSize::B32) {
+            return Err(err(
+                inst,
+                "a subpass input's coordinate is two 32-bit integers",
+            ));
+        }
+        self.image_operands(ids, inst, 2, false)?;
+        let mut coords = Coords::new();
+        for (c, off) in offset.srcs.iter().enumerate() {
+            let at = self.value(Op::SysVal(SysVal::FragCoord(c as u8)), BitSize::B32)?;
+            let at = self.convert(
+                ConvKind::F2I { signed: true },
+                BitSize::B32,
+                BitSize::B32,
+                at,
+            )?;
+            coords.push(self.alu(AluOp::IAdd, BitSize::B32, &[at, *off])?);
+        }
+        let load = TexelLoad {
+            view,
+            coords,
+            lod: None,
+            filtered: false,
+            component: 0,
+            extra: Box::default(),
+        };
+        self.texel_components(inst, load)
     }
 
     /// A sample's image operands from operand `first`: Bias (implicit levels of detail in
@@ -435,6 +478,13 @@ impl Translator<'_> {
                 let mut image = self.image_at(ids, inst, 0)?;
                 image.sampler = Some(self.sampler_at(ids, inst, 1)?);
                 Some(Val::Image(image))
+            }
+            SpvOp::ImageRead
+                if self
+                    .image_type_of(inst, self.image_at(ids, inst, 0)?.ty)?
+                    .subpass =>
+            {
+                Some(self.subpass_load(ids, inst)?)
             }
             SpvOp::ImageFetch | SpvOp::ImageRead => {
                 let image = self.image_at(ids, inst, 0)?;

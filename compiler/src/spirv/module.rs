@@ -77,6 +77,9 @@ pub struct ImageType {
     /// texel buffer or image.
     pub sampled: u32,
     pub format: ImageFormat,
+    /// A subpass input (Dim SubpassData): a 2D image the fragment shader reads at its own
+    /// position, an input attachment.
+    pub subpass: bool,
 }
 
 /// The length of an array of descriptors.
@@ -229,6 +232,8 @@ impl Module {
                     // dFdxFine, dFdyCoarse, ...
                     | C::DerivativeControl
                     | C::DemoteToHelperInvocation
+                    // subpassInput, read as a texture at the fragment's position.
+                    | C::InputAttachment
             );
             if !supported {
                 return Err(err(inst, format!("capability {cap:?} is not supported")));
@@ -571,6 +576,7 @@ impl Module {
             Some(dr::Operand::ImageFormat(f)) => *f,
             _ => return Err(err(inst, "missing image format")),
         };
+        let subpass = dim == Dim::DimSubpassData;
         let dim = match dim {
             Dim::DimBuffer => TexelDim::Buffer,
             Dim::Dim1D => TexelDim::D1,
@@ -578,7 +584,9 @@ impl Module {
             Dim::Dim3D => TexelDim::D3,
             Dim::DimCube => TexelDim::Cube,
             Dim::DimRect => return Ok(Type::Unsupported("rectangle images")),
-            Dim::DimSubpassData => return Ok(Type::Unsupported("subpass inputs")),
+            // Read as a 2D texture at the fragment's position (what Turnip does in
+            // sysmem rendering).
+            Dim::DimSubpassData => TexelDim::D2,
             _ => return Ok(Type::Unsupported("images of this dimension")),
         };
         if multisampled {
@@ -590,6 +598,7 @@ impl Module {
             arrayed,
             sampled,
             format,
+            subpass,
         }))
     }
 
