@@ -261,6 +261,14 @@ fn triangle_instruction_counts_beside_turnips() {
                 s.full_regs
             );
             assert!(s.instructions > s.nops);
+            // tri.vert's constant position and colour arrays are compares and selects,
+            // not private memory.
+            assert_eq!(c.private_bytes, 0, "{gpu} {file}\n{}", c.disassembly);
+            assert!(
+                !c.disassembly.contains("stp") && !c.disassembly.contains("ldp"),
+                "{gpu} {file}\n{}",
+                c.disassembly
+            );
         }
     }
 }
