@@ -438,3 +438,37 @@ fn vertex_shaders_sample_textures() {
         }
     }
 }
+
+/// block_varyings.vert/.frag pass an interface block of a smooth vec3, a flat uint with
+/// its own Location and a smooth float: the left triangle's (1, 0, 0), 77, 1 and the right
+/// one's (0, 0, 1), 200, 0, the same at every vertex, so every fragment of a triangle gets
+/// them (the smooth ones 0 or 1 after interpolation, within UNORM8 rounding).
+#[test]
+fn interface_blocks_link_by_location() {
+    for gpu in GPUS {
+        let vs = shader("block_varyings.vert", gpu);
+        let fs = shader("block_varyings.frag", gpu);
+        let locations: Vec<u32> = fs
+            .stage
+            .fragment()
+            .unwrap()
+            .inputs
+            .iter()
+            .map(|i| i.location)
+            .collect();
+        assert_eq!(locations, [1, 4, 5], "{gpu}");
+        let got = render_rgba8(gpu, &vs, &fs, 6);
+        for y in 0..H {
+            for x in 0..W {
+                let want = if in_left_triangle(x, y) {
+                    [255, 77, 0, 255]
+                } else if in_right_triangle(x, y) {
+                    [0, 200, 255, 0]
+                } else {
+                    [1, 2, 3, 4]
+                };
+                assert_eq!(pixel(&got, 4, x, y), want, "{gpu}: pixel ({x}, {y})");
+            }
+        }
+    }
+}

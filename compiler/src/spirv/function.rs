@@ -3,11 +3,11 @@
 
 use super::interface;
 use super::layout::{self, LayoutKind, MatrixLayout};
-use super::module::{Decorations, Id, Module, Type};
+use super::module::{Id, Module, Type};
 use super::operands::{describe, id_at, lit_at, result_of};
 use crate::error::{CompileError, Result};
 use crate::ir::*;
-use crate::stage_info::{Interpolation, Sampling, ScalarKind, Stage, VaryingSlot};
+use crate::stage_info::{Interpolation, ScalarKind, Stage, VaryingSlot};
 use rspirv::dr;
 use rspirv::spirv::{BuiltIn, Op as SpvOp, StorageClass};
 use std::collections::HashMap;
@@ -369,7 +369,7 @@ impl<'m> Translator<'m> {
                     None if self.m.stage == Stage::Compute => {
                         return Err(fail("compute shaders have no non-built-in inputs".into()))
                     }
-                    None => Val::Ptr(self.declare_input(id, g.pointee, &deco)?),
+                    None => Val::Ptr(self.declare_input(id, g.pointee)?),
                 },
                 StorageClass::Output if self.m.stage == Stage::Compute => {
                     return Err(fail("compute shaders have no outputs".into()))
@@ -724,30 +724,18 @@ impl<'m> Translator<'m> {
 
     /// A vertex attribute or fragment shader input: a local variable holding what the
     /// hardware delivered, so that it can be indexed like any other.
-    fn declare_input(&mut self, id: Id, ty: Id, deco: &Decorations) -> Result<Ptr> {
+    fn declare_input(&mut self, id: Id, ty: Id) -> Result<Ptr> {
         let fail =
             |msg: String| CompileError::new(format!("OpVariable {}: {msg}", self.m.name(id)));
         let leaves = interface::leaves(self.m, id, ty)?;
-        let interpolation = if deco.flat {
-            Interpolation::Flat
-        } else if deco.no_perspective {
-            Interpolation::NoPerspective
-        } else {
-            Interpolation::Smooth
-        };
-        let sampling = if deco.sample {
-            Sampling::Sample
-        } else if deco.centroid {
-            Sampling::Centroid
-        } else {
-            Sampling::Center
-        };
         let mut srcs = Vec::with_capacity(leaves.len());
         for leaf in &leaves {
             let interface::Leaf::Location {
                 location,
                 component,
                 kind,
+                interpolation,
+                sampling,
             } = *leaf
             else {
                 return Err(fail(
@@ -821,6 +809,7 @@ impl<'m> Translator<'m> {
                             location,
                             component,
                             kind,
+                            ..
                         },
                         false,
                     ) => OutputSlot::Color {

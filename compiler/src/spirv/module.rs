@@ -114,6 +114,12 @@ pub struct MemberDecorations {
     pub row_major: bool,
     pub builtin: Option<BuiltIn>,
     pub location: Option<u32>,
+    /// An interface block member's Component and interpolation decorations.
+    pub component: Option<u32>,
+    pub flat: bool,
+    pub no_perspective: bool,
+    pub centroid: bool,
+    pub sample: bool,
 }
 
 /// A module-scope variable.
@@ -338,6 +344,11 @@ impl Module {
                                 _ => return Err(err(inst, "missing built-in operand")),
                             },
                             Decoration::Location => d.location = Some(lit_at(inst, 3)?),
+                            Decoration::Component => d.component = Some(lit_at(inst, 3)?),
+                            Decoration::Flat => d.flat = true,
+                            Decoration::NoPerspective => d.no_perspective = true,
+                            Decoration::Centroid => d.centroid = true,
+                            Decoration::Sample => d.sample = true,
                             _ => {}
                         },
                         _ => return Err(err(inst, "missing decoration operand")),
