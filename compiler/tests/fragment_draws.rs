@@ -75,6 +75,15 @@ fn in_right_triangle(x: u32, y: u32) -> bool {
     (96.0 - (x as f32 + 0.5)) / 48.0 + (64.0 - (y as f32 + 0.5)) / 64.0 < 1.0
 }
 
+/// Checks each pixel of an RGBA8 image against `want(x, y)`.
+fn every_pixel(gpu: &str, image: &[u8], want: impl Fn(u32, u32) -> [u8; 4]) {
+    for y in 0..H {
+        for x in 0..W {
+            assert_eq!(pixel(image, 4, x, y), want(x, y), "{gpu}: pixel ({x}, {y})");
+        }
+    }
+}
+
 /// The pixel of `x, y` in an image of `bytes` a pixel.
 fn pixel(image: &[u8], bytes: u32, x: u32, y: u32) -> &[u8] {
     let row = (W * bytes).next_multiple_of(64);
@@ -277,16 +286,13 @@ fn demoted_fibers_write_nothing_and_run_on_as_helpers() {
         let fs = shader("demote_odd_columns.frag", gpu);
         assert!(fs.stage.fragment().unwrap().discards);
         let got = render_rgba8(gpu, &vs, &fs, 3);
-        for y in 0..H {
-            for x in 0..W {
-                let want = if x & 1 == 1 {
-                    [1, 2, 3, 4]
-                } else {
-                    [(2 * x + 2) as u8, 255, 0, 255]
-                };
-                assert_eq!(pixel(&got, 4, x, y), want, "{gpu}: pixel ({x}, {y})");
+        every_pixel(gpu, &got, |x, _| {
+            if x & 1 == 1 {
+                [1, 2, 3, 4]
+            } else {
+                [(2 * x + 2) as u8, 255, 0, 255]
             }
-        }
+        });
     }
 }
 
@@ -470,5 +476,25 @@ fn interface_blocks_link_by_location() {
                 assert_eq!(pixel(&got, 4, x, y), want, "{gpu}: pixel ({x}, {y})");
             }
         }
+    }
+}
+
+/// sample_mask_columns.frag over the whole single-sampled target: the fragment's sample
+/// mask is ANDed with gl_SampleMask, so odd columns (mask 0) keep the clear colour and
+/// even ones (all bits) are green.
+#[test]
+fn an_output_sample_mask_of_zero_writes_nothing() {
+    for gpu in GPUS {
+        let vs = shader("fullscreen.vert", gpu);
+        let fs = shader("sample_mask_columns.frag", gpu);
+        assert!(fs.stage.fragment().unwrap().sample_mask_reg.is_some());
+        let got = render_rgba8(gpu, &vs, &fs, 3);
+        every_pixel(gpu, &got, |x, _| {
+            if x & 1 == 1 {
+                [1, 2, 3, 4]
+            } else {
+                [0, 255, 0, 255]
+            }
+        });
     }
 }

@@ -236,6 +236,7 @@ pub fn render_to(gpu: &SimGpu, d: &Draw, a: &Attachments) -> Result<Vec<Vec<u8>>
     p.sample_id = field(fsi.sample_id_reg);
     p.sample_mask_in = field(fsi.sample_mask_in_reg);
     p.depth_out = field(fsi.depth_reg);
+    p.sample_mask_out = field(fsi.sample_mask_reg);
     p.per_sample = fsi.per_sample;
 
     let chip = gpu.chip();
