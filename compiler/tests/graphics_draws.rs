@@ -364,6 +364,7 @@ fn input_attachment_renders_as_lavapipe_does() {
             ..CompileOptions::default()
         };
         let fs = compile(&words, &options).unwrap_or_else(|e| panic!("subpass1.frag: {e}"));
+        assert_eq!(fs.stage.fragment().unwrap().input_attachments, [0]);
         let a = Attachments {
             textures: vec![Bound {
                 set: 0,

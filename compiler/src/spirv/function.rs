@@ -286,6 +286,9 @@ impl<'m> Translator<'m> {
         for id in ids {
             let g = &self.m.globals[&id];
             let deco = self.m.decorations.get(&id).cloned().unwrap_or_default();
+            if let Some(index) = deco.input_attachment_index {
+                self.shader.input_attachments.push(index);
+            }
             let ptr = |base| {
                 Val::Ptr(Ptr {
                     base,
@@ -415,6 +418,8 @@ impl<'m> Translator<'m> {
             self.globals.insert(id, val);
         }
         self.shader.shared_bytes = shared_bytes;
+        self.shader.input_attachments.sort_unstable();
+        self.shader.input_attachments.dedup();
         Ok(())
     }
 

@@ -105,6 +105,7 @@ pub struct Decorations {
     pub no_perspective: bool,
     pub centroid: bool,
     pub sample: bool,
+    pub input_attachment_index: Option<u32>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -315,6 +316,9 @@ impl Module {
                             Decoration::Block => d.block = true,
                             Decoration::BufferBlock => d.buffer_block = true,
                             Decoration::Location => d.location = Some(lit_at(inst, 2)?),
+                            Decoration::InputAttachmentIndex => {
+                                d.input_attachment_index = Some(lit_at(inst, 2)?)
+                            }
                             Decoration::Component => d.component = Some(lit_at(inst, 2)?),
                             Decoration::Flat => d.flat = true,
                             Decoration::NoPerspective => d.no_perspective = true,

@@ -522,7 +522,7 @@ impl IoPlan {
                     discards,
                     early_fragment_tests: shader.early_fragment_tests,
                     uses_derivatives,
-                    input_attachments: Vec::new(),
+                    input_attachments: shader.input_attachments.clone(),
                 }))
             }
         }
