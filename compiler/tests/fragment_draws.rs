@@ -305,7 +305,8 @@ fn demoted_fibers_write_nothing_and_run_on_as_helpers() {
 /// - gradients 1/4 (two texels a pixel): level 1, texel (i / 2, j / 2);
 /// - gather of green at level 0: texel space (i, j) exactly, so the four texels are (i, j)
 ///   to (i + 1, j + 1) clamped to the edge, returned (i0, j1), (i1, j1), (i1, j0),
-///   (i0, j0) (the Vulkan spec's order); green is 0 in red texels and 255 in white ones.
+///   (i0, j0) (the Vulkan spec's order); green is 0 in red texels and 255 in white ones;
+///   with offset (1, 0) the texels from (i + 1, j).
 #[test]
 fn biased_graded_and_gathered_lookups() {
     let colour = mip_lod_texel;
@@ -313,7 +314,7 @@ fn biased_graded_and_gathered_lookups() {
     for gpu in GPUS {
         let vs = shader("fullscreen.vert", gpu);
         let fs = shader_with("texture_lookups.frag", gpu, &layout);
-        for op in ["samb", "samgq", "gather4g"] {
+        for op in ["samb", "samgq", "gather4g", "gather4g.o"] {
             assert!(
                 fs.disassembly.contains(op),
                 "{gpu}: no {op}\n{}",
@@ -321,7 +322,7 @@ fn biased_graded_and_gathered_lookups() {
             );
         }
         let a = Attachments {
-            colour: vec![rgba8(), rgba8(), rgba8()],
+            colour: vec![rgba8(), rgba8(), rgba8(), rgba8()],
             textures: mip_lod_bindings(),
             ..Attachments::default()
         };
@@ -331,12 +332,14 @@ fn biased_graded_and_gathered_lookups() {
             for x in 0..W {
                 let (i, j) = (x % 8, y % 8);
                 let green = |i: u32, j: u32| mip_lod_texel(0, i.min(7), j.min(7))[1];
-                let gather = [
-                    green(i, j + 1),
-                    green(i + 1, j + 1),
-                    green(i + 1, j),
-                    green(i, j),
-                ];
+                let gather = |i: u32| {
+                    [
+                        green(i, j + 1),
+                        green(i + 1, j + 1),
+                        green(i + 1, j),
+                        green(i, j),
+                    ]
+                };
                 let at = format!("{gpu}: pixel ({x}, {y})");
                 assert_eq!(
                     pixel(&got[0], 4, x, y),
@@ -348,7 +351,8 @@ fn biased_graded_and_gathered_lookups() {
                     colour(1, i / 2, j / 2),
                     "{at} grad"
                 );
-                assert_eq!(pixel(&got[2], 4, x, y), gather, "{at} gather");
+                assert_eq!(pixel(&got[2], 4, x, y), gather(i), "{at} gather");
+                assert_eq!(pixel(&got[3], 4, x, y), gather(i + 1), "{at} offset gather");
             }
         }
     }

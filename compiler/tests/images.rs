@@ -229,9 +229,9 @@ fn what_the_compiler_does_not_take_is_refused_by_name() {
     );
 
     let e = refused(
-        "gather_offset",
+        "gather_offsets",
         "layout(set = 0, binding = 0) uniform sampler2D t;",
-        "o = textureGatherOffset(t, vec2(0.5), ivec2(1));",
+        "o = textureGatherOffsets(t, vec2(0.5), ivec2[4](ivec2(0), ivec2(1), ivec2(2), ivec2(3)));",
         &with_out(&[(0, 0, Combined, 1)]),
     );
     assert!(

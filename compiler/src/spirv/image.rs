@@ -622,7 +622,12 @@ impl Translator<'_> {
                     Some(c @ 0..=3) if component.len() == 1 => c as u8,
                     _ => return Err(err(inst, "the gathered component is a constant 0 to 3")),
                 };
-                self.image_operands(ids, inst, 3, false)?;
+                // A texel offset (ConstOffset, or Offset with ImageGatherExtended); a
+                // gather has no level of detail to give.
+                let ops = self.sample_operands(ids, inst, 3, false)?;
+                if ops.lod.is_some() || !ops.gradients.is_empty() {
+                    return Err(err(inst, "a gather reads level 0: it takes no Lod or Grad"));
+                }
                 let load = TexelLoad {
                     view,
                     coords,
@@ -631,6 +636,7 @@ impl Translator<'_> {
                     component: 0,
                     extra: Box::new(SampleOperands {
                         gather: Some(component),
+                        offsets: ops.offsets,
                         ..SampleOperands::default()
                     }),
                 };

@@ -241,6 +241,8 @@ impl Module {
                     | C::DemoteToHelperInvocation
                     // subpassInput, read as a texture at the fragment's position.
                     | C::InputAttachment
+                    // textureGatherOffset with a non-constant offset.
+                    | C::ImageGatherExtended
             );
             if !supported {
                 return Err(err(inst, format!("capability {cap:?} is not supported")));
