@@ -5,7 +5,9 @@ mod common;
 
 use common::dispatch::SimGpu;
 use common::draw::{render_to, Attachments, ColourAttachment, DepthAttachment, Draw};
-use common::textures::{linear_levels, mip_lod_bindings, mip_lod_texel, sampler, Bound, Slot};
+use common::textures::{
+    linear_levels, mip_lod_bindings, mip_lod_texel, sampler, Bound, Slot, LAYER_BYTES,
+};
 use parsnip_compiler::backend::CompiledShader;
 use parsnip_compiler::descriptor_layout::{DescriptorKind, DescriptorLayout};
 use parsnip_compiler::{compile, CompileOptions};
@@ -381,6 +383,7 @@ fn offset_and_shadow_lookups() {
             set: 0,
             descriptor: 2,
             slot: Slot::Image {
+                cube: false,
                 format: A6xxFormat::FMT6_32_FLOAT,
                 size: (8, 8),
                 levels: 1,
@@ -500,5 +503,50 @@ fn an_output_sample_mask_of_zero_writes_nothing() {
                 [0, 255, 0, 255]
             }
         });
+    }
+}
+
+/// cube_faces.frag: column k of the target looks along a direction whose largest
+/// component is face k's axis (Vulkan's cube map face selection: +X, -X, +Y, -Y, +Z, -Z
+/// in layer order), into a cube whose faces are each one colour of their own.
+#[test]
+fn cube_maps_sample_the_face_a_direction_points_at() {
+    let face_colour = |f: u32| [(40 * f) as u8, (255 - 40 * f) as u8, 100, 255];
+    let mut texels = vec![0u8; 6 * LAYER_BYTES as usize];
+    for f in 0..6u32 {
+        let face = linear_levels((4, 4), 1, 64, |_, _, _| face_colour(f));
+        let at = (f * LAYER_BYTES) as usize;
+        texels[at..at + face.len()].copy_from_slice(&face);
+    }
+    let layout = DescriptorLayout::packed(&[(0, 0, DescriptorKind::CombinedImageSampler, 1)]);
+    for gpu in GPUS {
+        let vs = shader("fullscreen.vert", gpu);
+        let fs = shader_with("cube_faces.frag", gpu, &layout);
+        let a = Attachments {
+            textures: vec![
+                Bound {
+                    set: 0,
+                    descriptor: 0,
+                    slot: Slot::Image {
+                        cube: true,
+                        format: A6xxFormat::FMT6_8_8_8_8_UNORM,
+                        size: (4, 4),
+                        levels: 1,
+                        pitch: 64,
+                        texels: texels.clone(),
+                    },
+                },
+                Bound {
+                    set: 0,
+                    descriptor: 1,
+                    slot: Slot::Sampler(sampler(A6xxTexFilter::A6XX_TEX_NEAREST, false)),
+                },
+            ],
+            ..Attachments::default()
+        };
+        let got = render_to(&SimGpu::new(gpu), &draw(&vs, &fs, 3), &a)
+            .unwrap_or_else(|e| panic!("{gpu}: {e}"))
+            .remove(0);
+        every_pixel(gpu, &got, |x, _| face_colour(x / 16));
     }
 }

@@ -370,6 +370,7 @@ fn input_attachment_renders_as_lavapipe_does() {
                 set: 0,
                 descriptor: 0,
                 slot: Slot::Image {
+                    cube: false,
                     format: A6xxFormat::FMT6_8_8_8_8_UNORM,
                     size: (W, H),
                     levels: 1,

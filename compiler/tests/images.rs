@@ -210,12 +210,12 @@ fn what_the_compiler_does_not_take_is_refused_by_name() {
         v
     };
     let e = refused(
-        "cube_sample",
-        "layout(set = 0, binding = 0) uniform samplerCube c;",
-        "o = textureLod(c, vec3(1.0), 0.0);",
+        "cube_array_sample",
+        "layout(set = 0, binding = 0) uniform samplerCubeArray c;",
+        "o = textureLod(c, vec4(1.0), 0.0);",
         &with_out(&[(0, 0, Combined, 1)]),
     );
-    assert!(e.contains("sampling cube maps is not supported"), "{e}");
+    assert!(e.contains("SampledCubeArray is not supported"), "{e}");
 
     let e = refused(
         "fetch_offset",

@@ -544,7 +544,11 @@ impl Translator<'_> {
                 }
                 match view.dim {
                     TexelDim::D1 | TexelDim::D2 | TexelDim::D3 => {}
-                    TexelDim::Cube => return Err(err(inst, "sampling cube maps is not supported")),
+                    // A direction: three coordinates with .3d, as ir3 passes them.
+                    TexelDim::Cube if !view.arrayed => {}
+                    TexelDim::Cube => {
+                        return Err(err(inst, "sampling cube map arrays is not supported"))
+                    }
                     TexelDim::Buffer => return Err(err(inst, "texel buffers are not sampled")),
                 }
                 let mut coords = self.float_coords(ids, inst, 1, &view)?;

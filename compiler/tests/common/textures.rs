@@ -22,9 +22,11 @@ const DESCRIPTOR_DWORDS: usize = 16;
 
 /// What one bindless descriptor slot holds.
 pub enum Slot {
-    /// A 2D image of 32-bit texels of `format` (RGBA8 UNORM or R32 FLOAT), `size` texels
-    /// and `levels` levels; `texels` its bytes.
+    /// A 2D image (with `cube`, six square faces ARRAY_PITCH apart, +X, -X, +Y, -Y, +Z,
+    /// -Z) of 32-bit texels of `format` (RGBA8 UNORM or R32 FLOAT), `size` texels and
+    /// `levels` levels; `texels` its bytes.
     Image {
+        cube: bool,
         format: A6xxFormat,
         size: (u32, u32),
         levels: u32,
@@ -80,9 +82,13 @@ pub fn linear_levels(
     bytes
 }
 
+/// Bytes from one layer (cube face) of an image to the next (ARRAY_PITCH's unit).
+pub const LAYER_BYTES: u32 = 0x1000;
+
 fn image_descriptor(
     chip: Chip,
     iova: u64,
+    cube: bool,
     format: A6xxFormat,
     size: (u32, u32),
     levels: u32,
@@ -105,8 +111,12 @@ fn image_descriptor(
             d.width = size.0;
             d.height = size.1;
             d.pitch = pitch;
-            d.r#type = A6xxTexType::A6XX_TEX_2D;
-            d.array_pitch = 0x1000;
+            d.r#type = if cube {
+                A6xxTexType::A6XX_TEX_CUBE
+            } else {
+                A6xxTexType::A6XX_TEX_2D
+            };
+            d.array_pitch = u64::from(LAYER_BYTES);
             d.depth = 1;
             d.base_lo = iova as u32;
             d.base_hi = (iova >> 32) as u32;
@@ -136,6 +146,7 @@ pub fn bind(gpu: &SimGpu, s: &mut StateWriter, bound: &[Bound]) -> Result<Vec<Bo
         for b in in_set {
             let raw: Vec<u32> = match &b.slot {
                 Slot::Image {
+                    cube,
                     format,
                     size,
                     levels,
@@ -143,7 +154,8 @@ pub fn bind(gpu: &SimGpu, s: &mut StateWriter, bound: &[Bound]) -> Result<Vec<Bo
                     texels,
                 } => {
                     let bo = gpu.bo_with(texels, "texture")?;
-                    let d = image_descriptor(chip, bo.iova(), *format, *size, *levels, *pitch)?;
+                    let d =
+                        image_descriptor(chip, bo.iova(), *cube, *format, *size, *levels, *pitch)?;
                     bos.push(bo);
                     d.to_vec()
                 }
@@ -213,6 +225,7 @@ pub fn mip_lod_bindings() -> Vec<Bound> {
             set: 0,
             descriptor: 0,
             slot: Slot::Image {
+                cube: false,
                 format: A6xxFormat::FMT6_8_8_8_8_UNORM,
                 size: (8, 8),
                 levels: 4,
