@@ -1,6 +1,7 @@
 //! The ir3 back end: instruction selection, scheduling, register allocation, legalisation
 //! and encoding, producing what the driver needs to run the shader.
 
+pub mod coalesce;
 pub mod emit;
 pub mod isel;
 pub mod legalize;
@@ -110,6 +111,7 @@ pub fn compile(shader: &ir::Shader, model: &dyn ShaderModel) -> Result<CompiledS
     };
     check_private_bytes(shader.scratch_bytes, shader.scratch_bytes, 0)?;
     let (mut m, io) = isel::select(shader)?;
+    coalesce::outputs(&mut m);
     mir::remove_dead(&mut m);
     let uses_barrier = shader.blocks.iter().any(|b| {
         b.instrs.iter().any(|i| {
