@@ -333,7 +333,7 @@ pub struct FragmentInfo {
     /// Instructions compute derivatives or implicit levels of detail (quads must run with
     /// their helpers: SP_FS_CTRL_REG0.LODPIXMASK / PIXLODENABLE).
     pub uses_derivatives: bool,
-    /// The input attachments read (by InputAttachmentIndex).
+    /// The input attachments the shader declares (by InputAttachmentIndex, ascending).
     pub input_attachments: Vec<u32>,
 }
 

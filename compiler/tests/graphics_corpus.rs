@@ -261,6 +261,23 @@ fn triangle_instruction_counts_beside_turnips() {
                 s.full_regs
             );
             assert!(s.instructions > s.nops);
+            if stage == "FRAG" {
+                // bary.f writes the colour registers itself, as Turnip's does.
+                assert!(
+                    s.instructions <= t_instr,
+                    "{gpu} tri.frag: {} instructions, Turnip {t_instr}\n{}",
+                    s.instructions,
+                    c.disassembly
+                );
+            }
+            // tri.vert's constant position and colour arrays are compares and selects,
+            // not private memory.
+            assert_eq!(c.private_bytes, 0, "{gpu} {file}\n{}", c.disassembly);
+            assert!(
+                !c.disassembly.contains("stp") && !c.disassembly.contains("ldp"),
+                "{gpu} {file}\n{}",
+                c.disassembly
+            );
         }
     }
 }

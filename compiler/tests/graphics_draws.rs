@@ -7,9 +7,10 @@
 mod common;
 
 use common::dispatch::SimGpu;
-use common::draw::{render, Draw, VertexAttribute};
+use common::draw::{render, render_to, Attachments, Draw, VertexAttribute};
+use common::textures::{mip_lod_bindings, Bound, Slot};
 use parsnip_compiler::backend::CompiledShader;
-use parsnip_compiler::descriptor_layout::DescriptorLayout;
+use parsnip_compiler::descriptor_layout::{DescriptorKind, DescriptorLayout};
 use parsnip_compiler::{compile, CompileOptions};
 use parsnip_registers::enums::{A6xxFormat, PcDiPrimtype};
 use std::path::PathBuf;
@@ -62,6 +63,21 @@ fn check(apps: &std::path::Path, name: &str, draw: impl Fn(&str) -> Vec<u8>) {
             interior.len(),
             interior.first()
         );
+    }
+}
+
+/// fullscreen.vert's one triangle over the W x H target, cleared to `clear`.
+fn full_screen<'a>(vs: &'a CompiledShader, fs: &'a CompiledShader, clear: [u8; 4]) -> Draw<'a> {
+    Draw {
+        vs,
+        fs,
+        attributes: Vec::new(),
+        primitive: PcDiPrimtype::DI_PT_TRILIST,
+        vertices: 3,
+        instances: 1,
+        first_instance: 0,
+        size: (W, H),
+        clear,
     }
 }
 
@@ -269,17 +285,7 @@ fn discarded_fragments_leave_the_target_alone() {
         };
         let fs = compile(&words, &options).unwrap();
         assert!(fs.stage.fragment().unwrap().discards);
-        let d = Draw {
-            vs: &vs,
-            fs: &fs,
-            attributes: Vec::new(),
-            primitive: PcDiPrimtype::DI_PT_TRILIST,
-            vertices: 3,
-            instances: 1,
-            first_instance: 0,
-            size: (W, H),
-            clear: [1, 2, 3, 4],
-        };
+        let d = full_screen(&vs, &fs, [1, 2, 3, 4]);
         let got = render(&SimGpu::new(gpu), &d).unwrap_or_else(|e| panic!("{gpu}: {e}"));
         let unorm = |v: f32| (v * 255.0).round() as u8;
         for y in 0..H {
@@ -295,4 +301,87 @@ fn discarded_fragments_leave_the_target_alone() {
             }
         }
     }
+}
+
+/// w_mip_lod: fullscreen.vert's triangle; miplod.frag samples newref.c's 8x8 RGBA8
+/// texture of 4 levels (level k a one-texel checkerboard of two colours of its own) with
+/// textureLod at a level of detail per strip, through a nearest/nearest/mip-nearest
+/// sampler (combined image sampler at set 0 binding 0: texture descriptor 0, sampler 1).
+#[test]
+fn mip_lod_renders_as_lavapipe_does() {
+    let Some(apps) = apps() else { return };
+    check(&apps, "mip_lod", |gpu| {
+        let vs = shader(&apps, "fullscreen.vert", gpu);
+        let words = common::try_spirv_path(&apps.join("apps/newref-shaders/miplod.frag"))
+            .unwrap_or_else(|e| panic!("miplod.frag: {e}"));
+        let layout = DescriptorLayout::packed(&[(0, 0, DescriptorKind::CombinedImageSampler, 1)]);
+        let options = CompileOptions {
+            gpu: gpu.into(),
+            layout,
+            ..CompileOptions::default()
+        };
+        let fs = compile(&words, &options).unwrap_or_else(|e| panic!("miplod.frag: {e}"));
+        let d = full_screen(&vs, &fs, [0, 0, 0, 255]);
+        let a = Attachments {
+            textures: mip_lod_bindings(),
+            ..Attachments::default()
+        };
+        render_to(&SimGpu::new(gpu), &d, &a)
+            .unwrap_or_else(|e| panic!("{gpu}: {e}"))
+            .remove(0)
+    });
+}
+
+/// w_input_attachment's second subpass: subpass1.frag reads attachment 0 with
+/// subpassLoad (an input attachment at set 0 binding 0) over fullscreen.vert's triangle
+/// and writes each pixel inverted or rotated by 8x8 checker cell. Attachment 0 is what
+/// the first subpass leaves: cleared to (0x10, 0x20, 0x30), then the pixel-aligned quads
+/// [8, 56) x [8, 40) in (0xff, 0x40, 0x00) and [40, 88) x [24, 56) in (0x20, 0x80,
+/// 0xe0) over it (newref.c's QUADs, whose pixel centres are inside exactly where these
+/// bounds say).
+#[test]
+fn input_attachment_renders_as_lavapipe_does() {
+    let Some(apps) = apps() else { return };
+    let colour_at = |x: u32, y: u32| -> [u8; 4] {
+        if (40..88).contains(&x) && (24..56).contains(&y) {
+            [0x20, 0x80, 0xe0, 0xff]
+        } else if (8..56).contains(&x) && (8..40).contains(&y) {
+            [0xff, 0x40, 0x00, 0xff]
+        } else {
+            [0x10, 0x20, 0x30, 0xff]
+        }
+    };
+    let first_subpass: Vec<u8> = (0..H)
+        .flat_map(|y| (0..W).flat_map(move |x| colour_at(x, y)))
+        .collect();
+    check(&apps, "input_attachment", |gpu| {
+        let vs = shader(&apps, "fullscreen.vert", gpu);
+        let words = common::try_spirv_path(&apps.join("apps/newref-shaders/subpass1.frag"))
+            .unwrap_or_else(|e| panic!("subpass1.frag: {e}"));
+        let options = CompileOptions {
+            gpu: gpu.into(),
+            layout: DescriptorLayout::packed(&[(0, 0, DescriptorKind::InputAttachment, 1)]),
+            ..CompileOptions::default()
+        };
+        let fs = compile(&words, &options).unwrap_or_else(|e| panic!("subpass1.frag: {e}"));
+        assert_eq!(fs.stage.fragment().unwrap().input_attachments, [0]);
+        let a = Attachments {
+            textures: vec![Bound {
+                set: 0,
+                descriptor: 0,
+                slot: Slot::Image {
+                    cube: false,
+                    format: A6xxFormat::FMT6_8_8_8_8_UNORM,
+                    size: (W, H),
+                    levels: 1,
+                    pitch: W * 4,
+                    texels: first_subpass.clone(),
+                },
+            }],
+            ..Attachments::default()
+        };
+        render_to(&SimGpu::new(gpu), &full_screen(&vs, &fs, [0, 0, 0, 0]), &a)
+            .unwrap_or_else(|e| panic!("{gpu}: {e}"))
+            .remove(0)
+    });
 }

@@ -234,6 +234,8 @@ impl Ctx<'_> {
                 src2,
                 is_3d,
                 array,
+                offset,
+                shadow,
                 base,
                 index,
             } => {
@@ -242,10 +244,17 @@ impl Ctx<'_> {
                 t.wrmask = *wrmask;
                 t.dst = self.num(*dst)?;
                 t.src1 = coords.map(|(c, _)| self.num(c)).transpose()?;
-                t.src2 = src2.map(|c| self.num(c)).transpose()?;
+                t.src2 = src2.map(|(c, _)| self.num(c)).transpose()?;
                 t.is_3d = *is_3d;
                 t.array = *array;
+                t.o = *offset;
+                t.s = *shadow;
+                if *index == TexSlot::None {
+                    // The derivatives read their source in the destination's precision.
+                    t.half_src = ty.is_half();
+                }
                 t.desc = match index {
+                    TexSlot::None => TexDesc::Direct { samp: 0, tex: 0 },
                     TexSlot::Imm { tex, samp } => TexDesc::BindlessImm {
                         base: *base,
                         samp: *samp,
@@ -293,6 +302,13 @@ pub fn emit(
         let rel = |target: usize| starts[target] as i32 - i as i32;
         let op = match &l.op {
             LOp::M(mop) => ctx.mop(mop)?,
+            LOp::WithP(mop) => match ctx.mop(mop)? {
+                Op::Tex(mut t) => {
+                    t.p = true;
+                    Op::Tex(t)
+                }
+                _ => return Err(CompileError::new("only cat5 instructions repeat with .p")),
+            },
             LOp::SetP0(c) => Op::Alu(Alu {
                 op: Opcode::CmpsU,
                 dst: Reg::full(P0_X),

@@ -525,6 +525,31 @@ impl Sel<'_> {
             FLog2 => sfu(self, Opcode::Log2, s[0]),
             FSin => sfu(self, Opcode::Sin, s[0]),
             FCos => sfu(self, Opcode::Cos, s[0]),
+            FDdx | FDdy | FDdxFine | FDdyFine => {
+                // cat5 `dsx`/`dsy` (coarse) and `dsxpp.1`/`dsypp.1` (fine; legalisation
+                // issues those as the pair ir3 does), with no texture.
+                let op = match a.op {
+                    FDdx => Opcode::Dsx,
+                    FDdy => Opcode::Dsy,
+                    FDdxFine => Opcode::Dsxpp1,
+                    _ => Opcode::Dsypp1,
+                };
+                let x = self.reg(s[0], half);
+                self.emit(MOp::Tex {
+                    op,
+                    ty: if half { Type::F16 } else { Type::F32 },
+                    wrmask: 1,
+                    dst,
+                    coords: Some((x, 1)),
+                    src2: None,
+                    is_3d: false,
+                    array: false,
+                    offset: false,
+                    shadow: false,
+                    base: 0,
+                    index: TexSlot::None,
+                });
+            }
             FEq | FNeU | FLt | FLe => {
                 let cond = match a.op {
                     FEq => Cond::Eq,

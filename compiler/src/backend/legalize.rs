@@ -25,6 +25,10 @@ use std::collections::{BTreeMap, BTreeSet};
 #[derive(Clone, Debug, PartialEq)]
 pub enum LOp {
     M(MOp),
+    /// The instruction again with `.p`: a fine derivative (`dsxpp.1`/`dsypp.1`) is the
+    /// pair of the two, one after the other with nothing between (ir3_legalize.c's
+    /// expansion of its fine derivative macros).
+    WithP(MOp),
     /// `cmps.u.ne p0.x, cond, 0`, before a branch.
     SetP0(Comp),
     /// The compare computing the branch condition, writing p0.x instead of a register.
@@ -129,6 +133,9 @@ fn reads(op: &LOp, m: &MShader, alloc: &Allocation) -> Vec<(u32, bool, usize)> {
             .map(|(i, c)| (scalar(alloc, *c), half(*c), i))
             .collect(),
         LOp::Br { .. } | LOp::Kill => vec![(P0, false, 0)],
+        // The second half of a pair the first half synchronised for: nothing may come
+        // between them, not even a sync (ir3_legalize.c), so it adds no hazard.
+        LOp::WithP(_) => Vec::new(),
         // The hardware reads the outputs when the shader ends.
         LOp::End => m
             .outputs
@@ -153,7 +160,7 @@ fn writes(op: &LOp, m: &MShader, alloc: &Allocation) -> Vec<(u32, bool)> {
 
 fn category(op: &LOp) -> u8 {
     match op {
-        LOp::M(m) => m.opcode().cat(),
+        LOp::M(m) | LOp::WithP(m) => m.opcode().cat(),
         LOp::SetP0(_) | LOp::CmpP0(_) => 2,
         _ => 0,
     }
@@ -213,6 +220,10 @@ pub fn legalize(
             .flat_map(|op| match op {
                 // kill reads its condition from p0.x.
                 MOp::Kill { cond } => vec![LOp::SetP0(*cond), LOp::Kill],
+                MOp::Tex {
+                    op: Opcode::Dsxpp1 | Opcode::Dsypp1,
+                    ..
+                } => vec![LOp::M(op.clone()), LOp::WithP(op.clone())],
                 op => vec![LOp::M(op.clone())],
             })
             .collect();
@@ -453,7 +464,7 @@ pub fn is_nop(op: &LOp) -> bool {
 /// The opcode of a laid-out instruction.
 pub fn opcode(op: &LOp) -> Opcode {
     match op {
-        LOp::M(m) => m.opcode(),
+        LOp::M(m) | LOp::WithP(m) => m.opcode(),
         LOp::SetP0(_) => Opcode::CmpsU,
         LOp::CmpP0(op) => op.opcode(),
         LOp::Br { .. } => Opcode::Br,

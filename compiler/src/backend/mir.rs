@@ -55,6 +55,8 @@ pub enum TexSlot {
     Imm { tex: u8, samp: u8 },
     /// The first of two registers holding the texture's index and the sampler's.
     Reg(Comp),
+    /// No texture: the cat5 instructions that only compute (`dsx`, `dsy`, ...).
+    None,
 }
 
 /// Source modifiers of an ALU source.
@@ -111,17 +113,20 @@ pub enum MOp {
     /// a bindless texture and sampler of set `base`: the components `wrmask` enables are
     /// written to consecutive registers from `dst`; `coords` is the first of the given
     /// number of consecutive registers of the first source (coordinates, then the layer
-    /// of an array), `src2` the second source (a level of detail); `is_3d` and `array`
-    /// are the `.3d` and `.a` flags.
+    /// of an array), `src2` the given number of consecutive registers of the second
+    /// source (offsets, then a level of detail or bias); `is_3d`, `array`, `offset` and
+    /// `shadow` are the `.3d`, `.a`, `.o` and `.s` flags.
     Tex {
         op: Opcode,
         ty: Type,
         wrmask: u8,
         dst: Comp,
         coords: Option<(Comp, u8)>,
-        src2: Option<Comp>,
+        src2: Option<(Comp, u8)>,
         is_3d: bool,
         array: bool,
+        offset: bool,
+        shadow: bool,
         base: u8,
         index: TexSlot,
     },
@@ -246,8 +251,10 @@ impl MOp {
                         u.push(Comp(c.0, c.1 + k));
                     }
                 }
-                if let Some(c) = src2 {
-                    u.push(*c);
+                if let Some((c, n)) = src2 {
+                    for k in 0..*n {
+                        u.push(Comp(c.0, c.1 + k));
+                    }
                 }
                 if let TexSlot::Reg(c) = index {
                     u.push(*c);
@@ -363,7 +370,7 @@ impl MOp {
                 if let Some((c, _)) = coords {
                     f(c);
                 }
-                if let Some(c) = src2 {
+                if let Some((c, _)) = src2 {
                     f(c);
                 }
                 if let TexSlot::Reg(c) = index {

@@ -1,6 +1,7 @@
 //! The ir3 back end: instruction selection, scheduling, register allocation, legalisation
 //! and encoding, producing what the driver needs to run the shader.
 
+pub mod coalesce;
 pub mod emit;
 pub mod isel;
 pub mod legalize;
@@ -110,6 +111,7 @@ pub fn compile(shader: &ir::Shader, model: &dyn ShaderModel) -> Result<CompiledS
     };
     check_private_bytes(shader.scratch_bytes, shader.scratch_bytes, 0)?;
     let (mut m, io) = isel::select(shader)?;
+    coalesce::outputs(&mut m);
     mir::remove_dead(&mut m);
     let uses_barrier = shader.blocks.iter().any(|b| {
         b.instrs.iter().any(|i| {
@@ -201,9 +203,26 @@ pub fn compile(shader: &ir::Shader, model: &dyn ShaderModel) -> Result<CompiledS
                 .any(|op| matches!(op, mir::MOp::Tex { op, .. } if want.contains(op)))
         })
     };
-    let bindless_samplers = tex_op(&[parsnip_isa::Opcode::Saml, parsnip_isa::Opcode::Sam]);
-    // `sam` takes its level of detail from the quad's derivatives.
-    let uses_derivatives = tex_op(&[parsnip_isa::Opcode::Sam]);
+    let bindless_samplers = tex_op(&[
+        parsnip_isa::Opcode::Saml,
+        parsnip_isa::Opcode::Sam,
+        parsnip_isa::Opcode::Samb,
+        parsnip_isa::Opcode::Samgq,
+        parsnip_isa::Opcode::Gather4r,
+        parsnip_isa::Opcode::Gather4g,
+        parsnip_isa::Opcode::Gather4b,
+        parsnip_isa::Opcode::Gather4a,
+    ]);
+    // `sam` takes its level of detail from the quad's derivatives; `dsx`/`dsy` and their
+    // fine forms read the quad's other fibers.
+    let uses_derivatives = tex_op(&[
+        parsnip_isa::Opcode::Sam,
+        parsnip_isa::Opcode::Samb,
+        parsnip_isa::Opcode::Dsx,
+        parsnip_isa::Opcode::Dsy,
+        parsnip_isa::Opcode::Dsxpp1,
+        parsnip_isa::Opcode::Dsypp1,
+    ]);
     let reads = |r: u8| m.fixed_inputs.iter().any(|f| (r..r + 3).contains(f));
     let disassembly = instrs.iter().map(|i| format!("{i}\n")).collect();
     let stage = match io.stage_info(shader, &alloc.phys, uses_derivatives) {

@@ -378,6 +378,8 @@ pub fn eval_alu(op: AluOp, size: BitSize, s: &[u64]) -> Option<u64> {
         FLe => b(to_f64(s[0], size) <= to_f64(s[1], size)),
         FIsNan => b(to_f64(s[0], size).is_nan()),
         FIsInf => b(to_f64(s[0], size).is_infinite()),
+        // A derivative depends on the neighbouring fragments' values, not on the operand's.
+        FDdx | FDdy | FDdxFine | FDdyFine => return None,
         Select => {
             if s[0] & 1 != 0 {
                 s[1]

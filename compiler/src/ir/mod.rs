@@ -280,6 +280,8 @@ pub struct Shader {
     /// A vertex shader's gl_ClipDistance and gl_CullDistance sizes.
     pub clip_distances: u8,
     pub cull_distances: u8,
+    /// The input attachments a fragment shader declares (InputAttachmentIndex), ascending.
+    pub input_attachments: Vec<u32>,
 }
 
 impl Shader {
@@ -296,6 +298,7 @@ impl Shader {
             push_constant_bytes: 0,
             consts: ConstLayout::default(),
             clip_distances: 0,
+            input_attachments: Vec::new(),
             cull_distances: 0,
         }
     }

@@ -100,6 +100,13 @@ alu_ops! {
     FLog2 "flog2" 1,
     FSin "fsin" 1,
     FCos "fcos" 1,
+    // Screen-space derivatives across the fragment's 2x2 quad (fragment shaders only):
+    // coarse ones are the same for the quad, fine ones along the fragment's own row or
+    // column.
+    FDdx "fddx" 1,
+    FDdy "fddy" 1,
+    FDdxFine "fddx_fine" 1,
+    FDdyFine "fddy_fine" 1,
     // Float comparisons (boolean result). Ordered unless named `u`.
     FEq "feq" 2,
     FNeU "fneu" 2,
@@ -431,7 +438,8 @@ pub type Coords = SmallVec<[Src; 3]>;
 /// Component `component` (0-3, x to w) of a texel: 32 bits. A fetch (`filtered` false)
 /// reads the texel at integer `coords` of level `lod` (an integer; level 0 without); a
 /// filtered load samples at normalised float `coords` and float level `lod` through the
-/// view's sampler.
+/// view's sampler. A filtered load with none of `lod`, `bias` and `gradients` takes the
+/// quad's implicit level of detail.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TexelLoad {
     pub view: TexelView,
@@ -439,6 +447,23 @@ pub struct TexelLoad {
     pub lod: Option<Src>,
     pub filtered: bool,
     pub component: u8,
+    /// What else a filtered load does (boxed: most loads have none of it).
+    pub extra: Box<SampleOperands>,
+}
+
+/// The operands of a filtered load besides its coordinates and level.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SampleOperands {
+    /// Added to the implicit level of detail.
+    pub bias: Option<Src>,
+    /// Explicit derivatives: the coordinates' along x, then along y.
+    pub gradients: Vec<Src>,
+    /// A gather of this component of the four texels bilinear filtering would weigh.
+    pub gather: Option<u8>,
+    /// Texel offsets added to the coordinates (one per coordinate, integers).
+    pub offsets: Vec<Src>,
+    /// The depth reference a shadow lookup compares the texels with.
+    pub compare: Option<Src>,
 }
 
 /// Writes the texel at `coords`: `values` are its first components, as many as the
@@ -526,6 +551,11 @@ pub enum SysVal {
     FragCoord(u8),
     /// gl_FrontFacing, as 0 or 1.
     FrontFacing,
+    /// gl_SampleID: the sample a per-sample invocation shades (0 otherwise).
+    SampleId,
+    /// gl_SampleMaskIn[0]: the samples of the fragment the primitive covers (none for a
+    /// helper invocation).
+    SampleMaskIn,
     LocalInvocationId(u8),
     /// The group's position in the dispatch, counted from 0 (what the hardware delivers).
     WorkgroupId(u8),
@@ -613,9 +643,11 @@ impl Op {
             Op::TexelLoad(l) => {
                 l.view.for_each_src_mut(&mut f);
                 l.coords.iter_mut().for_each(&mut f);
-                if let Some(lod) = &mut l.lod {
-                    f(lod);
-                }
+                let x = &mut *l.extra;
+                l.lod.iter_mut().chain(&mut x.bias).for_each(&mut f);
+                x.compare.iter_mut().for_each(&mut f);
+                x.gradients.iter_mut().for_each(&mut f);
+                x.offsets.iter_mut().for_each(&mut f);
             }
             Op::TexelStore(s) => {
                 s.view.for_each_src_mut(&mut f);
@@ -665,9 +697,11 @@ impl Op {
             Op::TexelLoad(l) => {
                 l.view.for_each_src(&mut f);
                 l.coords.iter().for_each(&mut f);
-                if let Some(lod) = &l.lod {
-                    f(lod);
-                }
+                let x = &*l.extra;
+                l.lod.iter().chain(&x.bias).for_each(&mut f);
+                x.compare.iter().for_each(&mut f);
+                x.gradients.iter().for_each(&mut f);
+                x.offsets.iter().for_each(&mut f);
             }
             Op::TexelStore(s) => {
                 s.view.for_each_src(&mut f);

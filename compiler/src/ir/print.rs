@@ -141,6 +141,8 @@ impl Display for SysVal {
             SysVal::BaseInstance => write!(f, "base_instance"),
             SysVal::FragCoord(i) => write!(f, "frag_coord.{}", COMPONENTS[*i as usize & 3]),
             SysVal::FrontFacing => write!(f, "front_facing"),
+            SysVal::SampleId => write!(f, "sample_id"),
+            SysVal::SampleMaskIn => write!(f, "sample_mask_in"),
         }
     }
 }
@@ -231,6 +233,23 @@ impl Display for Op {
                 coords(f, &l.coords)?;
                 if let Some(lod) = l.lod {
                     write!(f, " lod {lod}")?;
+                }
+                if let Some(bias) = l.extra.bias {
+                    write!(f, " bias {bias}")?;
+                }
+                if !l.extra.gradients.is_empty() {
+                    write!(f, " gradients")?;
+                    coords(f, &l.extra.gradients)?;
+                }
+                if let Some(c) = l.extra.gather {
+                    write!(f, " gather {c}")?;
+                }
+                if !l.extra.offsets.is_empty() {
+                    write!(f, " offsets")?;
+                    coords(f, &l.extra.offsets)?;
+                }
+                if let Some(r) = l.extra.compare {
+                    write!(f, " compare {r}")?;
                 }
                 Ok(())
             }

@@ -1,5 +1,6 @@
 //! The passes over the IR, one per file, and the order the compiler runs them in.
 
+pub mod lower_const_arrays;
 pub mod lower_descriptors;
 pub mod lower_div64;
 pub mod lower_int64;
@@ -53,6 +54,9 @@ pub fn run_all(
     layout: &DescriptorLayout,
     after_pass: &mut dyn FnMut(&str, &Shader),
 ) -> Result<()> {
+    if lower_const_arrays::run(shader) {
+        after_pass("lower_const_arrays", shader);
+    }
     lower_vars_to_ssa::run(shader);
     after_pass("lower_vars_to_ssa", shader);
     optimize(shader, after_pass);

@@ -125,6 +125,7 @@ fn declared(m: &Module, id: Id, g: &Global) -> Result<Option<DeclaredBinding>> {
                 _ => return Ok(None),
             };
             match (image.map(|t| (t.dim, t.sampled)), combined) {
+                _ if image.is_some_and(|t| t.subpass) => DescriptorKind::InputAttachment,
                 (None, _) => DescriptorKind::Sampler,
                 (Some((TexelDim::Buffer, 1)), _) => DescriptorKind::UniformTexelBuffer,
                 (Some((TexelDim::Buffer, 2)), _) => DescriptorKind::StorageTexelBuffer,

@@ -3,11 +3,11 @@
 
 use super::interface;
 use super::layout::{self, LayoutKind, MatrixLayout};
-use super::module::{Decorations, Id, Module, Type};
+use super::module::{Id, Module, Type};
 use super::operands::{describe, id_at, lit_at, result_of};
 use crate::error::{CompileError, Result};
 use crate::ir::*;
-use crate::stage_info::{Interpolation, Sampling, ScalarKind, Stage, VaryingSlot};
+use crate::stage_info::{Interpolation, ScalarKind, Stage, VaryingSlot};
 use rspirv::dr;
 use rspirv::spirv::{BuiltIn, Op as SpvOp, StorageClass};
 use std::collections::HashMap;
@@ -129,6 +129,9 @@ pub(super) struct Translator<'m> {
     /// Output variables (as locals) and what each of their leaves is, written out when
     /// the entry point returns.
     outputs: Vec<(Ptr, Vec<interface::Leaf>)>,
+    /// The local boolean recording that the invocation demoted itself to a helper (for
+    /// fragment shaders with OpDemoteToHelperInvocation).
+    demoted: Option<u32>,
 }
 
 /// A phi whose sources are filled in once all blocks are translated: its block, its
@@ -150,6 +153,7 @@ impl<'m> Translator<'m> {
             call_stack: Vec::new(),
             outputs: Vec::new(),
             instrs: 0,
+            demoted: None,
         }
     }
 
@@ -282,6 +286,9 @@ impl<'m> Translator<'m> {
         for id in ids {
             let g = &self.m.globals[&id];
             let deco = self.m.decorations.get(&id).cloned().unwrap_or_default();
+            if let Some(index) = deco.input_attachment_index {
+                self.shader.input_attachments.push(index);
+            }
             let ptr = |base| {
                 Val::Ptr(Ptr {
                     base,
@@ -365,7 +372,7 @@ impl<'m> Translator<'m> {
                     None if self.m.stage == Stage::Compute => {
                         return Err(fail("compute shaders have no non-built-in inputs".into()))
                     }
-                    None => Val::Ptr(self.declare_input(id, g.pointee, &deco)?),
+                    None => Val::Ptr(self.declare_input(id, g.pointee)?),
                 },
                 StorageClass::Output if self.m.stage == Stage::Compute => {
                     return Err(fail("compute shaders have no outputs".into()))
@@ -411,6 +418,8 @@ impl<'m> Translator<'m> {
             self.globals.insert(id, val);
         }
         self.shader.shared_bytes = shared_bytes;
+        self.shader.input_attachments.sort_unstable();
+        self.shader.input_attachments.dedup();
         Ok(())
     }
 
@@ -484,6 +493,13 @@ impl<'m> Translator<'m> {
             BuiltIn::FragCoord if stage == Stage::Fragment => {
                 SysVal::FragCoord(component.min(3) as u8)
             }
+            BuiltIn::FrontFacing if stage == Stage::Fragment => {
+                let v = self.value(Op::SysVal(SysVal::FrontFacing), BitSize::B32)?;
+                return self.alu(AluOp::INe, BitSize::B32, &[v, Src::Imm(0)]);
+            }
+            BuiltIn::SampleId if stage == Stage::Fragment => SysVal::SampleId,
+            BuiltIn::SampleMask if stage == Stage::Fragment => SysVal::SampleMaskIn,
+            BuiltIn::HelperInvocation if stage == Stage::Fragment => return self.is_helper(),
             BuiltIn::LocalInvocationId => SysVal::LocalInvocationId(c),
             BuiltIn::WorkgroupId => {
                 let id = self.value(Op::SysVal(SysVal::WorkgroupId(c)), BitSize::B32)?;
@@ -531,10 +547,17 @@ impl<'m> Translator<'m> {
                 .as_imm()
                 .ok_or_else(|| CompileError::new("dynamic index into a built-in"))?;
             let mut srcs = Vec::new();
+            let mut sizes = Vec::new();
             for i in 0..n as u64 {
-                srcs.push(self.sysval(b, first + i)?);
+                let v = self.sysval(b, first + i)?;
+                // Booleans (gl_FrontFacing, gl_HelperInvocation) are comparisons.
+                sizes.push(match v {
+                    Src::Val(v) => self.shader.value_size(v),
+                    Src::Imm(_) => BitSize::B32,
+                });
+                srcs.push(v);
             }
-            return Ok(Comp::new(srcs, vec![BitSize::B32; n]));
+            return Ok(Comp::new(srcs, sizes));
         }
         let leaves = self.leaf_offsets(ptr)?;
         let space = self.space(ptr)?;
@@ -706,30 +729,18 @@ impl<'m> Translator<'m> {
 
     /// A vertex attribute or fragment shader input: a local variable holding what the
     /// hardware delivered, so that it can be indexed like any other.
-    fn declare_input(&mut self, id: Id, ty: Id, deco: &Decorations) -> Result<Ptr> {
+    fn declare_input(&mut self, id: Id, ty: Id) -> Result<Ptr> {
         let fail =
             |msg: String| CompileError::new(format!("OpVariable {}: {msg}", self.m.name(id)));
         let leaves = interface::leaves(self.m, id, ty)?;
-        let interpolation = if deco.flat {
-            Interpolation::Flat
-        } else if deco.no_perspective {
-            Interpolation::NoPerspective
-        } else {
-            Interpolation::Smooth
-        };
-        let sampling = if deco.sample {
-            Sampling::Sample
-        } else if deco.centroid {
-            Sampling::Centroid
-        } else {
-            Sampling::Center
-        };
         let mut srcs = Vec::with_capacity(leaves.len());
         for leaf in &leaves {
             let interface::Leaf::Location {
                 location,
                 component,
                 kind,
+                interpolation,
+                sampling,
             } = *leaf
             else {
                 return Err(fail(
@@ -803,6 +814,7 @@ impl<'m> Translator<'m> {
                             location,
                             component,
                             kind,
+                            ..
                         },
                         false,
                     ) => OutputSlot::Color {
@@ -840,11 +852,62 @@ impl<'m> Translator<'m> {
     /// Translates the entry point.
     pub fn entry(&mut self) -> Result<()> {
         self.declare_globals()?;
+        let demotes = self.m.dr.functions.iter().any(|f| {
+            f.blocks.iter().any(|b| {
+                b.instructions
+                    .iter()
+                    .any(|i| i.class.opcode == SpvOp::DemoteToHelperInvocation)
+            })
+        });
+        if demotes && self.m.stage == Stage::Fragment {
+            self.shader.locals.push(LocalVar {
+                slots: vec![BitSize::B1],
+            });
+            let local = self.shader.locals.len() as u32 - 1;
+            self.demoted = Some(local);
+            self.set_demoted(false)?;
+        }
         self.call(self.m.entry_function, Vec::new())?;
         self.write_outputs()?;
         let cur = self.cur;
         self.shader.block_mut(cur).term = Terminator::Return;
         Ok(())
+    }
+
+    fn set_demoted(&mut self, demoted: bool) -> Result<()> {
+        if let Some(local) = self.demoted {
+            self.emit(
+                Op::Store(Store {
+                    space: Space::Local(local),
+                    offset: Src::Imm(0),
+                    value: Src::Imm(u64::from(demoted)),
+                    size: BitSize::B1,
+                }),
+                None,
+            )?;
+        }
+        Ok(())
+    }
+
+    /// gl_HelperInvocation / OpIsHelperInvocationEXT: a fiber covering no sample (the
+    /// rasterizer's helpers) or one that demoted itself.
+    fn is_helper(&mut self) -> Result<Src> {
+        let mask = self.value(Op::SysVal(SysVal::SampleMaskIn), BitSize::B32)?;
+        let helper = self.alu(AluOp::IEq, BitSize::B32, &[mask, Src::Imm(0)])?;
+        match self.demoted {
+            Some(local) => {
+                let demoted = self.value(
+                    Op::Load(Load {
+                        space: Space::Local(local),
+                        offset: Src::Imm(0),
+                        size: BitSize::B1,
+                    }),
+                    BitSize::B1,
+                )?;
+                self.alu(AluOp::Or, BitSize::B1, &[helper, demoted])
+            }
+            None => Ok(helper),
+        }
     }
 
     /// Inlines function `func` with `args` at the current block; returns its result.
@@ -1057,10 +1120,10 @@ impl<'m> Translator<'m> {
                         terminated = true;
                     }
                     SpvOp::DemoteToHelperInvocation if self.m.stage == Stage::Fragment => {
-                        return Err(err(
-                            inst,
-                            "demoting to a helper invocation is not supported yet",
-                        ))
+                        // `kill` removes the fiber from the output and lets it run on as a
+                        // helper, which is what demote asks (ir3 encodes it so too).
+                        self.emit(Op::Kill, None)?;
+                        self.set_demoted(true)?;
                     }
                     SpvOp::Kill | SpvOp::TerminateInvocation | SpvOp::DemoteToHelperInvocation => {
                         return Err(err(inst, "is only valid in fragment shaders"))
@@ -1150,6 +1213,9 @@ impl<'m> Translator<'m> {
         let op = inst.class.opcode;
         let result: Option<Val> = match op {
             O::Nop | O::Line | O::NoLine | O::Name | O::ModuleProcessed => None,
+            O::IsHelperInvocationEXT if self.m.stage == Stage::Fragment => Some(Val::Comp(
+                Comp::new(vec![self.is_helper()?], vec![BitSize::B1]),
+            )),
             O::Undef => {
                 let sizes = self.result_sizes(inst)?;
                 let mut srcs = Vec::new();
@@ -1196,6 +1262,9 @@ impl<'m> Translator<'m> {
             | O::ImageWrite
             | O::ImageSampleExplicitLod
             | O::ImageSampleImplicitLod
+            | O::ImageSampleDrefExplicitLod
+            | O::ImageSampleDrefImplicitLod
+            | O::ImageGather
             | O::ImageQuerySize
             | O::ImageQuerySizeLod
             | O::ImageQueryLevels

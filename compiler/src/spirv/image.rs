@@ -41,6 +41,15 @@ fn harmless_operands() -> ImageOperands {
         | ImageOperands::ZERO_EXTEND
 }
 
+/// The image operands of a sample that choose its level of detail.
+#[derive(Default)]
+struct LevelOperands {
+    lod: Option<Src>,
+    bias: Option<Src>,
+    gradients: Vec<Src>,
+    offsets: Vec<Src>,
+}
+
 /// Up to three coordinates, as a texel pointer keeps them.
 pub(super) fn coords_of(c: &[Src]) -> ([Src; 3], u8) {
     let mut out = [Src::Imm(0); 3];
@@ -141,6 +150,8 @@ impl Translator<'_> {
     fn texel_view(&self, inst: &dr::Instruction, image: &ImageRef) -> Result<TexelView> {
         let t = self.image_type_of(inst, image.ty)?;
         let path = match t.sampled {
+            // An input attachment is read through the texture unit.
+            _ if t.subpass => TexelPath::Sampled,
             1 => TexelPath::Sampled,
             2 => TexelPath::Storage,
             s => {
@@ -211,7 +222,8 @@ impl Translator<'_> {
     }
 
     /// Float coordinate operand `i` of a filtered load from `view`: as many 32-bit floats
-    /// as the view takes.
+    /// as the view takes (the SPIR-V spec lets a vector be longer, unused components
+    /// last).
     fn float_coords(
         &mut self,
         ids: &Ids,
@@ -219,7 +231,13 @@ impl Translator<'_> {
         i: usize,
         view: &TexelView,
     ) -> Result<Coords> {
-        let c = self.comp(ids, inst, i)?;
+        let mut c = self.comp(ids, inst, i)?;
+        if c.len() > view.coords() {
+            c = Comp::new(
+                c.srcs[..view.coords()].to_vec(),
+                c.sizes[..view.coords()].to_vec(),
+            );
+        }
         if c.len() != view.coords() || c.sizes.iter().any(|s| *s != BitSize::B32) {
             return Err(err(
                 inst,
@@ -268,6 +286,111 @@ impl Translator<'_> {
             return Err(err(inst, "a level of detail is one scalar"));
         }
         Ok(Some(lod))
+    }
+
+    /// subpassLoad: the input attachment's texel at the fragment's framebuffer position
+    /// plus the coordinate operand (an offset from it), level 0.
+    fn subpass_load(&mut self, ids: &Ids, inst: &dr::Instruction) -> Result<Val> {
+        if self.m.stage != Stage::Fragment {
+            return Err(err(
+                inst,
+                "input attachments are read by fragment shaders only",
+            ));
+        }
+        let image = self.image_at(ids, inst, 0)?;
+        let view = self.texel_view(inst, &image)?;
+        let offset = self.comp(ids, inst, 1)?;
+        if offset.len() != 2 || offset.sizes.iter().any(|s| *s != BitSize::B32) {
+            return Err(err(
+                inst,
+                "a subpass input's coordinate is two 32-bit integers",
+            ));
+        }
+        self.image_operands(ids, inst, 2, false)?;
+        let mut coords = Coords::new();
+        for (c, off) in offset.srcs.iter().enumerate() {
+            let at = self.value(Op::SysVal(SysVal::FragCoord(c as u8)), BitSize::B32)?;
+            let at = self.convert(
+                ConvKind::F2I { signed: true },
+                BitSize::B32,
+                BitSize::B32,
+                at,
+            )?;
+            coords.push(self.alu(AluOp::IAdd, BitSize::B32, &[at, *off])?);
+        }
+        let load = TexelLoad {
+            view,
+            coords,
+            lod: None,
+            filtered: false,
+            component: 0,
+            extra: Box::default(),
+        };
+        self.texel_components(inst, load)
+    }
+
+    /// A sample's image operands from operand `first`: Bias (implicit levels of detail in
+    /// fragment shaders only), or Lod or Grad (explicit ones).
+    fn sample_operands(
+        &mut self,
+        ids: &Ids,
+        inst: &dr::Instruction,
+        first: usize,
+        implicit: bool,
+    ) -> Result<LevelOperands> {
+        let mut out = LevelOperands::default();
+        let ops = match inst.operands.get(first) {
+            None => return Ok(out),
+            Some(dr::Operand::ImageOperands(ops)) => *ops,
+            Some(other) => return Err(err(inst, format!("unexpected operand {other:?}"))),
+        };
+        let allowed = harmless_operands()
+            | ImageOperands::CONST_OFFSET
+            | ImageOperands::OFFSET
+            | if implicit {
+                ImageOperands::BIAS
+            } else {
+                ImageOperands::LOD | ImageOperands::GRAD
+            };
+        let refused = ops & !allowed;
+        if !refused.is_empty() {
+            return Err(err(
+                inst,
+                format!("image operands {refused:?} are not supported here"),
+            ));
+        }
+        // The operands follow the mask in the order of its bits: Bias, Lod, Grad.
+        let mut next = first + 1;
+        let mut scalar = |t: &mut Self, what: &str| -> Result<Src> {
+            let c = t.comp(ids, inst, next)?;
+            next += 1;
+            match (c.len(), c.sizes.first()) {
+                (1, Some(BitSize::B32)) => Ok(c.srcs[0]),
+                _ => Err(err(inst, format!("{what} is one 32-bit float"))),
+            }
+        };
+        if ops.contains(ImageOperands::BIAS) {
+            out.bias = Some(scalar(self, "a bias")?);
+        }
+        if ops.contains(ImageOperands::LOD) {
+            out.lod = Some(scalar(self, "a level of detail")?);
+        }
+        if ops.contains(ImageOperands::GRAD) {
+            let (dx, dy) = (self.comp(ids, inst, next)?, self.comp(ids, inst, next + 1)?);
+            if dx.len() != dy.len() || dx.sizes.iter().any(|s| *s != BitSize::B32) {
+                return Err(err(inst, "gradients are two vectors of 32-bit floats"));
+            }
+            out.gradients = dx.srcs.iter().chain(&dy.srcs).copied().collect();
+            next += 2;
+        }
+        if ops.intersects(ImageOperands::CONST_OFFSET | ImageOperands::OFFSET) {
+            let o = self.comp(ids, inst, next)?;
+            if o.sizes.iter().any(|s| *s != BitSize::B32) {
+                return Err(err(inst, "texel offsets are 32-bit integers"));
+            }
+            out.offsets = o.srcs.to_vec();
+        }
+        Ok(out)
     }
 
     /// The 32-bit components of the result, at most four.
@@ -356,6 +479,13 @@ impl Translator<'_> {
                 image.sampler = Some(self.sampler_at(ids, inst, 1)?);
                 Some(Val::Image(image))
             }
+            SpvOp::ImageRead
+                if self
+                    .image_type_of(inst, self.image_at(ids, inst, 0)?.ty)?
+                    .subpass =>
+            {
+                Some(self.subpass_load(ids, inst)?)
+            }
             SpvOp::ImageFetch | SpvOp::ImageRead => {
                 let image = self.image_at(ids, inst, 0)?;
                 let view = self.texel_view(inst, &image)?;
@@ -384,11 +514,22 @@ impl Translator<'_> {
                     lod,
                     filtered: false,
                     component: 0,
+                    extra: Box::default(),
                 };
                 Some(self.texel_components(inst, load)?)
             }
-            SpvOp::ImageSampleExplicitLod | SpvOp::ImageSampleImplicitLod => {
-                let implicit = inst.class.opcode == SpvOp::ImageSampleImplicitLod;
+            SpvOp::ImageSampleExplicitLod
+            | SpvOp::ImageSampleImplicitLod
+            | SpvOp::ImageSampleDrefExplicitLod
+            | SpvOp::ImageSampleDrefImplicitLod => {
+                let implicit = matches!(
+                    inst.class.opcode,
+                    SpvOp::ImageSampleImplicitLod | SpvOp::ImageSampleDrefImplicitLod
+                );
+                let shadow = matches!(
+                    inst.class.opcode,
+                    SpvOp::ImageSampleDrefExplicitLod | SpvOp::ImageSampleDrefImplicitLod
+                );
                 if implicit && self.m.stage != Stage::Fragment {
                     return Err(err(
                         inst,
@@ -403,7 +544,11 @@ impl Translator<'_> {
                 }
                 match view.dim {
                     TexelDim::D1 | TexelDim::D2 | TexelDim::D3 => {}
-                    TexelDim::Cube => return Err(err(inst, "sampling cube maps is not supported")),
+                    // A direction: three coordinates with .3d, as ir3 passes them.
+                    TexelDim::Cube if !view.arrayed => {}
+                    TexelDim::Cube => {
+                        return Err(err(inst, "sampling cube map arrays is not supported"))
+                    }
                     TexelDim::Buffer => return Err(err(inst, "texel buffers are not sampled")),
                 }
                 let mut coords = self.float_coords(ids, inst, 1, &view)?;
@@ -418,24 +563,86 @@ impl Translator<'_> {
                     )?;
                 }
                 // An implicit level of detail is the quad's, from the coordinates'
-                // derivatives: `sam` computes it (Bias is not supported).
-                let lod = match self.image_operands(ids, inst, 2, !implicit)? {
-                    Some(lod) if lod.sizes[0] != BitSize::B32 => {
-                        return Err(err(inst, "the level of detail is a 32-bit float"))
+                // derivatives: `sam` (`samb` with a bias) computes it.
+                // A shadow lookup's reference precedes the image operands.
+                let compare = if shadow {
+                    let r = self.comp(ids, inst, 2)?;
+                    match (r.len(), r.sizes.first()) {
+                        (1, Some(BitSize::B32)) => Some(r.srcs[0]),
+                        _ => return Err(err(inst, "the depth reference is one 32-bit float")),
                     }
-                    Some(lod) => Some(lod.srcs[0]),
-                    None if implicit => None,
-                    None => return Err(err(
-                        inst,
-                        "explicit-LOD sampling needs a Lod operand (gradients are not supported)",
-                    )),
+                } else {
+                    None
                 };
+                let mut ops = self.sample_operands(ids, inst, 2 + usize::from(shadow), implicit)?;
+                if !ops.offsets.is_empty() && view.dim == TexelDim::D1 {
+                    // The hardware samples a 1D view as a 2D one of height 1.
+                    ops.offsets.push(Src::Imm(0));
+                }
+                if !implicit && ops.lod.is_none() && ops.gradients.is_empty() {
+                    return Err(err(
+                        inst,
+                        "explicit-LOD sampling needs a Lod or Grad operand",
+                    ));
+                }
+                if !ops.gradients.is_empty() && shadow {
+                    return Err(err(inst, "shadow lookups with gradients are not supported"));
+                }
+                if !ops.gradients.is_empty() && (view.arrayed || view.dim == TexelDim::D1) {
+                    return Err(err(
+                        inst,
+                        "sampling with gradients is supported for 2D and 3D images only",
+                    ));
+                }
                 let load = TexelLoad {
                     view,
                     coords,
-                    lod,
+                    lod: ops.lod,
                     filtered: true,
                     component: 0,
+                    extra: Box::new(SampleOperands {
+                        bias: ops.bias,
+                        gradients: ops.gradients,
+                        offsets: ops.offsets,
+                        compare,
+                        gather: None,
+                    }),
+                };
+                Some(self.texel_components(inst, load)?)
+            }
+            SpvOp::ImageGather => {
+                // Gathers read level 0, in any stage.
+                let image = self.image_at(ids, inst, 0)?;
+                let view = self.texel_view(inst, &image)?;
+                if view.sampler.is_none() || view.path != TexelPath::Sampled {
+                    return Err(err(inst, "gathers from an image that has no sampler"));
+                }
+                if view.dim != TexelDim::D2 {
+                    return Err(err(inst, "gathers are supported from 2D images only"));
+                }
+                let coords = self.float_coords(ids, inst, 1, &view)?;
+                let component = self.comp(ids, inst, 2)?;
+                let component = match component.srcs.first().and_then(|s| s.as_imm()) {
+                    Some(c @ 0..=3) if component.len() == 1 => c as u8,
+                    _ => return Err(err(inst, "the gathered component is a constant 0 to 3")),
+                };
+                // A texel offset (ConstOffset, or Offset with ImageGatherExtended); a
+                // gather has no level of detail to give.
+                let ops = self.sample_operands(ids, inst, 3, false)?;
+                if ops.lod.is_some() || !ops.gradients.is_empty() {
+                    return Err(err(inst, "a gather reads level 0: it takes no Lod or Grad"));
+                }
+                let load = TexelLoad {
+                    view,
+                    coords,
+                    lod: None,
+                    filtered: true,
+                    component: 0,
+                    extra: Box::new(SampleOperands {
+                        gather: Some(component),
+                        offsets: ops.offsets,
+                        ..SampleOperands::default()
+                    }),
                 };
                 Some(self.texel_components(inst, load)?)
             }

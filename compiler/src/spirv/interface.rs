@@ -6,7 +6,7 @@
 
 use super::module::{Module, Type};
 use crate::error::{CompileError, Result};
-use crate::stage_info::ScalarKind;
+use crate::stage_info::{Interpolation, Sampling, ScalarKind};
 use rspirv::spirv::{BuiltIn, Word as Id};
 
 /// One scalar leaf of an interface variable.
@@ -16,6 +16,10 @@ pub enum Leaf {
         location: u32,
         component: u8,
         kind: ScalarKind,
+        /// How a fragment shader input is interpolated (its variable's or its block
+        /// member's decorations).
+        interpolation: Interpolation,
+        sampling: Sampling,
     },
     /// Element `index` of a built-in (component of gl_Position, element of
     /// gl_ClipDistance).
@@ -46,12 +50,34 @@ fn next_location(location: u32) -> std::result::Result<u32, String> {
         .ok_or_else(|| "locations run past 2^32".to_string())
 }
 
+/// How an input is interpolated, from its decorations.
+fn interpolation_of(flat: bool, no_perspective: bool, centroid: bool, sample: bool) -> Mode {
+    let i = if flat {
+        Interpolation::Flat
+    } else if no_perspective {
+        Interpolation::NoPerspective
+    } else {
+        Interpolation::Smooth
+    };
+    let s = if sample {
+        Sampling::Sample
+    } else if centroid {
+        Sampling::Centroid
+    } else {
+        Sampling::Center
+    };
+    (i, s)
+}
+
+type Mode = (Interpolation, Sampling);
+
 /// Leaves of `ty` from `location`, component `component`; returns the next location.
 fn located(
     m: &Module,
     ty: Id,
     location: u32,
     component: u32,
+    mode: Mode,
     out: &mut Vec<Leaf>,
 ) -> std::result::Result<u32, String> {
     match m.ty(ty).map_err(|e| e.to_string())? {
@@ -67,6 +93,8 @@ fn located(
                     location,
                     component: (component + c) as u8,
                     kind,
+                    interpolation: mode.0,
+                    sampling: mode.1,
                 });
             }
             next_location(location)
@@ -79,11 +107,13 @@ fn located(
             let (elem, count) = (*elem, *count);
             let mut l = location;
             for _ in 0..count {
-                l = located(m, elem, l, component, out)?;
+                l = located(m, elem, l, component, mode, out)?;
             }
             Ok(l)
         }
-        Type::Struct { .. } => Err("interface blocks with locations are not supported".into()),
+        Type::Struct { .. } => {
+            Err("structures nested in interface variables are not supported".into())
+        }
         _ => {
             let kind = scalar_kind(m, ty)?;
             if component > 3 {
@@ -93,6 +123,8 @@ fn located(
                 location,
                 component: component as u8,
                 kind,
+                interpolation: mode.0,
+                sampling: mode.1,
             });
             next_location(location)
         }
@@ -108,18 +140,36 @@ pub fn leaves(m: &Module, var: Id, pointee: Id) -> Result<Vec<Leaf>> {
     if let Some(b) = deco.builtin {
         return Ok((0..count(pointee)?).map(|i| Leaf::BuiltIn(b, i)).collect());
     }
+    let mode = interpolation_of(deco.flat, deco.no_perspective, deco.centroid, deco.sample);
     if let Ok(Type::Struct { members }) = m.ty(pointee) {
+        // Vulkan's Location Assignment: a member with a Location starts there, the others
+        // at the location after the previous member's, the first at the block's.
         let mut out = Vec::new();
+        let mut next = deco.location;
         for (k, &member) in members.iter().enumerate() {
-            let md = m.member_decorations.get(&(pointee, k as u32));
-            match md.and_then(|d| d.builtin) {
-                Some(b) => out.extend((0..count(member)?).map(|i| Leaf::BuiltIn(b, i))),
-                None => {
-                    return Err(fail(
-                        "interface blocks of user variables are not supported".into(),
-                    ))
-                }
+            let md = m
+                .member_decorations
+                .get(&(pointee, k as u32))
+                .cloned()
+                .unwrap_or_default();
+            if let Some(b) = md.builtin {
+                out.extend((0..count(member)?).map(|i| Leaf::BuiltIn(b, i)));
+                continue;
             }
+            let location = md.location.or(next).ok_or_else(|| {
+                fail(format!(
+                    "member {k} of an interface block has no Location, nor does the block"
+                ))
+            })?;
+            let member_mode = interpolation_of(
+                deco.flat || md.flat,
+                deco.no_perspective || md.no_perspective,
+                deco.centroid || md.centroid,
+                deco.sample || md.sample,
+            );
+            let component = md.component.unwrap_or(0);
+            next =
+                Some(located(m, member, location, component, member_mode, &mut out).map_err(fail)?);
         }
         return Ok(out);
     }
@@ -127,6 +177,14 @@ pub fn leaves(m: &Module, var: Id, pointee: Id) -> Result<Vec<Leaf>> {
         .location
         .ok_or_else(|| fail("an interface variable without a Location".into()))?;
     let mut out = Vec::new();
-    located(m, pointee, location, deco.component.unwrap_or(0), &mut out).map_err(fail)?;
+    located(
+        m,
+        pointee,
+        location,
+        deco.component.unwrap_or(0),
+        mode,
+        &mut out,
+    )
+    .map_err(fail)?;
     Ok(out)
 }

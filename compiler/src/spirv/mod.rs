@@ -1,6 +1,7 @@
 //! The SPIR-V front end: a module (as glslang or DXC emit it for compute shaders) to the IR.
 
 mod bindings;
+mod derivatives;
 mod function;
 mod glsl_std450;
 mod image;

@@ -77,6 +77,9 @@ pub struct ImageType {
     /// texel buffer or image.
     pub sampled: u32,
     pub format: ImageFormat,
+    /// A subpass input (Dim SubpassData): a 2D image the fragment shader reads at its own
+    /// position, an input attachment.
+    pub subpass: bool,
 }
 
 /// The length of an array of descriptors.
@@ -102,6 +105,7 @@ pub struct Decorations {
     pub no_perspective: bool,
     pub centroid: bool,
     pub sample: bool,
+    pub input_attachment_index: Option<u32>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -111,6 +115,12 @@ pub struct MemberDecorations {
     pub row_major: bool,
     pub builtin: Option<BuiltIn>,
     pub location: Option<u32>,
+    /// An interface block member's Component and interpolation decorations.
+    pub component: Option<u32>,
+    pub flat: bool,
+    pub no_perspective: bool,
+    pub centroid: bool,
+    pub sample: bool,
 }
 
 /// A module-scope variable.
@@ -224,6 +234,15 @@ impl Module {
                     | C::CullDistance
                     // gl_BaseVertex / gl_BaseInstance (SPV_KHR_shader_draw_parameters).
                     | C::DrawParameters
+                    // gl_SampleID, gl_SamplePosition, sample interpolation.
+                    | C::SampleRateShading
+                    // dFdxFine, dFdyCoarse, ...
+                    | C::DerivativeControl
+                    | C::DemoteToHelperInvocation
+                    // subpassInput, read as a texture at the fragment's position.
+                    | C::InputAttachment
+                    // textureGatherOffset with a non-constant offset.
+                    | C::ImageGatherExtended
             );
             if !supported {
                 return Err(err(inst, format!("capability {cap:?} is not supported")));
@@ -299,6 +318,9 @@ impl Module {
                             Decoration::Block => d.block = true,
                             Decoration::BufferBlock => d.buffer_block = true,
                             Decoration::Location => d.location = Some(lit_at(inst, 2)?),
+                            Decoration::InputAttachmentIndex => {
+                                d.input_attachment_index = Some(lit_at(inst, 2)?)
+                            }
                             Decoration::Component => d.component = Some(lit_at(inst, 2)?),
                             Decoration::Flat => d.flat = true,
                             Decoration::NoPerspective => d.no_perspective = true,
@@ -328,6 +350,11 @@ impl Module {
                                 _ => return Err(err(inst, "missing built-in operand")),
                             },
                             Decoration::Location => d.location = Some(lit_at(inst, 3)?),
+                            Decoration::Component => d.component = Some(lit_at(inst, 3)?),
+                            Decoration::Flat => d.flat = true,
+                            Decoration::NoPerspective => d.no_perspective = true,
+                            Decoration::Centroid => d.centroid = true,
+                            Decoration::Sample => d.sample = true,
                             _ => {}
                         },
                         _ => return Err(err(inst, "missing decoration operand")),
@@ -566,6 +593,7 @@ impl Module {
             Some(dr::Operand::ImageFormat(f)) => *f,
             _ => return Err(err(inst, "missing image format")),
         };
+        let subpass = dim == Dim::DimSubpassData;
         let dim = match dim {
             Dim::DimBuffer => TexelDim::Buffer,
             Dim::Dim1D => TexelDim::D1,
@@ -573,7 +601,9 @@ impl Module {
             Dim::Dim3D => TexelDim::D3,
             Dim::DimCube => TexelDim::Cube,
             Dim::DimRect => return Ok(Type::Unsupported("rectangle images")),
-            Dim::DimSubpassData => return Ok(Type::Unsupported("subpass inputs")),
+            // Read as a 2D texture at the fragment's position (what Turnip does in
+            // sysmem rendering).
+            Dim::DimSubpassData => TexelDim::D2,
             _ => return Ok(Type::Unsupported("images of this dimension")),
         };
         if multisampled {
@@ -585,6 +615,7 @@ impl Module {
             arrayed,
             sampled,
             format,
+            subpass,
         }))
     }
 

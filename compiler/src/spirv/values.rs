@@ -228,6 +228,15 @@ impl Translator<'_> {
             O::CopyObject | O::CopyLogical => c(self, 0)?,
             O::SNegate => un(self, A::INeg)?,
             O::FNegate => un(self, A::FNeg)?,
+            O::DPdx
+            | O::DPdy
+            | O::DPdxFine
+            | O::DPdyFine
+            | O::DPdxCoarse
+            | O::DPdyCoarse
+            | O::Fwidth
+            | O::FwidthFine
+            | O::FwidthCoarse => self.derivative(op, &c(self, 0)?)?,
             O::Not | O::LogicalNot => un(self, A::Not)?,
             O::IAdd => bin(self, A::IAdd)?,
             O::ISub => bin(self, A::ISub)?,

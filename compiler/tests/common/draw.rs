@@ -1,24 +1,29 @@
 //! A hand-built draw on the simulated GPU: a test fixture standing in for the part of a
-//! driver that runs a vertex and a fragment `CompiledShader` into one RGBA8 target.
+//! driver that runs a vertex and a fragment `CompiledShader` into its colour targets (one
+//! RGBA8 target unless the test gives others) and an optional depth buffer.
 //!
 //! The pipeline state is programmed by `parsnip_hw_state::graphics` (the crate the driver
 //! and the model's draw tests share) from what the compiler says: the attribute registers
 //! and write masks of the vertex shader's stage information, the VPC layout
 //! `varying_linkage::link` returns, the fragment shader's ij registers and colour
 //! register. The fixture adds only what the shared crate leaves to its caller: the
-//! shaders' code length (SP_VS_INSTRLEN, SP_FS_INSTRLEN) and the vertex shader's private
-//! memory (SP_VS_PVT_MEM_*, sized as the dispatch fixture sizes a compute shader's). The
-//! target starts as the clear colour the application's render pass clears it to.
+//! shaders' code length (SP_VS_INSTRLEN, SP_FS_INSTRLEN), their private memory
+//! (SP_VS_PVT_MEM_*, SP_FS_PVT_MEM_*, sized as the dispatch fixture sizes a compute
+//! shader's) and the descriptor sets of the textures they sample (`common::textures`).
+//! The targets start as the clear values the application's render pass clears them to.
 
 use super::dispatch::{words_to_bytes, PrivateMemory, SimGpu};
+use super::textures::{bind, Bound};
 use parsnip_compiler::backend::CompiledShader;
 use parsnip_compiler::stage_info::{FragmentInfo, RegId, VertexInfo};
 use parsnip_compiler::varying_linkage::link;
 use parsnip_hw_state::draw::draw_auto;
-use parsnip_hw_state::graphics::{program, Attribute, Output, Pipeline, Target};
+use parsnip_hw_state::graphics::{program, Attribute, Depth, Output, Pipeline, Target};
 use parsnip_hw_state::sink::{PacketSink, StateWriter};
 use parsnip_kernel_if::BoUse;
-use parsnip_registers::enums::{A6xxFormat, A6xxThreadsize, PcDiPrimtype};
+use parsnip_registers::enums::{
+    A6xxDepthFormat, A6xxFormat, A6xxThreadsize, AdrenoCompareFunc, PcDiPrimtype,
+};
 use parsnip_registers::regs;
 
 /// One vertex attribute as the application's vertex input state gives it.
@@ -64,31 +69,109 @@ fn stages<'a>(d: &Draw<'a>) -> Result<(&'a VertexInfo, &'a FragmentInfo), String
     Ok((vs, fs))
 }
 
+/// A colour attachment (the i-th is the fragment shader's location i): `bytes` a pixel,
+/// every pixel starting as `clear`.
+pub struct ColourAttachment {
+    pub format: A6xxFormat,
+    pub bytes: u32,
+    /// Some(true): a signed integer format, Some(false): unsigned, None: normalised or
+    /// float (SP_FS_MRT's COLOR_SINT/COLOR_UINT).
+    pub integer: Option<bool>,
+    pub clear: Vec<u8>,
+}
+
+/// A DEPTH6_32 depth buffer starting as `clear`, tested with `func` and written.
+pub struct DepthAttachment {
+    pub clear: f32,
+    pub func: AdrenoCompareFunc,
+}
+
+/// The render pass: its colour attachments (none: one RGBA8 target for location 0 with
+/// the draw's clear colour) and depth buffer; and the textures and samplers the shaders
+/// sample.
+#[derive(Default)]
+pub struct Attachments {
+    pub colour: Vec<ColourAttachment>,
+    pub depth: Option<DepthAttachment>,
+    pub textures: Vec<Bound>,
+}
+
+/// Bytes per row of a depth buffer (a multiple of its tiles' row on a6xx).
+const DEPTH_PITCH: u32 = 1024;
+
 /// Draws `d`; returns the target's pixels, `pitch(width)` bytes a row.
 pub fn render(gpu: &SimGpu, d: &Draw) -> Result<Vec<u8>, String> {
+    Ok(render_to(gpu, d, &Attachments::default())?.remove(0))
+}
+
+/// Draws `d` into `attachments`; returns each colour attachment's pixels, `width * bytes`
+/// (rounded up to 64) a row.
+pub fn render_to(gpu: &SimGpu, d: &Draw, a: &Attachments) -> Result<Vec<Vec<u8>>, String> {
     let (vsi, fsi) = stages(d)?;
     let linkage = link(vsi, fsi).map_err(|e| e.to_string())?;
     let vs_code = gpu.bo_with(&words_to_bytes(&d.vs.code), "vertex shader")?;
     let fs_code = gpu.bo_with(&words_to_bytes(&d.fs.code), "fragment shader")?;
     let (w, h) = d.size;
-    let image: Vec<u8> = (0..pitch(w) * h).map(|i| d.clear[i as usize % 4]).collect();
-    let target_bo = gpu.bo_with(&image, "colour target")?;
-    let colour = fsi
-        .color_output(0)
-        .ok_or("the fragment shader writes no colour 0")?;
-    let target = Target {
-        base: target_bo.iova(),
-        pitch: pitch(w),
+    let rgba8 = [ColourAttachment {
         format: A6xxFormat::FMT6_8_8_8_8_UNORM,
-        write_mask: 0xf,
-        blend: None,
-        rop: None,
-        srgb: false,
-        output: u32::from(colour.reg.0),
-        half: colour.half,
+        bytes: 4,
         integer: None,
+        clear: d.clear.to_vec(),
+    }];
+    let colours = if a.colour.is_empty() {
+        &rgba8[..]
+    } else {
+        &a.colour[..]
     };
-    let mut p = Pipeline::new(vs_code.iova(), Some(fs_code.iova()), Some(target), w, h);
+    let mut targets = Vec::new();
+    let mut target_bos = Vec::new();
+    for (location, c) in colours.iter().enumerate() {
+        let row = (w * c.bytes).next_multiple_of(64);
+        let image: Vec<u8> = (0..row * h)
+            .map(|i| c.clear[(i % c.bytes) as usize])
+            .collect();
+        let bo = gpu.bo_with(&image, "colour target")?;
+        let out = fsi
+            .color_output(location as u32)
+            .ok_or_else(|| format!("the fragment shader writes no colour {location}"))?;
+        targets.push(Target {
+            base: bo.iova(),
+            pitch: row,
+            format: c.format,
+            write_mask: 0xf,
+            blend: None,
+            rop: None,
+            srgb: false,
+            output: u32::from(out.reg.0),
+            half: out.half,
+            integer: c.integer,
+        });
+        target_bos.push((bo, image.len()));
+    }
+    let depth_bo = match &a.depth {
+        Some(z) => {
+            // The same bytes in every texel, whatever the layout.
+            let bytes: Vec<u8> = (0..DEPTH_PITCH * h.next_multiple_of(32) / 4)
+                .flat_map(|_| z.clear.to_le_bytes())
+                .collect();
+            Some(gpu.bo_with(&bytes, "depth buffer")?)
+        }
+        None => None,
+    };
+    let mut p = Pipeline::new(vs_code.iova(), Some(fs_code.iova()), None, w, h);
+    p.targets = targets;
+    if let (Some(z), Some(bo)) = (&a.depth, &depth_bo) {
+        p.depth = Some(Depth {
+            base: bo.iova(),
+            pitch: DEPTH_PITCH,
+            format: A6xxDepthFormat::DEPTH6_32,
+            test: true,
+            write: true,
+            func: z.func,
+            bounds: None,
+            clamp: None,
+        });
+    }
     p.vs_full_regs = d.vs.full_regs.max(1);
     p.fs_full_regs = d.fs.full_regs.max(1);
     p.fs_half_regs = d.fs.half_regs;
@@ -149,6 +232,12 @@ pub fn render(gpu: &SimGpu, d: &Draw) -> Result<Vec<u8>, String> {
     p.ij_persp_sample = field(b.persp_sample);
     p.xy = field(fsi.frag_coord_xy_reg);
     p.zw = field(fsi.frag_coord_zw_reg);
+    p.face = field(fsi.front_facing_reg);
+    p.sample_id = field(fsi.sample_id_reg);
+    p.sample_mask_in = field(fsi.sample_mask_in_reg);
+    p.depth_out = field(fsi.depth_reg);
+    p.sample_mask_out = field(fsi.sample_mask_reg);
+    p.per_sample = fsi.per_sample;
 
     let chip = gpu.chip();
     let mut s = StateWriter::new(chip);
@@ -159,40 +248,51 @@ pub fn render(gpu: &SimGpu, d: &Draw) -> Result<Vec<u8>, String> {
         .map_err(|e| e.to_string())?;
     s.reg(&regs::SpFsInstrlen(units(d.fs)))
         .map_err(|e| e.to_string())?;
-    let private = PrivateMemory::new(gpu.info, d.vs.private_bytes);
-    let private_bo = if private.total > 0 {
-        Some(gpu.bo_with(&vec![0u8; private.total as usize], "private memory")?)
-    } else {
-        None
-    };
     let e = |e: parsnip_registers::RegisterError| e.to_string();
-    s.reg(&regs::SpVsPvtMemParam {
-        memsizeperitem: private.per_fiber,
-        hwstacksizeperthread: 0,
-    })
-    .map_err(e)?;
-    s.reg(&regs::SpVsPvtMemAddr(
-        private_bo.as_ref().map_or(0, |b| b.iova()),
-    ))
-    .map_err(e)?;
-    s.reg(&regs::SpVsPvtMemSize {
-        totalpvtmemsize: private.per_sp,
-        perwavememlayout: false,
-    })
-    .map_err(e)?;
+    // Each stage's private memory (SP_*_PVT_MEM_*), sized as the dispatch fixture sizes a
+    // compute shader's.
+    let mut private_bos = Vec::new();
+    macro_rules! private_memory {
+        ($shader:expr, $param:ident, $addr:ident, $size:ident) => {{
+            let private = PrivateMemory::new(gpu.info, $shader.private_bytes);
+            let mut iova = 0;
+            if private.total > 0 {
+                let bo = gpu.bo_with(&vec![0u8; private.total as usize], "private memory")?;
+                iova = bo.iova();
+                private_bos.push(bo);
+            }
+            s.reg(&regs::$param {
+                memsizeperitem: private.per_fiber,
+                hwstacksizeperthread: 0,
+            })
+            .map_err(e)?;
+            s.reg(&regs::$addr(iova)).map_err(e)?;
+            s.reg(&regs::$size {
+                totalpvtmemsize: private.per_sp,
+                perwavememlayout: false,
+            })
+            .map_err(e)?;
+        }};
+    }
+    private_memory!(d.vs, SpVsPvtMemParam, SpVsPvtMemAddr, SpVsPvtMemSize);
+    private_memory!(d.fs, SpFsPvtMemParam, SpFsPvtMemAddr, SpFsPvtMemSize);
+    let texture_bos = bind(gpu, &mut s, &a.textures)?;
     draw_auto(&mut s, d.primitive, d.vertices, d.instances).map_err(|e| e.to_string())?;
     let stream = gpu.bo_with(&words_to_bytes(&s.dwords), "command stream")?;
-    let mut uses = vec![
-        BoUse::read(&vs_code),
-        BoUse::read(&fs_code),
-        BoUse::write(&target_bo),
-    ];
+    let mut uses = vec![BoUse::read(&vs_code), BoUse::read(&fs_code)];
+    uses.extend(target_bos.iter().map(|(bo, _)| BoUse::write(bo)));
     uses.extend(buffers.iter().map(BoUse::read));
-    uses.extend(private_bo.iter().map(BoUse::write));
+    uses.extend(private_bos.iter().map(BoUse::write));
+    uses.extend(depth_bo.iter().map(BoUse::write));
+    uses.extend(texture_bos.iter().map(BoUse::read));
     gpu.submit(&stream, s.dwords.len() as u32, &uses)?;
-    let mut out = vec![0u8; image.len()];
-    target_bo
-        .read(0, &mut out)
-        .map_err(|e| format!("reading the target back: {e}"))?;
-    Ok(out)
+    target_bos
+        .iter()
+        .map(|(bo, len)| {
+            let mut out = vec![0u8; *len];
+            bo.read(0, &mut out)
+                .map_err(|e| format!("reading a target back: {e}"))?;
+            Ok(out)
+        })
+        .collect()
 }

@@ -6,6 +6,7 @@
 pub mod dispatch;
 pub mod draw;
 pub mod mad_chain;
+pub mod textures;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -13,6 +13,12 @@
 //!   turnip/*/points.pipeline-executable.txt);
 //! - gl_FragCoord.xy arrives in 1/16 pixel as unsigned integers (ir3_compiler_nir.c:
 //!   "cov.u32f32 then mul 1/16"), zw as floats;
+//! - then one scalar each for the face, the sample id and the coverage mask
+//!   (HLSQ_CONTROL_2_REG's FACEREGID, SAMPLEID, SAMPLEMASK). The face and the sample id
+//!   are half registers: the hardware is given the half register that is the low half of
+//!   the scalar (the register file is merged, hr(2n) aliasing the low 16 bits of scalar
+//!   n), and the code takes those 16 bits. The face is 0 for a front-facing primitive and
+//!   -1 for a back-facing one (ir3_compiler_nir.c: "we get -1 for back and 0 for front");
 //! - a colour output is four consecutive registers (SP_FS_OUTPUT.REGID), a vertex
 //!   output the components from x to the last written (SP_VS_OUT's REGID/COMPMASK).
 
@@ -65,6 +71,11 @@ pub struct IoPlan {
     pub ij: BTreeMap<(u8, u8), u8>,
     pub frag_coord_xy: Option<u8>,
     pub frag_coord_zw: Option<u8>,
+    /// The full scalars whose low halves hold the face and the sample id, and the
+    /// coverage mask's scalar.
+    pub face: Option<u8>,
+    pub sample_id: Option<u8>,
+    pub sample_mask_in: Option<u8>,
     pub outputs: BTreeMap<OutputKey, PlannedOutput>,
 }
 
@@ -92,6 +103,7 @@ pub fn plan(shader: &ir::Shader, m: &mut MShader) -> Result<IoPlan> {
     let undef = undefined(shader);
     let mut attr_comps: BTreeMap<u32, (u8, ScalarKind)> = BTreeMap::new();
     let (mut vid, mut iid, mut xy, mut zw) = (false, false, false, false);
+    let (mut face, mut sample_id, mut sample_mask) = (false, false, false);
     let mut outs: BTreeMap<OutputKey, (u8, ScalarKind)> = BTreeMap::new();
     for i in shader.blocks.iter().flat_map(|b| &b.instrs) {
         match i.op {
@@ -104,6 +116,9 @@ pub fn plan(shader: &ir::Shader, m: &mut MShader) -> Result<IoPlan> {
                 e.0 = e.0.max(component + 1);
             }
             Op::SysVal(SysVal::VertexId) => vid = true,
+            Op::SysVal(SysVal::FrontFacing) => face = true,
+            Op::SysVal(SysVal::SampleId) => sample_id = true,
+            Op::SysVal(SysVal::SampleMaskIn) => sample_mask = true,
             Op::SysVal(SysVal::InstanceId) => iid = true,
             Op::SysVal(SysVal::FragCoord(c)) => {
                 if c < 2 {
@@ -170,7 +185,10 @@ pub fn plan(shader: &ir::Shader, m: &mut MShader) -> Result<IoPlan> {
         + u32::from(iid)
         + 2 * p.ij.len() as u32
         + 2 * u32::from(xy)
-        + 2 * u32::from(zw);
+        + 2 * u32::from(zw)
+        + u32::from(face)
+        + u32::from(sample_id)
+        + u32::from(sample_mask);
     if needed > 4 * 48 {
         return Err(err("the shader's inputs do not fit the register file"));
     }
@@ -190,6 +208,9 @@ pub fn plan(shader: &ir::Shader, m: &mut MShader) -> Result<IoPlan> {
     }
     p.frag_coord_xy = xy.then(|| take(2));
     p.frag_coord_zw = zw.then(|| take(2));
+    p.face = face.then(|| take(1));
+    p.sample_id = sample_id.then(|| take(1));
+    p.sample_mask_in = sample_mask.then(|| take(1));
     let mut inloc = 0;
     for v in p.varyings.values_mut() {
         v.inloc = inloc;
@@ -281,6 +302,29 @@ impl Sel<'_> {
             SysVal::FragCoord(c) => {
                 let r = self.io.frag_coord_zw.ok_or_else(missing)?;
                 let src = self.fixed(r + c - 2);
+                self.copy(d, src, false);
+            }
+            SysVal::FrontFacing => {
+                // 1 when the low half is 0 (front), whatever the high half holds.
+                let src = self.fixed(self.io.face.ok_or_else(missing)?);
+                let low = self.new_reg(false);
+                self.alu_plain(Opcode::ShlB, low.into(), &[src, MSrc::Imm(16)], false);
+                let srcs = [MSrc::Reg(low.into()), MSrc::Imm(0)].map(Self::plain);
+                self.alu(Opcode::CmpsU, d, &srcs, Cond::Eq, false);
+            }
+            SysVal::SampleId => {
+                let src = self.fixed(self.io.sample_id.ok_or_else(missing)?);
+                let high = self.new_reg(false);
+                self.alu_plain(Opcode::ShlB, high.into(), &[src, MSrc::Imm(16)], false);
+                self.alu_plain(
+                    Opcode::ShrB,
+                    d,
+                    &[MSrc::Reg(high.into()), MSrc::Imm(16)],
+                    false,
+                );
+            }
+            SysVal::SampleMaskIn => {
+                let src = self.fixed(self.io.sample_mask_in.ok_or_else(missing)?);
                 self.copy(d, src, false);
             }
             SysVal::Varying {
@@ -427,7 +471,10 @@ impl IoPlan {
                 let ij =
                     |i: Interpolation, s: Sampling| self.ij.get(&mode_key(i, s)).map(|&r| reg(r));
                 let get = |k: OutputKey| self.outputs.get(&k).map(out_reg);
-                let per_sample = self.ij.keys().any(|k| k.1 == Sampling::Sample as u8);
+                let per_sample = self.ij.keys().any(|k| k.1 == Sampling::Sample as u8)
+                    || self.sample_id.is_some();
+                // The half register aliasing the low 16 bits of scalar `r`.
+                let low_half = |r: u8| RegId(2 * r);
                 Some(StageInfo::Fragment(FragmentInfo {
                     inputs: self
                         .varyings
@@ -452,9 +499,9 @@ impl IoPlan {
                     },
                     frag_coord_xy_reg: self.frag_coord_xy.map(reg),
                     frag_coord_zw_reg: self.frag_coord_zw.map(reg),
-                    front_facing_reg: None,
-                    sample_id_reg: None,
-                    sample_mask_in_reg: None,
+                    front_facing_reg: self.face.map(low_half),
+                    sample_id_reg: self.sample_id.map(low_half),
+                    sample_mask_in_reg: self.sample_mask_in.map(reg),
                     per_sample,
                     color_outputs: self
                         .outputs
@@ -475,7 +522,7 @@ impl IoPlan {
                     discards,
                     early_fragment_tests: shader.early_fragment_tests,
                     uses_derivatives,
-                    input_attachments: Vec::new(),
+                    input_attachments: shader.input_attachments.clone(),
                 }))
             }
         }

@@ -106,21 +106,45 @@ impl Sel<'_> {
     }
 
     /// The first source of a texture instruction reading `v` at `coords`: the
-    /// coordinates, a 1D view's y, then an array's layer.
-    fn tex_coords(&mut self, v: &TexelView, coords: &[Src], filtered: bool) -> (Comp, u8) {
-        let mut srcs: SmallVec<[Src; 4]> = SmallVec::new();
+    /// coordinates, a 1D view's y, a shadow lookup's reference, then an array's layer.
+    fn tex_coords(
+        &mut self,
+        v: &TexelView,
+        coords: &[Src],
+        filtered: bool,
+        compare: Option<Src>,
+    ) -> (Comp, u8) {
+        let mut srcs: SmallVec<[Src; 5]> = SmallVec::new();
         let dims = coords.len() - usize::from(v.arrayed && v.dim != TexelDim::Cube);
         srcs.extend_from_slice(&coords[..dims]);
         if dims == 1 {
             let y = if filtered { 0.5f32.to_bits() } else { 0 };
             srcs.push(Src::Imm(u64::from(y)));
         }
+        srcs.extend(compare);
         srcs.extend_from_slice(&coords[dims..]);
         let group = self.m.new_vreg(srcs.len() as u8, false);
         for (k, s) in srcs.iter().enumerate() {
             self.copy_into(Comp(group, k as u8), *s);
         }
         (Comp(group, 0), srcs.len() as u8)
+    }
+
+    /// `samgq`'s first source: the coordinates padded to four, then their derivatives
+    /// along x and along y (ir3's emit_tex for txd).
+    fn gradient_coords(&mut self, coords: &[Src], gradients: &[Src]) -> (Comp, u8) {
+        let n = 4 + gradients.len();
+        let group = self.m.new_vreg(n as u8, false);
+        for (k, s) in coords.iter().enumerate() {
+            self.copy_into(Comp(group, k as u8), *s);
+        }
+        for k in coords.len()..4 {
+            self.copy_into(Comp(group, k as u8), Src::Imm(0));
+        }
+        for (k, s) in gradients.iter().enumerate() {
+            self.copy_into(Comp(group, (4 + k) as u8), *s);
+        }
+        (Comp(group, 0), n as u8)
     }
 
     /// Typed image access's coordinates: consecutive registers, one per coordinate.
@@ -153,6 +177,7 @@ impl Sel<'_> {
                 && l.coords == first.coords
                 && l.lod == first.lod
                 && l.filtered == first.filtered
+                && l.extra == first.extra
         };
         let mut members: Vec<(ir::Value, u8)> = Vec::new();
         for instr in &instrs[at..] {
@@ -169,14 +194,49 @@ impl Sel<'_> {
             TexelPath::Sampled => {
                 let mask = covering_mask(used);
                 let (base, index) = self.tex_slot(v, first.filtered)?;
-                let coords = self.tex_coords(v, &first.coords, first.filtered);
-                let src2 = first.lod.map(|l| self.reg(l, false));
-                let op = match (first.filtered, src2) {
-                    (true, Some(_)) => Opcode::Saml,
+                let coords = if first.extra.gradients.is_empty() {
+                    self.tex_coords(v, &first.coords, first.filtered, first.extra.compare)
+                } else {
+                    self.gradient_coords(&first.coords, &first.extra.gradients)
+                };
+                // The offsets, then the level or bias.
+                let second: SmallVec<[Src; 4]> = first
+                    .extra
+                    .offsets
+                    .iter()
+                    .copied()
+                    .chain(first.lod.or(first.extra.bias))
+                    .collect();
+                let src2 = match second.as_slice() {
+                    [] => None,
+                    [one] => Some((self.reg(*one, false), 1)),
+                    more => {
+                        let group = self.m.new_vreg(more.len() as u8, false);
+                        for (k, s) in more.iter().enumerate() {
+                            self.copy_into(Comp(group, k as u8), *s);
+                        }
+                        Some((Comp(group, 0), more.len() as u8))
+                    }
+                };
+                let op = match (
+                    first.filtered,
+                    first.lod,
+                    first.extra.bias,
+                    first.extra.gather,
+                ) {
+                    (true, _, _, Some(c)) => [
+                        Opcode::Gather4r,
+                        Opcode::Gather4g,
+                        Opcode::Gather4b,
+                        Opcode::Gather4a,
+                    ][usize::from(c & 3)],
+                    (true, _, _, _) if !first.extra.gradients.is_empty() => Opcode::Samgq,
+                    (true, Some(_), _, _) => Opcode::Saml,
+                    (true, None, Some(_), _) => Opcode::Samb,
                     // The quad's implicit level of detail.
-                    (true, None) => Opcode::Sam,
-                    (false, Some(_)) => Opcode::Isaml,
-                    (false, None) => Opcode::Isam,
+                    (true, None, None, _) => Opcode::Sam,
+                    (false, Some(_), _, _) => Opcode::Isaml,
+                    (false, None, _, _) => Opcode::Isam,
                 };
                 let (is_3d, array) = tex_flags(v);
                 let group = self.m.new_vreg(mask.count_ones() as u8, false);
@@ -189,6 +249,8 @@ impl Sel<'_> {
                     src2,
                     is_3d,
                     array,
+                    offset: !first.extra.offsets.is_empty(),
+                    shadow: first.extra.compare.is_some(),
                     base,
                     index,
                 });
@@ -311,6 +373,8 @@ impl Sel<'_> {
                     src2: None,
                     is_3d: false,
                     array: false,
+                    offset: false,
+                    shadow: false,
                     base,
                     index,
                 });
@@ -328,6 +392,8 @@ impl Sel<'_> {
                     src2: None,
                     is_3d: false,
                     array: false,
+                    offset: false,
+                    shadow: false,
                     base,
                     index,
                 });
@@ -347,6 +413,8 @@ impl Sel<'_> {
                     src2: None,
                     is_3d,
                     array,
+                    offset: false,
+                    shadow: false,
                     base,
                     index,
                 });
