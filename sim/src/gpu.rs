@@ -68,6 +68,10 @@ pub struct SubmitStats {
     /// Draws bin rendering skipped: the visibility stream said the bin
     /// has none of their geometry.
     pub skipped_draws: u32,
+    /// Fragments the fragment shader ran for.
+    pub fragments_shaded: u64,
+    /// Fragments LRZ rejected before the fragment shader.
+    pub lrz_rejected: u64,
 }
 
 impl std::ops::AddAssign for SubmitStats {
@@ -81,6 +85,8 @@ impl std::ops::AddAssign for SubmitStats {
             draws,
             binned_draws,
             skipped_draws,
+            fragments_shaded,
+            lrz_rejected,
         } = other;
         self.packets += packets;
         self.register_writes += register_writes;
@@ -89,6 +95,8 @@ impl std::ops::AddAssign for SubmitStats {
         self.draws += draws;
         self.binned_draws += binned_draws;
         self.skipped_draws += skipped_draws;
+        self.fragments_shaded += fragments_shaded;
+        self.lrz_rejected += lrz_rejected;
     }
 }
 

@@ -32,6 +32,7 @@ pub mod gmem;
 pub mod gpu;
 mod gras;
 mod hlsq;
+mod lrz;
 pub mod memory;
 pub mod options;
 mod pc;

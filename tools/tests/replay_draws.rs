@@ -83,9 +83,20 @@ fn replay(trace: &Path, result: u64, size: usize) -> Result<(Vec<u8>, SubmitStat
 /// What the model's counts say of a `mode` stream of `workload`.
 fn check_stats(mode: &str, workload: &str, stats: &SubmitStats) -> Result<(), String> {
     println!(
-        "{mode} {workload}: {} draws, {} binned, {} skipped",
-        stats.draws, stats.binned_draws, stats.skipped_draws
+        "{mode} {workload}: {} draws, {} binned, {} skipped; {} fragments shaded, {} rejected by \
+         LRZ",
+        stats.draws,
+        stats.binned_draws,
+        stats.skipped_draws,
+        stats.fragments_shaded,
+        stats.lrz_rejected
     );
+    // depth_bias_cull draws nearer geometry over farther with LRZ enabled
+    // (GRAS_LRZ_CNTL.ENABLE and LRZ_WRITE in its logs): the image above is
+    // unchanged by LRZ, and LRZ must have rejected something.
+    if workload == "depth_bias_cull" && stats.lrz_rejected == 0 {
+        return Err(format!("{mode} depth_bias_cull: LRZ rejected no fragment"));
+    }
     if mode != "gmem-forcebin" {
         return match stats.binned_draws + stats.skipped_draws {
             0 => Ok(()),

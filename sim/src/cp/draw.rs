@@ -280,6 +280,8 @@ impl CommandProcessor<'_> {
         match run_draw(&ctx, call) {
             Ok(stats) => {
                 self.cp.counters.add_draw(&stats);
+                self.stats.fragments_shaded += stats.fragment_invocations;
+                self.stats.lrz_rejected += stats.lrz_rejected;
                 Ok(())
             }
             Err(e) => Err(self.draw_error(e)),
