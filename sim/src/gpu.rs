@@ -68,6 +68,9 @@ pub struct SubmitStats {
     /// Draws bin rendering skipped: the visibility stream said the bin
     /// has none of their geometry.
     pub skipped_draws: u32,
+    /// IB2s that IB2 skipping (CP_SKIP_IB2_ENABLE_*) skipped or left
+    /// early, the bin seeing no more draws.
+    pub ib2_skips: u32,
     /// Fragments the fragment shader ran for.
     pub fragments_shaded: u64,
     /// Fragments LRZ rejected before the fragment shader.
@@ -85,6 +88,7 @@ impl std::ops::AddAssign for SubmitStats {
             draws,
             binned_draws,
             skipped_draws,
+            ib2_skips,
             fragments_shaded,
             lrz_rejected,
         } = other;
@@ -95,6 +99,7 @@ impl std::ops::AddAssign for SubmitStats {
         self.draws += draws;
         self.binned_draws += binned_draws;
         self.skipped_draws += skipped_draws;
+        self.ib2_skips += ib2_skips;
         self.fragments_shaded += fragments_shaded;
         self.lrz_rejected += lrz_rejected;
     }

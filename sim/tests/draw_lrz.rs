@@ -295,7 +295,7 @@ fn a_stale_lrz_buffer_rejects_fragments_the_depth_test_would_keep() {
     // red at z 0.5 is rejected everywhere although the depth buffer (1.0)
     // would keep it. The target stays as it was.
     for gpu in GPUS {
-        let (mut scene, lrz, mut s) = lrz_scene(gpu, 0, false);
+        let (mut scene, _, mut s) = lrz_scene(gpu, 0, false);
         let stale = LrzDraw {
             write: false,
             fast_clear: false,

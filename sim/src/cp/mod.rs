@@ -224,6 +224,9 @@ pub(crate) enum Flow {
         iova: u64,
         dwords: u32,
     },
+    /// Leave this IB (a draw's early return when IB2 skipping finds
+    /// nothing left to draw).
+    Return,
 }
 
 /// What the innermost frame is running, named lazily for reports.
@@ -455,6 +458,12 @@ impl<'a> CommandProcessor<'a> {
             pos += 1 + count;
             match flow {
                 Flow::Next => {}
+                Flow::Return => {
+                    if pos < len {
+                        self.stats.ib2_skips += 1;
+                    }
+                    break;
+                }
                 Flow::Skip(n) => {
                     let left = len - pos;
                     if n > left {
@@ -536,11 +545,17 @@ impl<'a> CommandProcessor<'a> {
             }
             Packet::SetBinData5 => self.set_bin_data5(payload).map(|_| Flow::Next),
             Packet::SetBinData5Offset => self.set_bin_data5_offset(payload).map(|_| Flow::Next),
-            Packet::DrawIndxOffset => self.draw_indx_offset(payload).map(|_| Flow::Next),
-            Packet::DrawIndirect => self.draw_indirect(payload).map(|_| Flow::Next),
-            Packet::DrawIndxIndirect => self.draw_indx_indirect(payload).map(|_| Flow::Next),
-            Packet::DrawIndirectMulti => self.draw_indirect_multi(payload).map(|_| Flow::Next),
-            Packet::DrawAuto => self.draw_auto(payload).map(|_| Flow::Next),
+            Packet::DrawIndxOffset => self
+                .draw_indx_offset(payload)
+                .and_then(|_| self.after_draw()),
+            Packet::DrawIndirect => self.draw_indirect(payload).and_then(|_| self.after_draw()),
+            Packet::DrawIndxIndirect => self
+                .draw_indx_indirect(payload)
+                .and_then(|_| self.after_draw()),
+            Packet::DrawIndirectMulti => self
+                .draw_indirect_multi(payload)
+                .and_then(|_| self.after_draw()),
+            Packet::DrawAuto => self.draw_auto(payload).and_then(|_| self.after_draw()),
             Packet::NotModelled => Err(self.stream_error(StreamProblem::NotModelled {
                 what: format!("{name} is not modelled"),
             })),
@@ -567,6 +582,10 @@ impl<'a> CommandProcessor<'a> {
             Some(from) => return Err(self.stream_error(StreamProblem::TooDeep { from })),
             None => IbLevel::Ib1,
         };
+        if level == IbLevel::Ib2 && self.skips_ib2()? {
+            self.stats.ib2_skips += 1;
+            return Ok(Flow::Next);
+        }
         if dwords > 0 {
             self.run_ib(level, iova, dwords)?;
         }
