@@ -61,6 +61,8 @@ pub struct SubmitStats {
     pub dispatches: u32,
     /// BLIT events run (GMEM clears, loads, stores and sysmem clears).
     pub blit_events: u32,
+    /// CP_BLITs run (the 2D engine).
+    pub blits_2d: u32,
     /// Draws run (each draw of a CP_DRAW_INDIRECT_MULTI counts one).
     pub draws: u32,
     /// Draws a binning pass binned.
@@ -85,6 +87,7 @@ impl std::ops::AddAssign for SubmitStats {
             register_writes,
             dispatches,
             blit_events,
+            blits_2d,
             draws,
             binned_draws,
             skipped_draws,
@@ -96,6 +99,7 @@ impl std::ops::AddAssign for SubmitStats {
         self.register_writes += register_writes;
         self.dispatches += dispatches;
         self.blit_events += blit_events;
+        self.blits_2d += blits_2d;
         self.draws += draws;
         self.binned_draws += binned_draws;
         self.skipped_draws += skipped_draws;
@@ -114,6 +118,8 @@ pub(crate) struct GpuShared {
     pub(crate) gmem: Gmem,
     /// What each dispatch of the current submit executed, in launch order.
     pub(crate) dispatch_stats: std::sync::Mutex<Vec<SpStats>>,
+    /// Called after each draw and blit.
+    pub(crate) work_observer: std::sync::Mutex<Option<crate::capture::WorkObserver>>,
 }
 
 /// A model of one GPU. Cheap to clone: clones share the address space.
@@ -169,6 +175,7 @@ impl Gpu {
                 shader_core,
                 gmem: Gmem::new(info),
                 dispatch_stats: Default::default(),
+                work_observer: Default::default(),
             }),
         }
     }
@@ -182,6 +189,12 @@ impl Gpu {
     /// so it never grows past one submit's dispatches.
     pub fn take_dispatch_stats(&self) -> Vec<SpStats> {
         std::mem::take(&mut self.shared.dispatch_stats.lock().expect("never poisoned"))
+    }
+
+    /// Has `observer` called after every draw, blit event and CP_BLIT from
+    /// now on (`None`: no longer).
+    pub fn set_work_observer(&self, observer: Option<crate::capture::WorkObserver>) {
+        *self.shared.work_observer.lock().expect("never poisoned") = observer;
     }
 
     pub fn options(&self) -> &SimOptions {

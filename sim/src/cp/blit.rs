@@ -15,7 +15,10 @@ impl CommandProcessor<'_> {
         match CpBlitDw0::from_raw(payload[0]).op {
             CpBlitCmd::BLIT_OP_SCALE => {
                 crate::blit::scale(self.regs, &self.gpu.memory, self.gpu.info)
-                    .map_err(|e| self.surface_error(e))
+                    .map_err(|e| self.surface_error(e))?;
+                self.observe(crate::capture::Work::Blit2d(self.stats.blits_2d));
+                self.stats.blits_2d += 1;
+                Ok(())
             }
             op => Err(self.stream_error(StreamProblem::NotModelled {
                 what: format!(

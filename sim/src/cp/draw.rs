@@ -282,6 +282,7 @@ impl CommandProcessor<'_> {
                 self.cp.counters.add_draw(&stats);
                 self.stats.fragments_shaded += stats.fragment_invocations;
                 self.stats.lrz_rejected += stats.lrz_rejected;
+                self.observe(crate::capture::Work::Draw(index));
                 Ok(())
             }
             Err(e) => Err(self.draw_error(e)),

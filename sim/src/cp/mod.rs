@@ -562,6 +562,20 @@ impl<'a> CommandProcessor<'a> {
         }
     }
 
+    /// Tells the work observer, if there is one, that `work` is done.
+    pub(crate) fn observe(&self, work: crate::capture::Work) {
+        let mut observer = self.gpu.work_observer.lock().expect("never poisoned");
+        if let Some(observe) = observer.as_mut() {
+            observe(&crate::capture::WorkDone {
+                work,
+                regs: self.regs,
+                memory: &self.gpu.memory,
+                gmem: &self.gpu.gmem,
+                info: self.gpu.info,
+            });
+        }
+    }
+
     /// Checks a payload has at least `min` dwords.
     pub(crate) fn need(&self, payload: &[u32], min: usize) -> Result<(), GpuError> {
         if payload.len() < min {

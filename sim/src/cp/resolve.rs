@@ -22,6 +22,7 @@ impl CommandProcessor<'_> {
                     self.gpu.info,
                 )
                 .map_err(|e| self.surface_error(e))?;
+                self.observe(crate::capture::Work::BlitEvent(self.stats.blit_events));
                 self.stats.blit_events += 1;
                 Ok(true)
             }
