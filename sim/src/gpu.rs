@@ -118,6 +118,8 @@ pub(crate) struct GpuShared {
     pub(crate) gmem: Gmem,
     /// What each dispatch of the current submit executed, in launch order.
     pub(crate) dispatch_stats: std::sync::Mutex<Vec<SpStats>>,
+    /// The CCU's caches, with strict caches.
+    pub(crate) ccu: Option<crate::ccu::Ccu>,
     /// Called after each draw and blit.
     pub(crate) work_observer: std::sync::Mutex<Option<crate::capture::WorkObserver>>,
 }
@@ -166,9 +168,11 @@ impl Gpu {
         memory: Arc<AddressSpace>,
         shader_core: Box<dyn ShaderCore>,
     ) -> Self {
+        let ccu = options.strict_caches.then(|| crate::ccu::Ccu::new(&memory));
         Self {
             shared: Arc::new(GpuShared {
                 info,
+                ccu,
                 memory,
                 options,
                 clock: AlwaysOnCounter::new(),
@@ -253,10 +257,26 @@ impl Gpu {
             .expect("never poisoned")
             .clear();
         let mut cp = CommandProcessor::new(&self.shared, &mut ctx.regs, &mut ctx.cp);
-        let result = streams
+        let mut result = streams
             .iter()
             .try_for_each(|s| cp.run_submitted_ib(s.iova, s.dwords));
         let stats = cp.stats();
+        // The end of a submit writes the CCU back (the kernel ends each
+        // submit with CACHE_FLUSH_TS before the fence the CPU waits on):
+        // strict caches catch what a submit's own work reads too early.
+        if let Some(ccu) = &self.shared.ccu {
+            for part in [crate::ccu::CcuPart::Color, crate::ccu::CcuPart::Depth] {
+                if let Err(fault) = ccu.flush(part) {
+                    result = result.and(Err(GpuError {
+                        kind: ErrorKind::Fault {
+                            fault,
+                            shader: None,
+                        },
+                        site: CpSite::default(),
+                    }));
+                }
+            }
+        }
         match result {
             Ok(()) => Ok(stats),
             Err(e) => {

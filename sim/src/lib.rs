@@ -25,6 +25,7 @@
 pub mod always_on_counter;
 pub mod blit;
 pub mod capture;
+pub mod ccu;
 pub mod compute_dispatch;
 mod counters;
 pub mod cp;

@@ -74,7 +74,13 @@ const EDGE_PIXELS: usize = 8;
 /// submit did, or the error.
 fn replay(trace: &Path, result: u64, size: usize) -> Result<(Vec<u8>, SubmitStats), String> {
     let trace = parsnip_rd::Trace::open(trace).map_err(|e| e.to_string())?;
-    let mut replay = Replay::new(trace, SimOptions::default()).map_err(|e| e.to_string())?;
+    // Strict caches: Turnip's streams must flush the CCU where they read
+    // what the RB wrote.
+    let options = SimOptions {
+        strict_caches: true,
+        ..SimOptions::default()
+    };
+    let mut replay = Replay::new(trace, options).map_err(|e| e.to_string())?;
     let stats = replay.run_all().map_err(|e| e.to_string())?;
     assert_eq!(stats.len(), 1, "each trace holds one submit");
     Ok((replay.read(result, size as u64)?, stats[0]))

@@ -297,6 +297,7 @@ impl CommandProcessor<'_> {
             state: &self.cp.state,
             memory: &gpu.memory,
             gmem: &gpu.gmem,
+            ccu: gpu.ccu.as_ref(),
             info: gpu.info,
             options: &gpu.options,
             draw,

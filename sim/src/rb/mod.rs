@@ -37,6 +37,7 @@ use parsnip_registers::enums::{
 use parsnip_registers::regs::{self, a6xx, a7xx};
 use parsnip_registers::Chip;
 
+use crate::ccu::CcuPart;
 use crate::draw_context::{DrawContext, DrawError};
 use crate::gmem::bin::Bin;
 use crate::gras::coverage::Quad;
@@ -328,10 +329,15 @@ impl RenderBackend {
         }
     }
 
-    /// The memory the targets are in.
-    fn target_memory<'m>(&self, ctx: &DrawContext<'m>) -> Result<&'m AddressSpace, DrawError> {
+    /// The memory the targets are in: GMEM in a bin, else memory, through
+    /// the CCU's `part` with strict caches.
+    fn target_memory<'m>(
+        &self,
+        ctx: &DrawContext<'m>,
+        part: CcuPart,
+    ) -> Result<&'m AddressSpace, DrawError> {
         match self.bin {
-            None => Ok(ctx.memory),
+            None => Ok(ctx.ccu.map_or(ctx.memory, |c| c.part(part))),
             Some(_) => ctx.gmem.memory().map_err(|e| surface_error("GMEM", e)),
         }
     }
@@ -435,7 +441,7 @@ impl RenderBackend {
         front: bool,
         stencil_ref: Option<u8>,
     ) -> Result<bool, DrawError> {
-        let memory = self.target_memory(ctx)?;
+        let memory = self.target_memory(ctx, CcuPart::Depth)?;
         let l = &self.layers[layer];
         let buffers = TestBuffers {
             depth: l.depth.as_ref(),
@@ -526,7 +532,7 @@ impl RenderBackend {
         if cov == 0 {
             return Ok(());
         }
-        let memory = self.target_memory(ctx)?;
+        let memory = self.target_memory(ctx, CcuPart::Color)?;
         let surfaces = &self.layers[layer].colors;
         for (i, t) in self.targets.iter().enumerate() {
             let (Some(t), Some((color, src1)), Some(surface)) = (t, colors[i], &surfaces[i]) else {
