@@ -20,14 +20,14 @@ use common::graphics_state::{program, regid, rgba8_target, Depth};
 use common::resolve_state::event;
 use common::scene::{rgba, vertex, Scene, Vertex, COLOUR_FS};
 use common::textured_quad::pitch;
-use common::{Stream, GPUS};
+use common::{test_options, Stream, GPUS};
 use parsnip_registers::enums::{
     A6xxDepthFormat, A6xxLrzDirStatus, A6xxZtestMode, AdrenoCompareFunc as F, PcDiPrimtype,
     VgtEventType,
 };
 use parsnip_registers::regs::{self, a6xx, a7xx};
 use parsnip_registers::Chip;
-use parsnip_sim::SubmitStats;
+use parsnip_sim::{SimOptions, SubmitStats};
 
 const SIZE: (u32, u32) = (16, 16);
 const RED: [f32; 4] = [1.0, 0.0, 0.0, 1.0];
@@ -157,7 +157,17 @@ fn late_z(s: &mut Stream) {
 /// direction byte) 0xff; and a stream that points LRZ at them and
 /// (`clear`) clears it.
 fn lrz_scene(gpu: &str, lrz_fill: u16, clear: bool) -> (Scene, Lrz, Stream) {
-    let mut rig = DrawRig::new(gpu);
+    lrz_scene_with(gpu, lrz_fill, clear, test_options())
+}
+
+/// [`lrz_scene`] on a model run with `options`.
+fn lrz_scene_with(
+    gpu: &str,
+    lrz_fill: u16,
+    clear: bool,
+    options: SimOptions,
+) -> (Scene, Lrz, Stream) {
+    let mut rig = DrawRig::with_options(gpu, options);
     let target = rig.buffer(&vec![0u8; (pitch(SIZE.0) * SIZE.1) as usize]);
     let depth = rig.buffer(&[0xff; 0x4000]);
     let buffer = rig.buffer(&lrz_fill.to_le_bytes().repeat(LRZ_LAYER as usize / 2));
@@ -215,6 +225,22 @@ fn lrz_value(scene: &Scene, lrz: &Lrz, lx: u32, ly: u32) -> u16 {
     let at = lrz.buffer + u64::from((ly * LRZ_PITCH + lx) * 2);
     let b = scene.rig.read(at, 2);
     u16::from_le_bytes([b[0], b[1]])
+}
+
+/// The model without strict mode, which reports an LRZ rejection the depth
+/// test disagrees with.
+fn lax() -> SimOptions {
+    SimOptions {
+        strict: false,
+        ..test_options()
+    }
+}
+
+/// Runs `s`, expecting strict mode's LRZ report.
+fn lrz_report(scene: &mut Scene, s: &Stream) -> String {
+    let e = scene.rig.run(s).unwrap_err().to_string();
+    assert!(e.contains("LRZ: strict mode: LRZ rejected pixel"), "{e}");
+    e
 }
 
 /// Whether every pixel of the target is `colour`, and if not the first
@@ -293,15 +319,31 @@ fn a_stale_lrz_buffer_rejects_fragments_the_depth_test_would_keep() {
     // A driver that enables LRZ without clearing it: the buffer still
     // holds 0.0 everywhere, the farthest bound a LESS test can have, so
     // red at z 0.5 is rejected everywhere although the depth buffer (1.0)
-    // would keep it. The target stays as it was.
+    // would keep it. The target stays as it was; strict mode names the
+    // rejection the depth test disagrees with.
+    let stale = LrzDraw {
+        write: false,
+        fast_clear: false,
+        track: false,
+        ..LESS_WRITE
+    };
     for gpu in GPUS {
         let (mut scene, _, mut s) = lrz_scene(gpu, 0, false);
-        let stale = LrzDraw {
-            write: false,
-            fast_clear: false,
-            track: false,
-            ..LESS_WRITE
-        };
+        draw(
+            &mut scene,
+            &mut s,
+            &rect(0.5, RED),
+            F::FUNC_LESS,
+            Some(stale),
+        );
+        let e = lrz_report(&mut scene, &s);
+        assert!(e.contains("pixel (0, 0) at depth 0.5"), "{e}");
+        assert!(
+            e.contains("LRZ pixel (0, 0) holds 0.000000 (0x0000)"),
+            "{e}"
+        );
+
+        let (mut scene, _, mut s) = lrz_scene_with(gpu, 0, false, lax());
         draw(
             &mut scene,
             &mut s,
@@ -332,27 +374,29 @@ fn a_depth_test_turned_around_without_disabling_lrz_draws_a_wrong_image() {
             (A6xxLrzDirStatus::LRZ_DIR_LE, true),
             (A6xxLrzDirStatus::LRZ_DIR_GE, false),
         ] {
-            let (mut scene, lrz, mut s) = lrz_scene(gpu, UNTOUCHED, true);
-            draw(
-                &mut scene,
-                &mut s,
-                &rect(0.25, RED),
-                F::FUNC_LESS,
-                Some(LESS_WRITE),
-            );
             let second = LrzDraw {
                 write: false,
                 greater: !wrong,
                 dir,
                 ..LESS_WRITE
             };
-            draw(
-                &mut scene,
-                &mut s,
-                &rect(0.5, GREEN),
-                F::FUNC_GREATER,
-                Some(second),
-            );
+            let frame = |options| {
+                let (mut scene, lrz, mut s) = lrz_scene_with(gpu, UNTOUCHED, true, options);
+                let red = rect(0.25, RED);
+                draw(&mut scene, &mut s, &red, F::FUNC_LESS, Some(LESS_WRITE));
+                let green = rect(0.5, GREEN);
+                draw(&mut scene, &mut s, &green, F::FUNC_GREATER, Some(second));
+                (scene, lrz, s)
+            };
+            if wrong {
+                // Strict mode names the first rejected pixel: (8, 0), the
+                // top-left of LRZ pixel (1, 0) (bound 16384 / 65535).
+                let (mut scene, _, s) = frame(test_options());
+                let e = lrz_report(&mut scene, &s);
+                assert!(e.contains("pixel (8, 0) at depth 0.5"), "{e}");
+                assert!(e.contains("(0x4000), a bound for a LESS depth test"), "{e}");
+            }
+            let (mut scene, lrz, s) = frame(if wrong { lax() } else { test_options() });
             let (img, stats) = run(&mut scene, &s);
             if wrong {
                 assert_eq!(rgba(&img, 16, 12, 3), [255, 0, 0, 255], "{gpu}");

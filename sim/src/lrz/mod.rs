@@ -444,6 +444,55 @@ impl Lrz {
         Ok(quad)
     }
 
+    /// Strict mode: every sample LRZ took from `before` (leaving `after`)
+    /// must be one the depth test drops too (`keeps(x, y, sample, z)` says
+    /// whether it would keep it); otherwise LRZ's buffer or direction
+    /// disagrees with the depth test, which on hardware silently drops
+    /// visible fragments.
+    pub fn check_rejections(
+        &mut self,
+        ctx: &DrawContext,
+        setup: &PrimitiveSetup,
+        before: &Quad,
+        after: &Quad,
+        mut keeps: impl FnMut(i32, i32, usize, f32) -> Result<bool, DrawError>,
+    ) -> Result<(), DrawError> {
+        for p in 0..4 {
+            let rejected = before.coverage[p] & !after.coverage[p];
+            if rejected == 0 {
+                continue;
+            }
+            let (x, y) = before.pixel(p);
+            for s in 0..self.samples.count {
+                if rejected >> s & 1 == 0 {
+                    continue;
+                }
+                let (sx, sy) = self.samples.positions[s];
+                let z = setup.depth(f64::from(x) + f64::from(sx), f64::from(y) + f64::from(sy));
+                if keeps(x, y, s, z as f32)? {
+                    let (lx, ly) = self.layout.lrz_pixel(x as u32, y as u32);
+                    let v = self.value(ctx.memory, setup.layer, lx, ly)?;
+                    return Err(DrawError::bad_state(
+                        U,
+                        format!(
+                            "strict mode: LRZ rejected pixel ({x}, {y}) at depth {z}, which the \
+                             depth test keeps: LRZ pixel ({lx}, {ly}) holds {:.6} ({v:#06x}), a \
+                             bound for a {} depth test (GRAS_LRZ_CNTL.GREATER {}). The LRZ buffer \
+                             is stale or was built in the other direction: a driver must clear \
+                             LRZ (LRZ_CLEAR or a clear of the buffer) before it is used, and \
+                             disable it (or let direction tracking do so) when the depth test \
+                             turns around",
+                            f64::from(v) / STEP,
+                            if self.greater { "GREATER" } else { "LESS" },
+                            self.greater
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The end of a primitive: the LRZ pixels it covered whole take its
     /// bound where that is nearer.
     pub fn end_primitive(&mut self, memory: &AddressSpace) -> Result<(), DrawError> {

@@ -321,7 +321,15 @@ impl FragmentSink for Sink<'_, '_> {
     fn quad(&mut self, quad: Quad) -> Result<(), DrawError> {
         let setup = self.setup.expect("a primitive precedes its quads");
         let quad = match &mut self.lrz {
-            Some(lrz) => lrz.quad(self.ctx, &setup, quad)?,
+            Some(lrz) => {
+                let kept = lrz.quad(self.ctx, &setup, quad)?;
+                if self.ctx.options.strict {
+                    lrz.check_rejections(self.ctx, &setup, &quad, &kept, |x, y, s, z| {
+                        self.rb.depth_test_keeps(self.ctx, setup.layer, x, y, s, z)
+                    })?;
+                }
+                kept
+            }
             None => quad,
         };
         if quad.is_empty() {

@@ -384,6 +384,40 @@ impl RenderBackend {
         Ok(quad)
     }
 
+    /// Whether the depth test, without changing anything, keeps sample `s`
+    /// of pixel (x, y) at depth `z` (stencil aside): for strict mode's
+    /// check that LRZ rejects only what the depth test would.
+    pub fn depth_test_keeps(
+        &mut self,
+        ctx: &DrawContext,
+        layer: u32,
+        x: i32,
+        y: i32,
+        s: usize,
+        z: f32,
+    ) -> Result<bool, DrawError> {
+        let Some((px, py)) = self.place(x, y) else {
+            return Ok(false);
+        };
+        let layer = self.layer(ctx, layer)?;
+        let memory = self.target_memory(ctx, CcuPart::Depth)?;
+        let l = &self.layers[layer];
+        let buffers = TestBuffers {
+            depth: l.depth.as_ref(),
+            stencil: None,
+        };
+        let look = DepthStencil {
+            write: false,
+            stencil: None,
+            bounds: None,
+            ..self.tests
+        };
+        let o = look
+            .test(memory, buffers, px, py, s as u32, z, true, None)
+            .map_err(|e| surface_error("the depth test", e))?;
+        Ok(o.passed)
+    }
+
     /// Which entry of `layers` holds `layer`'s surfaces, building them the
     /// first time a fragment goes there.
     fn layer(&mut self, ctx: &DrawContext, layer: u32) -> Result<usize, DrawError> {
