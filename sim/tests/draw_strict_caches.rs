@@ -1,8 +1,8 @@
 //! Strict caches (PARSNIP_SIM_STRICT_CACHES, `SimOptions::strict_caches`):
 //! a colour target the RB wrote and a shader then samples, in one submit.
 //! The RB's writes stay in the CCU until a CCU colour flush
-//! (PC_CCU_FLUSH_COLOR_TS on a6xx, CCU_CLEAN_COLOR on a7xx, as Turnip's
-//! tu6_emit_flushes emits them), and the texture unit reads memory: without
+//! (`ccu_flush_color`: PC_CCU_FLUSH_COLOR_TS on a6xx, CCU_CLEAN_COLOR on
+//! a7xx, as Turnip's tu6_emit_flushes emits them), and the texture unit reads memory: without
 //! the flush it samples what memory held before the draw, as the hardware
 //! would; with it, what the draw wrote. Without strict caches the model
 //! is coherent and the missing flush goes unseen.
@@ -11,12 +11,10 @@ mod common;
 
 use common::draw_rig::DrawRig;
 use common::graphics_state::{draw_auto, program, xy_pipeline, FLAT_FS, XY_VS};
-use common::resolve_state::event;
+use common::resolve_state::ccu_flush_color;
 use common::textured_quad::{fs, pixel, sampler, texture, Sampling, TexturedQuad};
-use common::{lo_hi, test_options, Stream, GPUS};
-use parsnip_registers::enums::{A6xxTexFilter, PcDiPrimtype, VgtEventType};
-use parsnip_registers::packets::CpEventWriteDw0;
-use parsnip_registers::Chip;
+use common::{test_options, GPUS};
+use parsnip_registers::enums::{A6xxTexFilter, PcDiPrimtype};
 use parsnip_sim::SimOptions;
 
 const SIZE: (u32, u32) = (16, 16);
@@ -27,27 +25,11 @@ const BLUE: [u8; 4] = [0, 0, 255, 255];
 const FLAT: [u8; 4] = [255, 128, 64, 255];
 const SAM: &str = "sam (f32)(xyzw)r2.x, r1.x, s#0, t#0";
 
-/// The CCU colour flush Turnip emits on `chip`.
-fn flush_color(s: &mut Stream, scratch: u64) {
-    match s.chip {
-        Chip::A6xx => {
-            let [lo, hi] = lo_hi(scratch);
-            let dw0 = CpEventWriteDw0 {
-                event: VgtEventType::PC_CCU_FLUSH_COLOR_TS,
-                ..Default::default()
-            };
-            s.pkt("CP_EVENT_WRITE", &[dw0.to_raw(), lo, hi, 0]);
-        }
-        Chip::A7xx => event(s, VgtEventType::CCU_CLEAN_COLOR),
-    }
-}
-
 /// Paints the blue texture with FLAT_FS as a colour target, then (`flush`)
 /// flushes the CCU's colour part, then draws a quad sampling the texture;
 /// returns that quad's image.
 fn paint_then_sample(gpu: &str, options: SimOptions, flush: bool) -> Vec<u8> {
-    let mut rig = DrawRig::with_options(gpu, options);
-    let scratch = rig.words(&[0; 4]);
+    let rig = DrawRig::with_options(gpu, options);
     let texels = BLUE.repeat((PITCH / 4 * SIZE.1) as usize);
     let mut quad = TexturedQuad::new(
         rig,
@@ -72,7 +54,7 @@ fn paint_then_sample(gpu: &str, options: SimOptions, flush: bool) -> Vec<u8> {
     program(&mut s, &paint);
     draw_auto(&mut s, PcDiPrimtype::DI_PT_TRILIST, 6, 1);
     if flush {
-        flush_color(&mut s, scratch);
+        ccu_flush_color(&mut s);
     }
     s.dwords.extend_from_slice(&quad.stream.dwords);
     quad.stream = s;
