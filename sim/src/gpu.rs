@@ -118,10 +118,37 @@ pub(crate) struct GpuShared {
     pub(crate) gmem: Gmem,
     /// What each dispatch of the current submit executed, in launch order.
     pub(crate) dispatch_stats: std::sync::Mutex<Vec<SpStats>>,
-    /// The CCU's caches, with strict caches.
+    /// Memory through UCHE and the CCU's caches over it, with strict
+    /// caches.
+    pub(crate) uche: Option<Arc<AddressSpace>>,
     pub(crate) ccu: Option<crate::ccu::Ccu>,
     /// Called after each draw and blit.
     pub(crate) work_observer: std::sync::Mutex<Option<crate::capture::WorkObserver>>,
+}
+
+impl GpuShared {
+    /// The memory the GPU's units other than the CP see: through UCHE with
+    /// strict caches.
+    pub(crate) fn unit_memory(&self) -> &AddressSpace {
+        self.uche.as_deref().unwrap_or(&self.memory)
+    }
+
+    /// Writes the CCU into UCHE and UCHE into memory.
+    pub(crate) fn flush_caches(&self) -> Result<(), crate::memory::Fault> {
+        if let Some(ccu) = &self.ccu {
+            ccu.flush(crate::ccu::CcuPart::Color)?;
+            ccu.flush(crate::ccu::CcuPart::Depth)?;
+        }
+        self.flush_uche()
+    }
+
+    /// Writes UCHE into memory.
+    pub(crate) fn flush_uche(&self) -> Result<(), crate::memory::Fault> {
+        match self.uche.as_deref().and_then(AddressSpace::cache) {
+            Some(c) => c.flush(),
+            None => Ok(()),
+        }
+    }
 }
 
 /// A model of one GPU. Cheap to clone: clones share the address space.
@@ -168,10 +195,12 @@ impl Gpu {
         memory: Arc<AddressSpace>,
         shader_core: Box<dyn ShaderCore>,
     ) -> Self {
-        let ccu = options.strict_caches.then(|| crate::ccu::Ccu::new(&memory));
+        let uche = options.strict_caches.then(|| crate::uche::view(&memory));
+        let ccu = uche.as_ref().map(crate::ccu::Ccu::new);
         Self {
             shared: Arc::new(GpuShared {
                 info,
+                uche,
                 ccu,
                 memory,
                 options,
@@ -261,21 +290,17 @@ impl Gpu {
             .iter()
             .try_for_each(|s| cp.run_submitted_ib(s.iova, s.dwords));
         let stats = cp.stats();
-        // The end of a submit writes the CCU back (the kernel ends each
+        // The end of a submit writes the caches back (the kernel ends each
         // submit with CACHE_FLUSH_TS before the fence the CPU waits on):
         // strict caches catch what a submit's own work reads too early.
-        if let Some(ccu) = &self.shared.ccu {
-            for part in [crate::ccu::CcuPart::Color, crate::ccu::CcuPart::Depth] {
-                if let Err(fault) = ccu.flush(part) {
-                    result = result.and(Err(GpuError {
-                        kind: ErrorKind::Fault {
-                            fault,
-                            shader: None,
-                        },
-                        site: CpSite::default(),
-                    }));
-                }
-            }
+        if let Err(fault) = self.shared.flush_caches() {
+            result = result.and(Err(GpuError {
+                kind: ErrorKind::Fault {
+                    fault,
+                    shader: None,
+                },
+                site: CpSite::default(),
+            }));
         }
         match result {
             Ok(()) => Ok(stats),

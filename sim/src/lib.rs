@@ -24,6 +24,7 @@
 
 pub mod always_on_counter;
 pub mod blit;
+mod cache_lines;
 pub mod capture;
 pub mod ccu;
 pub mod compute_dispatch;
@@ -47,6 +48,7 @@ pub mod sp;
 pub mod surface;
 mod thread_cpu_time;
 mod tp;
+mod uche;
 mod vfd;
 mod vpc;
 mod vsc;

@@ -132,7 +132,7 @@ struct Mapping {
 #[derive(Default)]
 pub struct AddressSpace {
     mappings: RwLock<BTreeMap<u64, Mapping>>,
-    cache: Option<crate::ccu::CacheLines>,
+    cache: Option<crate::cache_lines::CacheLines>,
     /// Which data tiles hold UBWC-compressed blocks (see
     /// [`crate::surface::ubwc`]): what the model knows of its own encoding.
     compressed: CompressedTiles,
@@ -146,13 +146,13 @@ impl AddressSpace {
     /// `memory` seen through a write-back cache of its own.
     pub(crate) fn cached(memory: Arc<AddressSpace>) -> Self {
         Self {
-            cache: Some(crate::ccu::CacheLines::new(memory)),
+            cache: Some(crate::cache_lines::CacheLines::new(memory)),
             ..Self::default()
         }
     }
 
     /// The write-back cache this view has, if it is one.
-    pub(crate) fn cache(&self) -> Option<&crate::ccu::CacheLines> {
+    pub(crate) fn cache(&self) -> Option<&crate::cache_lines::CacheLines> {
         self.cache.as_ref()
     }
 

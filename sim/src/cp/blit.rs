@@ -19,7 +19,8 @@ impl CommandProcessor<'_> {
                     .ccu
                     .as_ref()
                     .map_or(&*self.gpu.memory, |c| c.part(crate::ccu::CcuPart::Color));
-                crate::blit::scale(self.regs, &self.gpu.memory, dst_memory, self.gpu.info)
+                let src_memory = self.gpu.unit_memory();
+                crate::blit::scale(self.regs, src_memory, dst_memory, self.gpu.info)
                     .map_err(|e| self.surface_error(e))?;
                 self.observe(crate::capture::Work::Blit2d(self.stats.blits_2d));
                 self.stats.blits_2d += 1;

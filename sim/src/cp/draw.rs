@@ -295,7 +295,7 @@ impl CommandProcessor<'_> {
         DrawContext {
             regs: self.regs,
             state: &self.cp.state,
-            memory: &gpu.memory,
+            memory: gpu.unit_memory(),
             gmem: &gpu.gmem,
             ccu: gpu.ccu.as_ref(),
             info: gpu.info,

@@ -4,7 +4,8 @@
 //! Cache flushes, invalidates and cleans, and the "done" events that wait
 //! for a stage to drain, have nothing to do on the model (every packet's
 //! work is complete before the next packet runs), except that with strict
-//! caches the CCU flushes write the CCU back ([`crate::ccu`]). What
+//! caches the CCU and UCHE flushes write those caches back ([`crate::ccu`],
+//! [`crate::uche`]). What
 //! they write is written:
 //! - a6xx: an event named `..._TS` writes the packet's fourth dword to the
 //!   address in its second and third, or, with TIMESTAMP set, the 64-bit
@@ -112,12 +113,16 @@ impl CommandProcessor<'_> {
         Ok(name)
     }
 
-    /// Writes back the CCU parts event `name` flushes (strict caches).
+    /// Writes back the CCU parts and UCHE event `name` flushes (strict
+    /// caches).
     fn flush_caches(&self, name: &str) -> Result<(), GpuError> {
         if let Some(ccu) = &self.gpu.ccu {
             for &part in crate::ccu::flushed_by(name) {
                 ccu.flush(part).map_err(|f| self.fault(f))?;
             }
+        }
+        if crate::uche::flushed_by(name) {
+            self.gpu.flush_uche().map_err(|f| self.fault(f))?;
         }
         Ok(())
     }

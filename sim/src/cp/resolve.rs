@@ -17,7 +17,7 @@ impl CommandProcessor<'_> {
             "BLIT" => {
                 crate::gmem::resolve::blit_event(
                     self.regs,
-                    &self.gpu.memory,
+                    self.gpu.unit_memory(),
                     &self.gpu.gmem,
                     self.gpu.info,
                 )
