@@ -33,7 +33,7 @@ impl CommandProcessor<'_> {
             "START_COMPUTE_CTRS" => c.compute_running = true,
             "STOP_COMPUTE_CTRS" => c.compute_running = false,
             "LRZ_CLEAR" => {
-                crate::lrz::clear_event(self.regs, &self.gpu.memory)
+                crate::lrz::clear_event(self.regs, self.gpu.unit_memory())
                     .map_err(|e| self.draw_error(e))?;
             }
             "ZPASS_DONE" => {

@@ -35,10 +35,11 @@
 //!
 //! LRZ_CLEAR zeroes the fast-clear bits when FC_ENABLE is set and, with
 //! direction tracking, sets the direction to "not set" and stores the
-//! depth view (Turnip: "LRZ_CLEAR.fc_enable + LRZ_CLEAR - clears fast-clear
-//! buffer; LRZ_CLEAR.disable_on_wrong_dir + LRZ_CLEAR - sets direction to
-//! CUR_DIR_UNSET", tu_lrz.cc). LRZ_FLUSH writes the LRZ caches back; the
-//! model writes memory directly, so it has nothing to do.
+//! depth view (how Turnip's tu_lrz.cc relies on the event, with those two
+//! bits, at the start of a render pass). LRZ_FLUSH writes the LRZ unit's
+//! own caches back (lrz.rst, "LRZ Caches"); the model's LRZ unit keeps
+//! none, reading and writing memory as the other units do (through UCHE
+//! with strict caches), so it has nothing to do.
 //!
 //! Not modelled: LRZ in the binning pass (the hardware builds the buffer
 //! there too; the model builds it while rendering, which gives a bound
