@@ -126,21 +126,27 @@ fn lrz_setup(s: &mut Stream, lrz: &Lrz, clear: bool) {
         .reg(&regs::GrasLrzFastClearBufferBase(lrz.fast_clear))
         .reg(&VIEW);
     if clear {
-        lrz_cntl(
-            s,
-            LrzDraw {
-                write: false,
-                greater: false,
-                fast_clear: true,
-                track: true,
-                dir: A6xxLrzDirStatus(0),
-            },
-        );
-        if s.chip == Chip::A7xx {
-            s.reg(&regs::GrasLrzClearDepthF32(1.0));
-        }
-        event(s, VgtEventType::LRZ_CLEAR);
+        lrz_clear(s, 1.0);
     }
+}
+
+/// LRZ_CLEAR with fast clear and direction tracking, the depth buffer's
+/// clear value `depth` given on a7xx (GRAS_LRZ_CLEAR_DEPTH_F32).
+fn lrz_clear(s: &mut Stream, depth: f32) {
+    lrz_cntl(
+        s,
+        LrzDraw {
+            write: false,
+            greater: false,
+            fast_clear: true,
+            track: true,
+            dir: A6xxLrzDirStatus(0),
+        },
+    );
+    if s.chip == Chip::A7xx {
+        s.reg(&regs::GrasLrzClearDepthF32(depth));
+    }
+    event(s, VgtEventType::LRZ_CLEAR);
 }
 
 fn late_z(s: &mut Stream) {
@@ -410,5 +416,43 @@ fn a_depth_test_turned_around_without_disabling_lrz_draws_a_wrong_image() {
                 assert_eq!(direction_byte(&scene, &lrz), 0, "{gpu}");
             }
         }
+    }
+}
+
+#[test]
+fn greater_keeps_the_nearest_bound_and_rejects_fragments_below_it() {
+    // The depth buffer cleared to 0.0 and LRZ to its GREATER clear value
+    // (0.0: a6xx's fast clear for GREATER, a7xx's clear depth). Red at z
+    // 0.75 with GREATER, then green at 0.25 behind it: LRZ pixels (1, 0)
+    // and (0, 1) take 0.75 rounded away from the viewer, which for GREATER
+    // is down: floor(0.75 * 65535) = floor(49151.25) = 49151, and reject
+    // the green draw's 128 pixels there.
+    for gpu in GPUS {
+        let (mut scene, lrz, mut s) = lrz_scene(gpu, UNTOUCHED, false);
+        let depth = scene.pipeline.depth.unwrap().base;
+        scene
+            .rig
+            .rig
+            .gpu
+            .memory()
+            .write(depth, &[0; 0x4000])
+            .unwrap();
+        lrz_clear(&mut s, 0.0);
+        let greater = LrzDraw {
+            greater: true,
+            dir: A6xxLrzDirStatus::LRZ_DIR_GE,
+            ..LESS_WRITE
+        };
+        let red = rect(0.75, RED);
+        draw(&mut scene, &mut s, &red, F::FUNC_GREATER, Some(greater));
+        let green = rect(0.25, GREEN);
+        draw(&mut scene, &mut s, &green, F::FUNC_GREATER, Some(greater));
+        let (img, stats) = run(&mut scene, &s);
+        assert_eq!(first_not(&img, [255, 0, 0, 255]), None, "{gpu}: all red");
+        assert_eq!(stats.lrz_rejected, 128, "{gpu}");
+        assert_eq!(lrz_value(&scene, &lrz, 1, 0), 49151, "{gpu}");
+        assert_eq!(lrz_value(&scene, &lrz, 0, 1), 49151, "{gpu}");
+        assert_eq!(lrz_value(&scene, &lrz, 0, 0), 0, "{gpu}: the clear value");
+        assert_eq!(direction_byte(&scene, &lrz), 2, "{gpu}: GREATER");
     }
 }
