@@ -85,6 +85,26 @@ impl CacheLines {
         Ok(())
     }
 
+    /// The first address in `iova..iova+len` where this cache holds a
+    /// value that `memory` does not: what a reader of `memory` would get
+    /// stale.
+    pub fn first_difference(&self, memory: &AddressSpace, iova: u64, len: usize) -> Option<u64> {
+        let lines = self.lines.lock();
+        for (line, at, r) in Self::pieces(iova, len) {
+            let Some(data) = lines.get(&line) else {
+                continue;
+            };
+            let mut old = vec![0u8; r.len()];
+            if memory.read(iova + r.start as u64, &mut old).is_err() {
+                continue;
+            }
+            if let Some(i) = (0..r.len()).find(|&i| old[i] != data[at + i]) {
+                return Some(iova + (r.start + i) as u64);
+            }
+        }
+        None
+    }
+
     /// Writes every dirty line back to memory and forgets it.
     pub fn flush(&self) -> Result<(), Fault> {
         let lines = std::mem::take(&mut *self.lines.lock());

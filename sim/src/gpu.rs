@@ -133,6 +133,49 @@ impl GpuShared {
         self.uche.as_deref().unwrap_or(&self.memory)
     }
 
+    /// With strict caches, the first byte of `iova..iova+len` a cache holds
+    /// newer than memory, which cache, and the event that writes it back:
+    /// what a CP read of the range would get stale.
+    pub(crate) fn stale_for_cp(
+        &self,
+        iova: u64,
+        len: usize,
+    ) -> Option<(u64, &'static str, &'static str)> {
+        let memory = &*self.memory;
+        if let Some(ccu) = &self.ccu {
+            for (part, name, event) in [
+                (
+                    crate::ccu::CcuPart::Color,
+                    "the CCU's colour part (the RB or the 2D engine wrote it)",
+                    "a CCU colour flush (PC_CCU_FLUSH_COLOR_TS, a7xx CCU_CLEAN_COLOR) and \
+                     CACHE_FLUSH_TS (a7xx CACHE_CLEAN)",
+                ),
+                (
+                    crate::ccu::CcuPart::Depth,
+                    "the CCU's depth part (the RB wrote it)",
+                    "a CCU depth flush (PC_CCU_FLUSH_DEPTH_TS, a7xx CCU_CLEAN_DEPTH) and \
+                     CACHE_FLUSH_TS (a7xx CACHE_CLEAN)",
+                ),
+            ] {
+                let at = ccu
+                    .part(part)
+                    .cache()
+                    .and_then(|c| c.first_difference(memory, iova, len));
+                if let Some(at) = at {
+                    return Some((at, name, event));
+                }
+            }
+        }
+        let uche = self.uche.as_deref().and_then(AddressSpace::cache)?;
+        uche.first_difference(memory, iova, len).map(|at| {
+            (
+                at,
+                "UCHE (a shader or another unit wrote it)",
+                "CACHE_FLUSH_TS (a7xx CACHE_CLEAN)",
+            )
+        })
+    }
+
     /// Writes the CCU into UCHE and UCHE into memory.
     pub(crate) fn flush_caches(&self) -> Result<(), crate::memory::Fault> {
         if let Some(ccu) = &self.ccu {

@@ -334,6 +334,7 @@ impl<'a> CommandProcessor<'a> {
 
     /// Reads memory for the current packet; a fault names it.
     pub(crate) fn read_dwords(&self, iova: u64, count: usize) -> Result<Vec<u32>, GpuError> {
+        self.check_fresh(iova, count * 4)?;
         self.gpu
             .memory
             .read_dwords(iova, count)
@@ -341,11 +342,32 @@ impl<'a> CommandProcessor<'a> {
     }
 
     pub(crate) fn read_u32(&self, iova: u64) -> Result<u32, GpuError> {
+        self.check_fresh(iova, 4)?;
         self.gpu.memory.read_u32(iova).map_err(|f| self.fault(f))
     }
 
     pub(crate) fn read_u64(&self, iova: u64) -> Result<u64, GpuError> {
+        self.check_fresh(iova, 8)?;
         self.gpu.memory.read_u64(iova).map_err(|f| self.fault(f))
+    }
+
+    /// Strict mode with strict caches: the CP, which reads memory itself,
+    /// must not read bytes a cache holds newer: the stream is missing the
+    /// flush that writes them back. Without strict mode the CP reads the
+    /// stale bytes, as the hardware does.
+    fn check_fresh(&self, iova: u64, len: usize) -> Result<(), GpuError> {
+        if !self.gpu.options.strict {
+            return Ok(());
+        }
+        match self.gpu.stale_for_cp(iova, len) {
+            None => Ok(()),
+            Some((at, cache, event)) => Err(self.stream_error(StreamProblem::BadState {
+                why: format!(
+                    "strict caches: the CP reads {at:#x}, which {cache} holds newer than memory: \
+                     {event} is missing before this packet"
+                ),
+            })),
+        }
     }
 
     pub(crate) fn write_u32(&self, iova: u64, value: u32) -> Result<(), GpuError> {
