@@ -18,6 +18,13 @@ const LINE: u64 = 64;
 pub(crate) struct CacheLines {
     pub(crate) under: Arc<AddressSpace>,
     lines: Mutex<BTreeMap<u64, [u8; LINE as usize]>>,
+    /// Caches over this one (UCHE's: the CCU's parts), with their names:
+    /// a read through this cache of bytes one of them holds newer is
+    /// stale, and is noted in `stale`.
+    above: std::sync::OnceLock<Vec<(std::sync::Weak<AddressSpace>, &'static str)>>,
+    /// The first stale read since it was last taken: address and the
+    /// name of the cache that holds the newer bytes.
+    stale: Mutex<Option<(u64, &'static str)>>,
 }
 
 impl CacheLines {
@@ -25,6 +32,28 @@ impl CacheLines {
         Self {
             under,
             lines: Mutex::new(BTreeMap::new()),
+            above: Default::default(),
+            stale: Mutex::new(None),
+        }
+    }
+
+    /// Names the caches over this one, whose newer bytes make a read
+    /// through this one stale.
+    pub fn set_above(&self, above: Vec<(std::sync::Weak<AddressSpace>, &'static str)>) {
+        let _ = self.above.set(above);
+    }
+
+    /// The first stale read noted since the last call.
+    pub fn take_stale(&self) -> Option<(u64, &'static str)> {
+        self.stale.lock().take()
+    }
+
+    /// Reads the memory under a cache: through a cache under it without
+    /// the stale check (the cache over it is the reader).
+    fn read_under(&self, iova: u64, out: &mut [u8]) -> Result<(), Fault> {
+        match self.under.cache() {
+            Some(c) => c.read_lines(iova, out),
+            None => self.under.read(iova, out),
         }
     }
 
@@ -44,8 +73,26 @@ impl CacheLines {
         })
     }
 
+    /// Reads through the cache, noting a read of bytes a cache over it
+    /// holds newer.
     pub fn read(&self, iova: u64, out: &mut [u8]) -> Result<(), Fault> {
-        self.under.read(iova, out)?;
+        self.read_lines(iova, out)?;
+        if let Some(above) = self.above.get() {
+            for (cache, name) in above {
+                let Some(view) = cache.upgrade() else {
+                    continue;
+                };
+                let Some(c) = view.cache() else { continue };
+                if let Some(at) = c.first_difference_from(iova, out) {
+                    self.stale.lock().get_or_insert((at, name));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn read_lines(&self, iova: u64, out: &mut [u8]) -> Result<(), Fault> {
+        self.read_under(iova, out)?;
         let lines = self.lines.lock();
         for (line, at, r) in Self::pieces(iova, out.len()) {
             if let Some(data) = lines.get(&line) {
@@ -67,11 +114,11 @@ impl CacheLines {
                 Some(e) => e,
                 None => {
                     let mut fill = [0u8; LINE as usize];
-                    if self.under.read(line, &mut fill).is_err() {
+                    if self.read_under(line, &mut fill).is_err() {
                         // A line at a buffer's edge: its mapped bytes.
                         for (i, b) in fill.iter_mut().enumerate() {
                             let mut one = [0u8];
-                            if self.under.read(line + i as u64, &mut one).is_ok() {
+                            if self.read_under(line + i as u64, &mut one).is_ok() {
                                 *b = one[0];
                             }
                         }
@@ -89,17 +136,21 @@ impl CacheLines {
     /// value that `memory` does not: what a reader of `memory` would get
     /// stale.
     pub fn first_difference(&self, memory: &AddressSpace, iova: u64, len: usize) -> Option<u64> {
+        let mut current = vec![0u8; len];
+        memory.read(iova, &mut current).ok()?;
+        self.first_difference_from(iova, &current)
+    }
+
+    /// The first address of `iova..iova+current.len()` where this cache
+    /// holds a value other than `current`'s.
+    fn first_difference_from(&self, iova: u64, current: &[u8]) -> Option<u64> {
         let lines = self.lines.lock();
-        for (line, at, r) in Self::pieces(iova, len) {
+        for (line, at, r) in Self::pieces(iova, current.len()) {
             let Some(data) = lines.get(&line) else {
                 continue;
             };
-            let mut old = vec![0u8; r.len()];
-            if memory.read(iova + r.start as u64, &mut old).is_err() {
-                continue;
-            }
-            if let Some(i) = (0..r.len()).find(|&i| old[i] != data[at + i]) {
-                return Some(iova + (r.start + i) as u64);
+            if let Some(i) = r.clone().find(|&i| current[i] != data[at + i - r.start]) {
+                return Some(iova + i as u64);
             }
         }
         None

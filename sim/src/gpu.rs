@@ -176,6 +176,15 @@ impl GpuShared {
         })
     }
 
+    /// A read through UCHE, since the last call, of bytes the CCU holds
+    /// newer: its address and the CCU part.
+    pub(crate) fn take_stale_unit_read(&self) -> Option<(u64, &'static str)> {
+        self.uche
+            .as_deref()
+            .and_then(AddressSpace::cache)?
+            .take_stale()
+    }
+
     /// Writes the CCU into UCHE and UCHE into memory.
     pub(crate) fn flush_caches(&self) -> Result<(), crate::memory::Fault> {
         if let Some(ccu) = &self.ccu {

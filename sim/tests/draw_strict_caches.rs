@@ -4,8 +4,9 @@
 //! (`ccu_flush_color`: PC_CCU_FLUSH_COLOR_TS on a6xx, CCU_CLEAN_COLOR on
 //! a7xx, as Turnip's tu6_emit_flushes emits them), and the texture unit reads memory: without
 //! the flush it samples what memory held before the draw, as the hardware
-//! would; with it, what the draw wrote. Without strict caches the model
-//! is coherent and the missing flush goes unseen.
+//! would, and strict mode reports the read and the missing flush; with
+//! it, what the draw wrote. Without strict caches the model is coherent
+//! and the missing flush goes unseen.
 
 mod common;
 
@@ -29,6 +30,11 @@ const SAM: &str = "sam (f32)(xyzw)r2.x, r1.x, s#0, t#0";
 /// flushes the CCU's colour part, then draws a quad sampling the texture;
 /// returns that quad's image.
 fn paint_then_sample(gpu: &str, options: SimOptions, flush: bool) -> Vec<u8> {
+    paint_and_sample(gpu, options, flush).draw()
+}
+
+/// The quad of [`paint_then_sample`], its stream painting first.
+fn paint_and_sample(gpu: &str, options: SimOptions, flush: bool) -> TexturedQuad {
     let rig = DrawRig::with_options(gpu, options);
     let texels = BLUE.repeat((PITCH / 4 * SIZE.1) as usize);
     let mut quad = TexturedQuad::new(
@@ -58,13 +64,21 @@ fn paint_then_sample(gpu: &str, options: SimOptions, flush: bool) -> Vec<u8> {
     }
     s.dwords.extend_from_slice(&quad.stream.dwords);
     quad.stream = s;
-    quad.draw()
+    quad
 }
 
 fn strict() -> SimOptions {
     SimOptions {
         strict_caches: true,
         ..test_options()
+    }
+}
+
+/// Strict caches without strict mode: stale reads go unreported.
+fn lax() -> SimOptions {
+    SimOptions {
+        strict: false,
+        ..strict()
     }
 }
 
@@ -78,12 +92,25 @@ fn coherent() -> SimOptions {
 #[test]
 fn a_shader_reading_a_colour_target_before_the_ccu_flush_reads_stale_data() {
     for gpu in GPUS {
-        let img = paint_then_sample(gpu, strict(), false);
+        let img = paint_then_sample(gpu, lax(), false);
         assert_eq!(
             pixel(&img, SIZE.0, 5, 5),
             BLUE,
             "{gpu}: memory's old texels"
         );
+        // Strict mode stops at the sampling draw, naming the cache and the
+        // missing flush.
+        let mut quad = paint_and_sample(gpu, strict(), false);
+        let s = quad.stream.clone();
+        let e = quad.rig.run(&s).unwrap_err().to_string();
+        let want = format!(
+            "strict caches: this packet's work read {:#x} through UCHE, which the CCU's colour \
+             part holds newer (the RB or the 2D engine wrote it): a CCU colour flush \
+             (PC_CCU_FLUSH_COLOR_TS, a7xx CCU_CLEAN_COLOR) is missing before it",
+            quad.image
+        );
+        assert!(e.contains(&want), "{gpu}: {e}");
+        assert!(e.contains("CP_DRAW_INDX_OFFSET"), "{gpu}: {e}");
         // Coherent, the missing flush is not seen.
         let img = paint_then_sample(gpu, coherent(), false);
         assert_eq!(pixel(&img, SIZE.0, 5, 5), FLAT, "{gpu}");

@@ -34,16 +34,27 @@ pub enum CcuPart {
 
 /// The CCU's two parts, each a view of memory through its cache.
 pub(crate) struct Ccu {
-    pub color: AddressSpace,
-    pub depth: AddressSpace,
+    pub color: Arc<AddressSpace>,
+    pub depth: Arc<AddressSpace>,
 }
 
+/// The CCU parts' names in reports.
+pub(crate) const COLOR_NAME: &str = "the CCU's colour part";
+pub(crate) const DEPTH_NAME: &str = "the CCU's depth part";
+
 impl Ccu {
-    pub fn new(memory: &Arc<AddressSpace>) -> Ccu {
-        Ccu {
-            color: AddressSpace::cached(Arc::clone(memory)),
-            depth: AddressSpace::cached(Arc::clone(memory)),
+    /// The CCU over `under` (UCHE), which learns of it: a read through
+    /// UCHE of bytes the CCU holds newer is stale.
+    pub fn new(under: &Arc<AddressSpace>) -> Ccu {
+        let color = Arc::new(AddressSpace::cached(Arc::clone(under)));
+        let depth = Arc::new(AddressSpace::cached(Arc::clone(under)));
+        if let Some(c) = under.cache() {
+            c.set_above(vec![
+                (Arc::downgrade(&color), COLOR_NAME),
+                (Arc::downgrade(&depth), DEPTH_NAME),
+            ]);
         }
+        Ccu { color, depth }
     }
 
     pub fn part(&self, part: CcuPart) -> &AddressSpace {

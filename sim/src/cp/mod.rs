@@ -351,6 +351,29 @@ impl<'a> CommandProcessor<'a> {
         self.gpu.memory.read_u64(iova).map_err(|f| self.fault(f))
     }
 
+    /// Strict mode with strict caches: the packet's units (shaders, the
+    /// texture unit, the 2D engine) read through UCHE nothing the CCU holds
+    /// newer; otherwise the stream is missing the CCU flush before it.
+    fn check_unit_reads(&self) -> Result<(), GpuError> {
+        let Some((at, part)) = self.gpu.take_stale_unit_read() else {
+            return Ok(());
+        };
+        if !self.gpu.options.strict {
+            return Ok(());
+        }
+        let event = if part == crate::ccu::DEPTH_NAME {
+            "a CCU depth flush (PC_CCU_FLUSH_DEPTH_TS, a7xx CCU_CLEAN_DEPTH)"
+        } else {
+            "a CCU colour flush (PC_CCU_FLUSH_COLOR_TS, a7xx CCU_CLEAN_COLOR)"
+        };
+        Err(self.stream_error(StreamProblem::BadState {
+            why: format!(
+                "strict caches: this packet's work read {at:#x} through UCHE, which {part} holds \
+                 newer (the RB or the 2D engine wrote it): {event} is missing before it"
+            ),
+        }))
+    }
+
     /// Strict mode with strict caches: the CP, which reads memory itself,
     /// must not read bytes a cache holds newer: the stream is missing the
     /// flush that writes them back. Without strict mode the CP reads the
@@ -475,7 +498,11 @@ impl<'a> CommandProcessor<'a> {
                     }
                     Flow::Next
                 }
-                Pm4Header::Type7 { opcode, .. } => self.run_type7(opcode, payload)?,
+                Pm4Header::Type7 { opcode, .. } => {
+                    let flow = self.run_type7(opcode, payload)?;
+                    self.check_unit_reads()?;
+                    flow
+                }
             };
             pos += 1 + count;
             match flow {
