@@ -10,9 +10,10 @@
 //! simulator back end and `parsnip-replay` use):
 //! - `PARSNIP_SIM_STRICT=0` turns strict mode off (`1`, the default, keeps it).
 //! - `PARSNIP_SIM_STRICT_CACHES=1` turns strict caches on (see
-//!   [`crate::ccu`]): the render backend's writes to memory stay in the CCU
-//!   until a flush event, so a stream missing one reads stale data. Off by
-//!   default (`0`).
+//!   [`crate::ccu`] and [`crate::uche`]): the RB's and 2D engine's writes
+//!   stay in the CCU, the other units' in UCHE, until a flush event, so a
+//!   stream missing one reads stale data, which strict mode reports. Off
+//!   by default (`0`).
 //! - `PARSNIP_SIM_WAIT_MS=<ms>`: how long a CP wait polls (default 2000).
 //! - `PARSNIP_SIM_SHADER_BUDGET=<n>`: instructions one dispatch may execute
 //!   (default 2^32).
@@ -43,8 +44,8 @@ pub struct SimOptions {
     /// A dispatch reading a register nothing programmed since the context
     /// began is an error naming it.
     pub strict: bool,
-    /// The CCU holds the render backend's writes to memory until an event
-    /// flushes it ([`crate::ccu`]).
+    /// The CCU and UCHE hold writes to memory until events flush them
+    /// ([`crate::ccu`], [`crate::uche`]).
     pub strict_caches: bool,
     /// How long a CP wait (CP_WAIT_REG_MEM, CP_WAIT_MEM_GTE) polls before the
     /// submit ends with a hang report.

@@ -1,12 +1,13 @@
 //! The CCU, the RB's colour and depth cache, as strict caches model it
 //! ([`crate::options::SimOptions::strict_caches`]): the render backend's
-//! writes to targets in memory stay in the CCU, and memory sees them only
-//! when an event writes the cache back. Every other client of memory (the
-//! texture unit, shaders, the CP, the 2D and resolve engines, the host)
-//! reads memory itself, so a stream that misses the flush between the RB
-//! writing a surface and something else reading it reads the stale data
-//! the hardware would read. The CCU sits over UCHE ([`crate::uche`]): a
-//! CCU flush writes into UCHE, whose own flush reaches memory.
+//! writes to targets in memory, and the 2D engine's ("writes through the
+//! CCU", adreno_pm4.xml, CP_BLIT), stay in the CCU until an event writes
+//! it back into UCHE ([`crate::uche`]), whose own flush reaches memory.
+//! The other units read through UCHE, the CP and the host read memory, so
+//! a stream that misses a flush between the RB writing a surface and
+//! something else reading it reads the stale data the hardware would; in
+//! strict mode the CP reports it at the packet whose work read it, naming
+//! the address, the cache and the missing event.
 //!
 //! The hardware's CCU is split into a colour and a depth part (RB_CCU_CNTL
 //! sizes them), each flushed by its own events: CCU_FLUSH_COLOR and
@@ -14,9 +15,9 @@
 //! PC_CCU_FLUSH_DEPTH_TS, and a7xx's CCU_CLEAN_COLOR and CCU_CLEAN_DEPTH
 //! (adreno_pm4.xml; Turnip's tu6_emit_flushes uses the a6xx names on a6xx
 //! and the CLEAN ones on a7xx). The model keeps each part as the set of
-//! 64-byte lines it holds dirty, over the GPU's memory: the RB reads its
+//! 64-byte lines it holds dirty ([`crate::cache_lines`]): the RB reads its
 //! own writes back through it (blending, the depth test), a flush writes
-//! every dirty line to memory and forgets it. Lines are only ever filled
+//! every dirty line into UCHE and forgets it. Lines are only ever filled
 //! by writes, so an invalidate (CCU_INVALIDATE_*), which drops clean lines,
 //! has nothing to drop; the model does not keep clean copies that could go
 //! stale in the other direction.
