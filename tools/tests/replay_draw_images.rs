@@ -90,7 +90,10 @@ fn the_command_line_writes_the_images() {
     let out = std::env::temp_dir().join(format!("parsnip-draw-images-cli-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     let trace = dir.join("turnip/a660/triangle_sysmem.rd.gz");
+    // With strict caches the draw's pixels are still in the CCU when its
+    // image is taken: the image shows what the GPU wrote, caches included.
     let run = Command::new(env!("CARGO_BIN_EXE_parsnip-replay"))
+        .env("PARSNIP_SIM_STRICT_CACHES", "1")
         .arg(&trace)
         .arg("--draw-images")
         .arg(&out)
@@ -114,6 +117,14 @@ fn the_command_line_writes_the_images() {
         stdout.contains(&format!("wrote 2 images to {}", out.display())),
         "{stdout}"
     );
-    assert!(Path::new(&out).join("s0-0001-draw0-rt0.png").is_file());
+    let png = std::fs::read(dir.join("turnip/expected/triangle_lvp.png")).unwrap();
+    let (w, h, expected) = parsnip_reference::image::decode_png(&png);
+    let drawn = Image::read_png(&Path::new(&out).join("s0-0001-draw0-rt0.png")).unwrap();
+    let (interior, edge) = parsnip_reference::image::compare(&expected, &drawn.rgba, w, h);
+    assert!(
+        interior.is_empty() && edge <= EDGE_PIXELS,
+        "the draw's image: {} interior and {edge} edge pixels differ from lavapipe's",
+        interior.len()
+    );
     std::fs::remove_dir_all(&out).unwrap();
 }

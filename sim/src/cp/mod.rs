@@ -615,10 +615,16 @@ impl<'a> CommandProcessor<'a> {
     pub(crate) fn observe(&self, work: crate::capture::Work) {
         let mut observer = self.gpu.work_observer.lock().expect("never poisoned");
         if let Some(observe) = observer.as_mut() {
+            // What the GPU has written, caches included (strict caches).
+            let memory = self
+                .gpu
+                .ccu
+                .as_ref()
+                .map_or(&*self.gpu.memory, |c| c.part(crate::ccu::CcuPart::Color));
             observe(&crate::capture::WorkDone {
                 work,
                 regs: self.regs,
-                memory: &self.gpu.memory,
+                memory,
                 gmem: &self.gpu.gmem,
                 info: self.gpu.info,
             });
