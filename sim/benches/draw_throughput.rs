@@ -22,6 +22,7 @@ const GPU: &str = "a740";
 fn options() -> SimOptions {
     SimOptions {
         strict: true,
+        strict_caches: false,
         wait_budget: Duration::from_millis(50),
         shader_budget: u64::MAX,
         shader_timeout: Duration::from_secs(3600),

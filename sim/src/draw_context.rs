@@ -57,6 +57,8 @@ pub(crate) struct DrawContext<'a> {
     pub memory: &'a AddressSpace,
     /// The GPU's GMEM, where bin passes render.
     pub gmem: &'a crate::gmem::Gmem,
+    /// With strict caches, the CCU the RB writes memory through.
+    pub ccu: Option<&'a crate::ccu::Ccu>,
     pub info: &'static GpuInfo,
     pub options: &'a SimOptions,
     /// The draw's number in its submit, for reports.

@@ -61,6 +61,8 @@ pub struct SubmitStats {
     pub dispatches: u32,
     /// BLIT events run (GMEM clears, loads, stores and sysmem clears).
     pub blit_events: u32,
+    /// CP_BLITs run (the 2D engine).
+    pub blits_2d: u32,
     /// Draws run (each draw of a CP_DRAW_INDIRECT_MULTI counts one).
     pub draws: u32,
     /// Draws a binning pass binned.
@@ -68,6 +70,13 @@ pub struct SubmitStats {
     /// Draws bin rendering skipped: the visibility stream said the bin
     /// has none of their geometry.
     pub skipped_draws: u32,
+    /// IB2s that IB2 skipping (CP_SKIP_IB2_ENABLE_*) skipped or left
+    /// early, the bin seeing no more draws.
+    pub ib2_skips: u32,
+    /// Fragments the fragment shader ran for.
+    pub fragments_shaded: u64,
+    /// Fragments LRZ rejected before the fragment shader.
+    pub lrz_rejected: u64,
 }
 
 impl std::ops::AddAssign for SubmitStats {
@@ -78,17 +87,25 @@ impl std::ops::AddAssign for SubmitStats {
             register_writes,
             dispatches,
             blit_events,
+            blits_2d,
             draws,
             binned_draws,
             skipped_draws,
+            ib2_skips,
+            fragments_shaded,
+            lrz_rejected,
         } = other;
         self.packets += packets;
         self.register_writes += register_writes;
         self.dispatches += dispatches;
         self.blit_events += blit_events;
+        self.blits_2d += blits_2d;
         self.draws += draws;
         self.binned_draws += binned_draws;
         self.skipped_draws += skipped_draws;
+        self.ib2_skips += ib2_skips;
+        self.fragments_shaded += fragments_shaded;
+        self.lrz_rejected += lrz_rejected;
     }
 }
 
@@ -101,6 +118,89 @@ pub(crate) struct GpuShared {
     pub(crate) gmem: Gmem,
     /// What each dispatch of the current submit executed, in launch order.
     pub(crate) dispatch_stats: std::sync::Mutex<Vec<SpStats>>,
+    /// Memory through UCHE and the CCU's caches over it, with strict
+    /// caches.
+    pub(crate) uche: Option<Arc<AddressSpace>>,
+    pub(crate) ccu: Option<crate::ccu::Ccu>,
+    /// Called after each draw and blit.
+    pub(crate) work_observer: std::sync::Mutex<Option<crate::capture::WorkObserver>>,
+}
+
+impl GpuShared {
+    /// The memory the GPU's units other than the CP see: through UCHE with
+    /// strict caches.
+    pub(crate) fn unit_memory(&self) -> &AddressSpace {
+        self.uche.as_deref().unwrap_or(&self.memory)
+    }
+
+    /// With strict caches, the first byte of `iova..iova+len` a cache holds
+    /// newer than memory, which cache, and the event that writes it back:
+    /// what a CP read of the range would get stale.
+    pub(crate) fn stale_for_cp(
+        &self,
+        iova: u64,
+        len: usize,
+    ) -> Option<(u64, &'static str, &'static str)> {
+        let memory = &*self.memory;
+        if let Some(ccu) = &self.ccu {
+            for (part, name, event) in [
+                (
+                    crate::ccu::CcuPart::Color,
+                    "the CCU's colour part (the RB or the 2D engine wrote it)",
+                    "a CCU colour flush (PC_CCU_FLUSH_COLOR_TS, a7xx CCU_CLEAN_COLOR) and \
+                     CACHE_FLUSH_TS (a7xx CACHE_CLEAN)",
+                ),
+                (
+                    crate::ccu::CcuPart::Depth,
+                    "the CCU's depth part (the RB wrote it)",
+                    "a CCU depth flush (PC_CCU_FLUSH_DEPTH_TS, a7xx CCU_CLEAN_DEPTH) and \
+                     CACHE_FLUSH_TS (a7xx CACHE_CLEAN)",
+                ),
+            ] {
+                let at = ccu
+                    .part(part)
+                    .cache()
+                    .and_then(|c| c.first_difference(memory, iova, len));
+                if let Some(at) = at {
+                    return Some((at, name, event));
+                }
+            }
+        }
+        let uche = self.uche.as_deref().and_then(AddressSpace::cache)?;
+        uche.first_difference(memory, iova, len).map(|at| {
+            (
+                at,
+                "UCHE (a shader or another unit wrote it)",
+                "CACHE_FLUSH_TS (a7xx CACHE_CLEAN)",
+            )
+        })
+    }
+
+    /// A read through UCHE, since the last call, of bytes the CCU holds
+    /// newer: its address and the CCU part.
+    pub(crate) fn take_stale_unit_read(&self) -> Option<(u64, &'static str)> {
+        self.uche
+            .as_deref()
+            .and_then(AddressSpace::cache)?
+            .take_stale()
+    }
+
+    /// Writes the CCU into UCHE and UCHE into memory.
+    pub(crate) fn flush_caches(&self) -> Result<(), crate::memory::Fault> {
+        if let Some(ccu) = &self.ccu {
+            ccu.flush(crate::ccu::CcuPart::Color)?;
+            ccu.flush(crate::ccu::CcuPart::Depth)?;
+        }
+        self.flush_uche()
+    }
+
+    /// Writes UCHE into memory.
+    pub(crate) fn flush_uche(&self) -> Result<(), crate::memory::Fault> {
+        match self.uche.as_deref().and_then(AddressSpace::cache) {
+            Some(c) => c.flush(),
+            None => Ok(()),
+        }
+    }
 }
 
 /// A model of one GPU. Cheap to clone: clones share the address space.
@@ -147,15 +247,20 @@ impl Gpu {
         memory: Arc<AddressSpace>,
         shader_core: Box<dyn ShaderCore>,
     ) -> Self {
+        let uche = options.strict_caches.then(|| crate::uche::view(&memory));
+        let ccu = uche.as_ref().map(crate::ccu::Ccu::new);
         Self {
             shared: Arc::new(GpuShared {
                 info,
+                uche,
+                ccu,
                 memory,
                 options,
                 clock: AlwaysOnCounter::new(),
                 shader_core,
                 gmem: Gmem::new(info),
                 dispatch_stats: Default::default(),
+                work_observer: Default::default(),
             }),
         }
     }
@@ -169,6 +274,12 @@ impl Gpu {
     /// so it never grows past one submit's dispatches.
     pub fn take_dispatch_stats(&self) -> Vec<SpStats> {
         std::mem::take(&mut self.shared.dispatch_stats.lock().expect("never poisoned"))
+    }
+
+    /// Has `observer` called after every draw, blit event and CP_BLIT from
+    /// now on (`None`: no longer).
+    pub fn set_work_observer(&self, observer: Option<crate::capture::WorkObserver>) {
+        *self.shared.work_observer.lock().expect("never poisoned") = observer;
     }
 
     pub fn options(&self) -> &SimOptions {
@@ -227,10 +338,22 @@ impl Gpu {
             .expect("never poisoned")
             .clear();
         let mut cp = CommandProcessor::new(&self.shared, &mut ctx.regs, &mut ctx.cp);
-        let result = streams
+        let mut result = streams
             .iter()
             .try_for_each(|s| cp.run_submitted_ib(s.iova, s.dwords));
         let stats = cp.stats();
+        // The end of a submit writes the caches back (the kernel ends each
+        // submit with CACHE_FLUSH_TS before the fence the CPU waits on):
+        // strict caches catch what a submit's own work reads too early.
+        if let Err(fault) = self.shared.flush_caches() {
+            result = result.and(Err(GpuError {
+                kind: ErrorKind::Fault {
+                    fault,
+                    shader: None,
+                },
+                site: CpSite::default(),
+            }));
+        }
         match result {
             Ok(()) => Ok(stats),
             Err(e) => {

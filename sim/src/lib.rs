@@ -24,6 +24,9 @@
 
 pub mod always_on_counter;
 pub mod blit;
+mod cache_lines;
+pub mod capture;
+pub mod ccu;
 pub mod compute_dispatch;
 mod counters;
 pub mod cp;
@@ -32,6 +35,7 @@ pub mod gmem;
 pub mod gpu;
 mod gras;
 mod hlsq;
+mod lrz;
 pub mod memory;
 pub mod options;
 mod pc;
@@ -44,6 +48,7 @@ pub mod sp;
 pub mod surface;
 mod thread_cpu_time;
 mod tp;
+mod uche;
 mod vfd;
 mod vpc;
 mod vsc;

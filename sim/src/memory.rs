@@ -126,10 +126,13 @@ struct Mapping {
     backing: Arc<dyn Backing>,
 }
 
-/// The set of buffer objects visible to the GPU, by iova.
+/// The set of buffer objects visible to the GPU, by iova; or a view of one
+/// through a write-back cache ([`crate::ccu`]), which holds its writes
+/// until it is flushed.
 #[derive(Default)]
 pub struct AddressSpace {
     mappings: RwLock<BTreeMap<u64, Mapping>>,
+    cache: Option<crate::cache_lines::CacheLines>,
     /// Which data tiles hold UBWC-compressed blocks (see
     /// [`crate::surface::ubwc`]): what the model knows of its own encoding.
     compressed: CompressedTiles,
@@ -138,6 +141,19 @@ pub struct AddressSpace {
 impl AddressSpace {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// `memory` seen through a write-back cache of its own.
+    pub(crate) fn cached(memory: Arc<AddressSpace>) -> Self {
+        Self {
+            cache: Some(crate::cache_lines::CacheLines::new(memory)),
+            ..Self::default()
+        }
+    }
+
+    /// The write-back cache this view has, if it is one.
+    pub(crate) fn cache(&self) -> Option<&crate::cache_lines::CacheLines> {
+        self.cache.as_ref()
     }
 
     /// Makes `backing` visible at `iova`.
@@ -174,7 +190,10 @@ impl AddressSpace {
 
     /// The record of UBWC-compressed data in this address space.
     pub fn compressed_tiles(&self) -> &CompressedTiles {
-        &self.compressed
+        match &self.cache {
+            Some(c) => c.under.compressed_tiles(),
+            None => &self.compressed,
+        }
     }
 
     /// The buffer objects mapped, as `(iova, length)` in address order.
@@ -188,6 +207,9 @@ impl AddressSpace {
 
     /// Whether `iova..iova+len` is entirely backed.
     pub fn is_mapped(&self, iova: u64, len: u64) -> bool {
+        if let Some(c) = &self.cache {
+            return c.under.is_mapped(iova, len);
+        }
         self.walk(iova, len, false, |_, _| {}).is_ok()
     }
 
@@ -230,6 +252,9 @@ impl AddressSpace {
 
     /// Reads `out.len()` bytes at `iova`.
     pub fn read(&self, iova: u64, out: &mut [u8]) -> Result<(), Fault> {
+        if let Some(c) = &self.cache {
+            return c.read(iova, out);
+        }
         self.walk(iova, out.len() as u64, false, |ptr, r| {
             let dst = &mut out[r];
             // SAFETY: `walk` hands out pointers to at least `dst.len()` valid
@@ -240,6 +265,9 @@ impl AddressSpace {
 
     /// Writes `data` at `iova`.
     pub fn write(&self, iova: u64, data: &[u8]) -> Result<(), Fault> {
+        if let Some(c) = &self.cache {
+            return c.write(iova, data);
+        }
         self.walk(iova, data.len() as u64, true, |ptr, r| {
             let src = &data[r];
             // SAFETY: as in `read`, with the copy going the other way.

@@ -9,6 +9,11 @@
 //! Environment (read by [`SimOptions::from_env`], which the kernel interface's
 //! simulator back end and `parsnip-replay` use):
 //! - `PARSNIP_SIM_STRICT=0` turns strict mode off (`1`, the default, keeps it).
+//! - `PARSNIP_SIM_STRICT_CACHES=1` turns strict caches on (see
+//!   [`crate::ccu`] and [`crate::uche`]): the RB's and 2D engine's writes
+//!   stay in the CCU, the other units' in UCHE, until a flush event, so a
+//!   stream missing one reads stale data, which strict mode reports. Off
+//!   by default (`0`).
 //! - `PARSNIP_SIM_WAIT_MS=<ms>`: how long a CP wait polls (default 2000).
 //! - `PARSNIP_SIM_SHADER_BUDGET=<n>`: instructions one dispatch may execute
 //!   (default 2^32).
@@ -24,6 +29,8 @@ use std::time::Duration;
 
 /// Selects strict mode.
 pub const STRICT_VAR: &str = "PARSNIP_SIM_STRICT";
+/// Selects strict caches.
+pub const STRICT_CACHES_VAR: &str = "PARSNIP_SIM_STRICT_CACHES";
 /// Sets the CP wait budget in milliseconds.
 pub const WAIT_MS_VAR: &str = "PARSNIP_SIM_WAIT_MS";
 /// Sets the shader instruction budget per dispatch.
@@ -37,6 +44,9 @@ pub struct SimOptions {
     /// A dispatch reading a register nothing programmed since the context
     /// began is an error naming it.
     pub strict: bool,
+    /// The CCU and UCHE hold writes to memory until events flush them
+    /// ([`crate::ccu`], [`crate::uche`]).
+    pub strict_caches: bool,
     /// How long a CP wait (CP_WAIT_REG_MEM, CP_WAIT_MEM_GTE) polls before the
     /// submit ends with a hang report.
     pub wait_budget: Duration,
@@ -52,6 +62,7 @@ impl Default for SimOptions {
     fn default() -> Self {
         Self {
             strict: true,
+            strict_caches: false,
             wait_budget: Duration::from_secs(2),
             shader_budget: 1 << 32,
             shader_timeout: Duration::from_secs(10),
@@ -79,23 +90,29 @@ impl fmt::Display for OptionError {
 
 impl std::error::Error for OptionError {}
 
+/// An on/off setting.
+fn switch(variable: &'static str, v: String) -> Result<bool, OptionError> {
+    match v.trim() {
+        "1" | "true" | "on" => Ok(true),
+        "0" | "false" | "off" => Ok(false),
+        _ => Err(OptionError {
+            variable,
+            value: v,
+            expected: "0 or 1",
+        }),
+    }
+}
+
 impl SimOptions {
     /// The defaults, changed by whichever variables `env` (a lookup of
     /// environment variables) sets.
     pub fn from_lookup(env: impl Fn(&str) -> Option<String>) -> Result<Self, OptionError> {
         let mut options = Self::default();
         if let Some(v) = env(STRICT_VAR) {
-            options.strict = match v.trim() {
-                "1" | "true" | "on" => true,
-                "0" | "false" | "off" => false,
-                _ => {
-                    return Err(OptionError {
-                        variable: STRICT_VAR,
-                        value: v,
-                        expected: "0 or 1",
-                    })
-                }
-            };
+            options.strict = switch(STRICT_VAR, v)?;
+        }
+        if let Some(v) = env(STRICT_CACHES_VAR) {
+            options.strict_caches = switch(STRICT_CACHES_VAR, v)?;
         }
         if let Some(v) = env(WAIT_MS_VAR) {
             let ms: u64 = v.trim().parse().map_err(|_| OptionError {
@@ -138,6 +155,10 @@ mod tests {
         assert!(SimOptions::from_lookup(|_| None).unwrap().strict);
         let off = SimOptions::from_lookup(|n| (n == STRICT_VAR).then(|| "0".to_string())).unwrap();
         assert!(!off.strict);
+        assert!(!SimOptions::from_lookup(|_| None).unwrap().strict_caches);
+        let on =
+            SimOptions::from_lookup(|n| (n == STRICT_CACHES_VAR).then(|| "1".to_string())).unwrap();
+        assert!(on.strict_caches);
     }
 
     #[test]

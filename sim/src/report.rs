@@ -249,6 +249,8 @@ pub enum Unit {
     Rb,
     /// The visibility stream compressor of the binning pass.
     Vsc,
+    /// The low-resolution Z unit.
+    Lrz,
 }
 
 impl fmt::Display for Unit {
@@ -261,6 +263,7 @@ impl fmt::Display for Unit {
             Unit::Gras => "GRAS",
             Unit::Rb => "RB",
             Unit::Vsc => "VSC",
+            Unit::Lrz => "LRZ",
         })
     }
 }

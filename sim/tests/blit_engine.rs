@@ -7,6 +7,7 @@ mod common;
 use std::sync::Arc;
 
 use common::blit_state::{Blit, Src, Surf};
+use common::resolve_state::ccu_flush_color;
 use common::{Rig, Stream, DATA, GPUS};
 use parsnip_registers::enums::{
     A3xxColorSwap, A3xxMsaaSamples, A6xx2dIfmt, A6xxFormat as F, A6xxRotation, CpBlitCmd,
@@ -60,10 +61,14 @@ fn copy(ifmt: A6xx2dIfmt, from: Surf, to: Surf, w: u32, h: u32) -> Blit {
     Blit::copy(ifmt, src(from, w, h), to, (0, 0, w - 1, h - 1))
 }
 
+/// Runs `blits` in one submit, with the CCU colour flush a driver puts
+/// between one writing a surface and the next reading it (the 2D engine
+/// writes through the CCU: adreno_pm4.xml).
 fn run(rig: &mut Rig, blits: &[Blit]) {
     let mut s = rig.stream();
     for b in blits {
         b.emit(&mut s);
+        ccu_flush_color(&mut s);
     }
     rig.run(&s).unwrap();
 }
@@ -666,6 +671,7 @@ fn reading_a_compressed_image_without_its_flags_is_an_error() {
         down.dst_integer = (false, true);
         let mut s = rig.stream();
         up.emit(&mut s);
+        ccu_flush_color(&mut s);
         down.emit(&mut s);
         let err = rig.run(&s).unwrap_err();
         assert!(

@@ -91,10 +91,27 @@ fn binned_draw(s: &mut Stream, i: u32) {
     s.pkt("CP_DRAW_INDX_OFFSET", &[dw0.to_raw(), 1, 3]);
 }
 
+/// How a bin runs its draws.
+#[derive(Clone, Copy)]
+enum BinDraws {
+    /// In the bin's stream.
+    Inline,
+    /// In an IB2 with IB2 skipping armed (both CP_SKIP_IB2_ENABLE_*), as
+    /// Turnip runs each bin's draws, followed by a second IB2 that writes
+    /// 1 to the dword at this address.
+    SkippingIb2(u64),
+}
+
 /// The binned frame: a binning pass over both draws, then per bin a clear,
 /// the draws and a store. On a7xx the streams' addresses come by
 /// CP_SET_PSEUDO_REG, as Turnip gives them there.
 fn binned_frame(sc: &mut Scene) -> parsnip_sim::SubmitStats {
+    binned_frame_of(sc, [0, 1], BinDraws::Inline)
+}
+
+/// [`binned_frame`] with the triangles in `order`, their draws run as
+/// `draws` says.
+fn binned_frame_of(sc: &mut Scene, order: [u32; 2], draws: BinDraws) -> parsnip_sim::SubmitStats {
     let streams = sc.rig.buffer(&vec![0xee; 2 * PITCH as usize]);
     let sizes = sc.rig.buffer(&[0xee; 4 * 32]);
     let mut s = sc.rig.stream();
@@ -141,8 +158,13 @@ fn binned_frame(sc: &mut Scene) -> parsnip_sim::SubmitStats {
     }
     bin_control(&mut s, A6xxRenderMode::BINNING_PASS);
     set_marker(&mut s, A6xxMarker::RM6_BIN_VISIBILITY);
-    binned_draw(&mut s, 0);
-    binned_draw(&mut s, 1);
+    for i in order {
+        binned_draw(&mut s, i);
+    }
+    let mut bin_ib = sc.rig.stream();
+    for i in order {
+        binned_draw(&mut bin_ib, i);
+    }
     for bin in 0..2 {
         let y0 = bin * BIN_H;
         bin_control(&mut s, A6xxRenderMode::RENDERING_PASS);
@@ -164,8 +186,20 @@ fn binned_frame(sc: &mut Scene) -> parsnip_sim::SubmitStats {
         BlitEvent::clear(A6xxFormat::FMT6_8_8_8_8_UNORM, 0, [0; 4])
             .scissor(scissor.0, scissor.1, scissor.2, scissor.3)
             .emit(&mut s);
-        binned_draw(&mut s, 0);
-        binned_draw(&mut s, 1);
+        match draws {
+            BinDraws::Inline => s.dwords.extend_from_slice(&bin_ib.dwords),
+            BinDraws::SkippingIb2(marker) => {
+                s.pkt("CP_SKIP_IB2_ENABLE_GLOBAL", &[1]);
+                s.pkt("CP_SKIP_IB2_ENABLE_LOCAL", &[1]);
+                let ib = sc.rig.rig.place(&bin_ib);
+                s.call(ib);
+                let mut after = sc.rig.stream();
+                after.mem_write(marker, 1);
+                let ib = sc.rig.rig.place(&after);
+                s.call(ib);
+                s.pkt("CP_SKIP_IB2_ENABLE_GLOBAL", &[0]);
+            }
+        }
         set_marker(&mut s, A6xxMarker::RM6_BIN_RESOLVE);
         BlitEvent::store(
             0,
@@ -214,6 +248,40 @@ fn a_binned_frame_is_the_sysmem_frame_and_skips_what_a_bin_does_not_see() {
         assert_eq!(stats.binned_draws, 2, "{gpu}");
         assert_eq!(stats.skipped_draws, 1, "{gpu}");
         assert_eq!(stats.draws, 3, "{gpu}");
+    }
+}
+
+#[test]
+fn ib2_skipping_leaves_a_bins_draws_when_it_sees_no_more() {
+    // The triangle across both bins first, then the top-only one. The top
+    // bin sees both and draws both; the bottom bin draws the first and,
+    // seeing nothing more, returns from the draw IB (the top-only draw is
+    // neither drawn nor skipped by visibility there). In both bins nothing
+    // is left for the IB2 after the draws: it is skipped and its marker
+    // never written (adreno_pm4.xml, CP_SKIP_IB2_ENABLE_GLOBAL).
+    for gpu in GPUS {
+        let want = sysmem_frame(gpu);
+        let mut sc = scene(gpu, 0x7f);
+        let marker = sc.rig.words(&[0]);
+        let stats = binned_frame_of(&mut sc, [1, 0], BinDraws::SkippingIb2(marker));
+        let got = sc.rig.read(sc.target, (W * H * 4) as usize);
+        assert!(got == want, "{gpu}: the frame is the sysmem frame");
+        assert_eq!(
+            (stats.binned_draws, stats.draws, stats.skipped_draws),
+            (2, 3, 0),
+            "{gpu}"
+        );
+        // One early return in the bottom bin, two IB2s skipped.
+        assert_eq!(stats.ib2_skips, 3, "{gpu}");
+        assert_eq!(sc.rig.read(marker, 4), [0; 4], "{gpu}");
+        // Unarmed, the same draws in the bin's stream are all considered.
+        let mut sc = scene(gpu, 0x7f);
+        let stats = binned_frame_of(&mut sc, [1, 0], BinDraws::Inline);
+        assert_eq!(
+            (stats.draws, stats.skipped_draws, stats.ib2_skips),
+            (3, 1, 0),
+            "{gpu}"
+        );
     }
 }
 

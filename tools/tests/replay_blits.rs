@@ -77,7 +77,13 @@ fn walk(replay: &Replay, iova: u64, dwords: u32, out: &mut Vec<Item>) {
 /// A replay of `trace` with its first submit loaded, and its items.
 fn loaded(trace: &Path) -> (Replay, Vec<Item>) {
     let trace = parsnip_rd::Trace::open(trace).unwrap();
-    let mut replay = Replay::new(trace, SimOptions::default()).unwrap();
+    // Strict caches: the copies read what earlier blits wrote only after
+    // the CCU flushes Turnip emits.
+    let options = SimOptions {
+        strict_caches: true,
+        ..SimOptions::default()
+    };
+    let mut replay = Replay::new(trace, options).unwrap();
     replay.load_submit(0).unwrap();
     let mut items = Vec::new();
     for cs in replay.trace().submits()[0].cmdstreams.clone() {

@@ -74,7 +74,13 @@ const EDGE_PIXELS: usize = 8;
 /// submit did, or the error.
 fn replay(trace: &Path, result: u64, size: usize) -> Result<(Vec<u8>, SubmitStats), String> {
     let trace = parsnip_rd::Trace::open(trace).map_err(|e| e.to_string())?;
-    let mut replay = Replay::new(trace, SimOptions::default()).map_err(|e| e.to_string())?;
+    // Strict caches: Turnip's streams must flush the CCU where they read
+    // what the RB wrote.
+    let options = SimOptions {
+        strict_caches: true,
+        ..SimOptions::default()
+    };
+    let mut replay = Replay::new(trace, options).map_err(|e| e.to_string())?;
     let stats = replay.run_all().map_err(|e| e.to_string())?;
     assert_eq!(stats.len(), 1, "each trace holds one submit");
     Ok((replay.read(result, size as u64)?, stats[0]))
@@ -83,9 +89,20 @@ fn replay(trace: &Path, result: u64, size: usize) -> Result<(Vec<u8>, SubmitStat
 /// What the model's counts say of a `mode` stream of `workload`.
 fn check_stats(mode: &str, workload: &str, stats: &SubmitStats) -> Result<(), String> {
     println!(
-        "{mode} {workload}: {} draws, {} binned, {} skipped",
-        stats.draws, stats.binned_draws, stats.skipped_draws
+        "{mode} {workload}: {} draws, {} binned, {} skipped; {} fragments shaded, {} rejected by \
+         LRZ",
+        stats.draws,
+        stats.binned_draws,
+        stats.skipped_draws,
+        stats.fragments_shaded,
+        stats.lrz_rejected
     );
+    // depth_bias_cull draws nearer geometry over farther with LRZ enabled
+    // (GRAS_LRZ_CNTL.ENABLE and LRZ_WRITE in its logs): the image above is
+    // unchanged by LRZ, and LRZ must have rejected something.
+    if workload == "depth_bias_cull" && stats.lrz_rejected == 0 {
+        return Err(format!("{mode} depth_bias_cull: LRZ rejected no fragment"));
+    }
     if mode != "gmem-forcebin" {
         return match stats.binned_draws + stats.skipped_draws {
             0 => Ok(()),
@@ -95,17 +112,31 @@ fn check_stats(mode: &str, workload: &str, stats: &SubmitStats) -> Result<(), St
         };
     }
     // Two bins (turnip/README.md): each binned draw is drawn or skipped in
-    // each of them.
-    if stats.binned_draws == 0 || stats.draws + stats.skipped_draws != 2 * stats.binned_draws {
+    // each of them, unless IB2 skipping (armed around each bin's draws)
+    // ended the bin's draw IB after its last visible draw.
+    let seen = stats.draws + stats.skipped_draws;
+    if stats.binned_draws == 0
+        || seen > 2 * stats.binned_draws
+        || (seen < 2 * stats.binned_draws) != (stats.ib2_skips > 0)
+    {
         return Err(format!(
             "{workload}: {stats:?} is not two bins of the binned draws"
         ));
     }
     // lines draws a line list above y = 32 and two line strips below it
-    // (turnip/README.md's vertices): each is skipped in the other bin.
-    if workload == "lines" && (stats.binned_draws, stats.skipped_draws) != (3, 3) {
+    // (turnip/README.md's vertices): the top bin draws the list and, seeing
+    // nothing more, leaves its draw IB; the bottom one skips the list and
+    // draws the strips.
+    if workload == "lines"
+        && (
+            stats.binned_draws,
+            stats.draws,
+            stats.skipped_draws,
+            stats.ib2_skips,
+        ) != (3, 3, 1, 1)
+    {
         return Err(format!(
-            "lines: {stats:?}, expected 3 draws binned and 3 skipped"
+            "lines: {stats:?}, expected 3 draws binned, 3 drawn, 1 skipped and 1 IB2 left early"
         ));
     }
     Ok(())

@@ -64,7 +64,10 @@ fn wrong_words(
         "parsnip-replay-results-{gpu}-{name}-{}.bin",
         std::process::id()
     ));
+    // Strict caches: the results reach memory only through the flushes
+    // Turnip emits, or the end of the submit.
     let run = Command::new(env!("CARGO_BIN_EXE_parsnip-replay"))
+        .env("PARSNIP_SIM_STRICT_CACHES", "1")
         .arg(dir.join(format!("turnip/{gpu}/{name}.rd.gz")))
         .arg("--dump")
         .arg(format!("{iova:#x}:{size}:{}", out.display()))

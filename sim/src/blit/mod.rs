@@ -49,10 +49,14 @@ fn not_public(what: impl Into<String>) -> SurfaceError {
     SurfaceError::NotModelled(what.into())
 }
 
-/// Runs one BLIT_OP_SCALE on the state in `regs`.
+/// Runs one BLIT_OP_SCALE on the state in `regs`, reading `memory` and
+/// writing `dst_memory`: the 2D engine "reads through UCHE, writes through
+/// the CCU cache" (adreno_pm4.xml, CP_BLIT), which strict caches model
+/// ([`crate::ccu`]); coherent, both are memory.
 pub(crate) fn scale(
     regs: &RegisterFile,
     memory: &AddressSpace,
+    dst_memory: &AddressSpace,
     info: &GpuInfo,
 ) -> Result<(), SurfaceError> {
     let state = BlitState::read(regs)?;
@@ -81,7 +85,7 @@ pub(crate) fn scale(
             let texel = solid_texel(&state, dst_format, colour)?;
             for y in area.y0..=area.y1 {
                 for x in area.x0..=area.x1 {
-                    dst.write_texel(memory, x as u32, y as u32, 0, texel, state.write_mask)?;
+                    dst.write_texel(dst_memory, x as u32, y as u32, 0, texel, state.write_mask)?;
                 }
             }
         }
@@ -118,7 +122,7 @@ pub(crate) fn scale(
                 average: control.samples_average,
                 extent,
             };
-            copy(&state, &sampler, &dst, area)?;
+            copy(&state, &sampler, &dst, dst_memory, area)?;
         }
     }
     Ok(())
@@ -249,6 +253,7 @@ fn copy(
     state: &BlitState,
     sampler: &Sampler<'_>,
     dst: &Surface,
+    dst_memory: &AddressSpace,
     area: Rect,
 ) -> Result<(), SurfaceError> {
     let memory = sampler.memory;
@@ -267,7 +272,7 @@ fn copy(
                 sampler
                     .surface
                     .read_element(memory, sx, sy, 0, &mut element)?;
-                dst.write_element(memory, x as u32, y as u32, 0, &element[..bytes])?;
+                dst.write_element(dst_memory, x as u32, y as u32, 0, &element[..bytes])?;
             }
         }
         return Ok(());
@@ -279,7 +284,7 @@ fn copy(
             if half {
                 texel = through_half(texel);
             }
-            dst.write_texel(memory, x as u32, y as u32, 0, texel, state.write_mask)?;
+            dst.write_texel(dst_memory, x as u32, y as u32, 0, texel, state.write_mask)?;
         }
     }
     Ok(())

@@ -150,6 +150,20 @@ impl CommandProcessor<'_> {
         Ok(word >> slot & 1 != 0)
     }
 
+    /// Whether a bin is rendered against a visibility stream and none of
+    /// the last pass's draws from the next one on is visible in it.
+    pub(super) fn nothing_left_visible(&self) -> Result<bool, GpuError> {
+        let Some(stream) = self.cp.visibility.stream else {
+            return Ok(false);
+        };
+        for k in stream.next..self.cp.visibility.binned {
+            if self.read_u32(stream.base + 4 * u64::from(k))? >> stream.slot & 1 != 0 {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
     fn set_stream(&mut self, base: u64, slot: u32) {
         self.cp.visibility.stream = Some(BinStream {
             base,

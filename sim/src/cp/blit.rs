@@ -14,8 +14,17 @@ impl CommandProcessor<'_> {
         self.need(payload, 1)?;
         match CpBlitDw0::from_raw(payload[0]).op {
             CpBlitCmd::BLIT_OP_SCALE => {
-                crate::blit::scale(self.regs, &self.gpu.memory, self.gpu.info)
-                    .map_err(|e| self.surface_error(e))
+                let dst_memory = self
+                    .gpu
+                    .ccu
+                    .as_ref()
+                    .map_or(&*self.gpu.memory, |c| c.part(crate::ccu::CcuPart::Color));
+                let src_memory = self.gpu.unit_memory();
+                crate::blit::scale(self.regs, src_memory, dst_memory, self.gpu.info)
+                    .map_err(|e| self.surface_error(e))?;
+                self.observe(crate::capture::Work::Blit2d(self.stats.blits_2d));
+                self.stats.blits_2d += 1;
+                Ok(())
             }
             op => Err(self.stream_error(StreamProblem::NotModelled {
                 what: format!(

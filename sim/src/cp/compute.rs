@@ -89,7 +89,7 @@ impl CommandProcessor<'_> {
         let gpu = self.gpu;
         let stats = gpu
             .shader_core
-            .run_compute(&dispatch, index, &gpu.memory)
+            .run_compute(&dispatch, index, gpu.unit_memory())
             .map_err(|failure| match failure {
                 ShaderFailure::Fault { fault, at } => self.error(ErrorKind::Fault {
                     fault,

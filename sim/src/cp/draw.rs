@@ -280,6 +280,9 @@ impl CommandProcessor<'_> {
         match run_draw(&ctx, call) {
             Ok(stats) => {
                 self.cp.counters.add_draw(&stats);
+                self.stats.fragments_shaded += stats.fragment_invocations;
+                self.stats.lrz_rejected += stats.lrz_rejected;
+                self.observe(crate::capture::Work::Draw(index));
                 Ok(())
             }
             Err(e) => Err(self.draw_error(e)),
@@ -292,8 +295,9 @@ impl CommandProcessor<'_> {
         DrawContext {
             regs: self.regs,
             state: &self.cp.state,
-            memory: &gpu.memory,
+            memory: gpu.unit_memory(),
             gmem: &gpu.gmem,
+            ccu: gpu.ccu.as_ref(),
             info: gpu.info,
             options: &gpu.options,
             draw,

@@ -2,8 +2,10 @@
 //! the memory writes that signal them.
 //!
 //! Cache flushes, invalidates and cleans, and the "done" events that wait
-//! for a stage to drain, have nothing to do on the model: it has no caches
-//! and every packet's work is complete before the next packet runs. What
+//! for a stage to drain, have nothing to do on the model (every packet's
+//! work is complete before the next packet runs), except that with strict
+//! caches the CCU and UCHE flushes write those caches back ([`crate::ccu`],
+//! [`crate::uche`]). What
 //! they write is written:
 //! - a6xx: an event named `..._TS` writes the packet's fourth dword to the
 //!   address in its second and third, or, with TIMESTAMP set, the 64-bit
@@ -111,10 +113,25 @@ impl CommandProcessor<'_> {
         Ok(name)
     }
 
+    /// Writes back the CCU parts and UCHE event `name` flushes (strict
+    /// caches).
+    fn flush_caches(&self, name: &str) -> Result<(), GpuError> {
+        if let Some(ccu) = &self.gpu.ccu {
+            for &part in crate::ccu::flushed_by(name) {
+                ccu.flush(part).map_err(|f| self.fault(f))?;
+            }
+        }
+        if crate::uche::flushed_by(name) {
+            self.gpu.flush_uche().map_err(|f| self.fault(f))?;
+        }
+        Ok(())
+    }
+
     pub(super) fn event_write(&mut self, payload: &[u32]) -> Result<(), GpuError> {
         self.need(payload, 1)?;
         let dw = CpEventWriteDw0::from_raw(payload[0]);
         let name = self.modelled_event(dw.event)?;
+        self.flush_caches(name)?;
         if self.resolve_event(name)? || self.graphics_event(name)? {
             return Ok(());
         }
@@ -135,6 +152,7 @@ impl CommandProcessor<'_> {
         self.need(payload, 1)?;
         let dw = CpEventWrite7Dw0::from_raw(payload[0]);
         let name = self.modelled_event(dw.event)?;
+        self.flush_caches(name)?;
         if dw.write_sample_count || dw.sample_count_end_offset || dw.write_accum_sample_count_diff {
             return self.sample_count_write7(dw, payload);
         }

@@ -11,8 +11,8 @@
 //! occlusion query slot (tu_query_pool.cc: begin, result, end, one after
 //! the other), whose begin and end events are exactly these.
 //!
-//! LRZ_CLEAR needs nothing: the model keeps no LRZ buffer, and LRZ only
-//! rejects early what the depth test rejects. BLIT and
+//! LRZ_CLEAR clears the LRZ unit's fast-clear bits and direction
+//! ([`crate::lrz::clear_event`]). BLIT and
 //! CCU_END_RESOLVE_GROUP are the resolve engine's (`resolve`).
 
 use parsnip_registers::packets::CpEventWrite7Dw0;
@@ -32,7 +32,10 @@ impl CommandProcessor<'_> {
             "STOP_FRAGMENT_CTRS" => c.fragment_running = false,
             "START_COMPUTE_CTRS" => c.compute_running = true,
             "STOP_COMPUTE_CTRS" => c.compute_running = false,
-            "LRZ_CLEAR" => {}
+            "LRZ_CLEAR" => {
+                crate::lrz::clear_event(self.regs, self.gpu.unit_memory())
+                    .map_err(|e| self.draw_error(e))?;
+            }
             "ZPASS_DONE" => {
                 let at = self
                     .regs

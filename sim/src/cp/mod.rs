@@ -224,6 +224,9 @@ pub(crate) enum Flow {
         iova: u64,
         dwords: u32,
     },
+    /// Leave this IB (a draw's early return when IB2 skipping finds
+    /// nothing left to draw).
+    Return,
 }
 
 /// What the innermost frame is running, named lazily for reports.
@@ -331,6 +334,7 @@ impl<'a> CommandProcessor<'a> {
 
     /// Reads memory for the current packet; a fault names it.
     pub(crate) fn read_dwords(&self, iova: u64, count: usize) -> Result<Vec<u32>, GpuError> {
+        self.check_fresh(iova, count * 4)?;
         self.gpu
             .memory
             .read_dwords(iova, count)
@@ -338,11 +342,55 @@ impl<'a> CommandProcessor<'a> {
     }
 
     pub(crate) fn read_u32(&self, iova: u64) -> Result<u32, GpuError> {
+        self.check_fresh(iova, 4)?;
         self.gpu.memory.read_u32(iova).map_err(|f| self.fault(f))
     }
 
     pub(crate) fn read_u64(&self, iova: u64) -> Result<u64, GpuError> {
+        self.check_fresh(iova, 8)?;
         self.gpu.memory.read_u64(iova).map_err(|f| self.fault(f))
+    }
+
+    /// Strict mode with strict caches: the packet's units (shaders, the
+    /// texture unit, the 2D engine) read through UCHE nothing the CCU holds
+    /// newer; otherwise the stream is missing the CCU flush before it.
+    fn check_unit_reads(&self) -> Result<(), GpuError> {
+        let Some((at, part)) = self.gpu.take_stale_unit_read() else {
+            return Ok(());
+        };
+        if !self.gpu.options.strict {
+            return Ok(());
+        }
+        let event = if part == crate::ccu::DEPTH_NAME {
+            "a CCU depth flush (PC_CCU_FLUSH_DEPTH_TS, a7xx CCU_CLEAN_DEPTH)"
+        } else {
+            "a CCU colour flush (PC_CCU_FLUSH_COLOR_TS, a7xx CCU_CLEAN_COLOR)"
+        };
+        Err(self.stream_error(StreamProblem::BadState {
+            why: format!(
+                "strict caches: this packet's work read {at:#x} through UCHE, which {part} holds \
+                 newer (the RB or the 2D engine wrote it): {event} is missing before it"
+            ),
+        }))
+    }
+
+    /// Strict mode with strict caches: the CP, which reads memory itself,
+    /// must not read bytes a cache holds newer: the stream is missing the
+    /// flush that writes them back. Without strict mode the CP reads the
+    /// stale bytes, as the hardware does.
+    fn check_fresh(&self, iova: u64, len: usize) -> Result<(), GpuError> {
+        if !self.gpu.options.strict {
+            return Ok(());
+        }
+        match self.gpu.stale_for_cp(iova, len) {
+            None => Ok(()),
+            Some((at, cache, event)) => Err(self.stream_error(StreamProblem::BadState {
+                why: format!(
+                    "strict caches: the CP reads {at:#x}, which {cache} holds newer than memory: \
+                     {event} is missing before this packet"
+                ),
+            })),
+        }
     }
 
     pub(crate) fn write_u32(&self, iova: u64, value: u32) -> Result<(), GpuError> {
@@ -450,11 +498,21 @@ impl<'a> CommandProcessor<'a> {
                     }
                     Flow::Next
                 }
-                Pm4Header::Type7 { opcode, .. } => self.run_type7(opcode, payload)?,
+                Pm4Header::Type7 { opcode, .. } => {
+                    let flow = self.run_type7(opcode, payload)?;
+                    self.check_unit_reads()?;
+                    flow
+                }
             };
             pos += 1 + count;
             match flow {
                 Flow::Next => {}
+                Flow::Return => {
+                    if pos < len {
+                        self.stats.ib2_skips += 1;
+                    }
+                    break;
+                }
                 Flow::Skip(n) => {
                     let left = len - pos;
                     if n > left {
@@ -536,14 +594,40 @@ impl<'a> CommandProcessor<'a> {
             }
             Packet::SetBinData5 => self.set_bin_data5(payload).map(|_| Flow::Next),
             Packet::SetBinData5Offset => self.set_bin_data5_offset(payload).map(|_| Flow::Next),
-            Packet::DrawIndxOffset => self.draw_indx_offset(payload).map(|_| Flow::Next),
-            Packet::DrawIndirect => self.draw_indirect(payload).map(|_| Flow::Next),
-            Packet::DrawIndxIndirect => self.draw_indx_indirect(payload).map(|_| Flow::Next),
-            Packet::DrawIndirectMulti => self.draw_indirect_multi(payload).map(|_| Flow::Next),
-            Packet::DrawAuto => self.draw_auto(payload).map(|_| Flow::Next),
+            Packet::DrawIndxOffset => self
+                .draw_indx_offset(payload)
+                .and_then(|_| self.after_draw()),
+            Packet::DrawIndirect => self.draw_indirect(payload).and_then(|_| self.after_draw()),
+            Packet::DrawIndxIndirect => self
+                .draw_indx_indirect(payload)
+                .and_then(|_| self.after_draw()),
+            Packet::DrawIndirectMulti => self
+                .draw_indirect_multi(payload)
+                .and_then(|_| self.after_draw()),
+            Packet::DrawAuto => self.draw_auto(payload).and_then(|_| self.after_draw()),
             Packet::NotModelled => Err(self.stream_error(StreamProblem::NotModelled {
                 what: format!("{name} is not modelled"),
             })),
+        }
+    }
+
+    /// Tells the work observer, if there is one, that `work` is done.
+    pub(crate) fn observe(&self, work: crate::capture::Work) {
+        let mut observer = self.gpu.work_observer.lock().expect("never poisoned");
+        if let Some(observe) = observer.as_mut() {
+            // What the GPU has written, caches included (strict caches).
+            let memory = self
+                .gpu
+                .ccu
+                .as_ref()
+                .map_or(&*self.gpu.memory, |c| c.part(crate::ccu::CcuPart::Color));
+            observe(&crate::capture::WorkDone {
+                work,
+                regs: self.regs,
+                memory,
+                gmem: &self.gpu.gmem,
+                info: self.gpu.info,
+            });
         }
     }
 
@@ -567,6 +651,10 @@ impl<'a> CommandProcessor<'a> {
             Some(from) => return Err(self.stream_error(StreamProblem::TooDeep { from })),
             None => IbLevel::Ib1,
         };
+        if level == IbLevel::Ib2 && self.skips_ib2()? {
+            self.stats.ib2_skips += 1;
+            return Ok(Flow::Next);
+        }
         if dwords > 0 {
             self.run_ib(level, iova, dwords)?;
         }

@@ -3,10 +3,16 @@
 //! CP_SKIP_IB2_ENABLE_* arm IB2 skipping (adreno_pm4.xml documents each).
 //!
 //! The model runs one CP thread, BR (see CP_THREAD_CONTROL in `cp`), so a
-//! THREAD_MODE test passes when it names BR. IB2 skipping depends on the
-//! binning pass's visibility stream, which comes with the graphics part of
-//! the model: until then nothing is skipped, which is what the hardware does
-//! when the stream leaves draws visible.
+//! THREAD_MODE test passes when it names BR.
+//!
+//! IB2 skipping: "If both GLOBAL and LOCAL are 1 and nothing is left in the
+//! visibility stream, then CP_INDIRECT_BUFFER will be skipped, and draws
+//! will early return from their IB" (adreno_pm4.xml). Nothing is left when
+//! a bin is being rendered against a visibility stream (CP_SET_BIN_DATA5,
+//! no CP_SET_VISIBILITY_OVERRIDE) and none of the draws of the last binning
+//! pass from the next one on is visible in the bin. Turnip arms it around
+//! each bin's draw IB (tu6_render_tile), so a bin that sees no more draws
+//! stops running them.
 
 use parsnip_registers::enums::{CompareMode, SourceType};
 use parsnip_registers::packets::{
@@ -146,6 +152,25 @@ impl CommandProcessor<'_> {
             Flow::Next
         } else {
             Flow::Skip(payload[5])
+        })
+    }
+
+    /// Whether IB2 skipping is armed and the bin sees no more draws.
+    pub(super) fn skips_ib2(&self) -> Result<bool, GpuError> {
+        if self.cp.skip_ib2 != [true, true] || self.cp.visibility_override {
+            return Ok(false);
+        }
+        self.nothing_left_visible()
+    }
+
+    /// After a draw: an IB2 returns early when IB2 skipping is armed and
+    /// nothing is left visible.
+    pub(super) fn after_draw(&self) -> Result<Flow, GpuError> {
+        let in_ib2 = self.frames.last().map(|f| f.level) == Some(crate::report::IbLevel::Ib2);
+        Ok(if in_ib2 && self.skips_ib2()? {
+            Flow::Return
+        } else {
+            Flow::Next
         })
     }
 

@@ -17,11 +17,12 @@ impl CommandProcessor<'_> {
             "BLIT" => {
                 crate::gmem::resolve::blit_event(
                     self.regs,
-                    &self.gpu.memory,
+                    self.gpu.unit_memory(),
                     &self.gpu.gmem,
                     self.gpu.info,
                 )
                 .map_err(|e| self.surface_error(e))?;
+                self.observe(crate::capture::Work::BlitEvent(self.stats.blit_events));
                 self.stats.blit_events += 1;
                 Ok(true)
             }

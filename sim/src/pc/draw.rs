@@ -14,6 +14,7 @@ use crate::gras::coverage::Quad;
 use crate::gras::setup::PrimitiveSetup;
 use crate::gras::{FragmentSink, PrimitiveIn, Rasterizer};
 use crate::hlsq;
+use crate::lrz::Lrz;
 use crate::rb::RenderBackend;
 use crate::report::Unit;
 use crate::sp::fragment::FragmentShader;
@@ -34,6 +35,8 @@ pub(crate) struct DrawStats {
     pub clip_invocations: u64,
     pub clip_primitives: u64,
     pub fragment_invocations: u64,
+    /// Fragments (pixels) LRZ rejected before the fragment shader.
+    pub lrz_rejected: u64,
     /// Samples that passed the depth and stencil tests where the RB counts
     /// them.
     pub passed_samples: u64,
@@ -136,6 +139,7 @@ fn run(
         }),
         None => {
             let rb = RenderBackend::read(ctx, raster.samples, fs_state.is_some())?;
+            let lrz = Lrz::read(ctx, raster.samples)?;
             let fs = match &fs_state {
                 Some((state, inputs)) => Some(
                     FragmentShader::new(
@@ -155,6 +159,7 @@ fn run(
                 ctx,
                 fs,
                 rb,
+                lrz,
                 setup: None,
                 primitive_id: layout.primitive_id,
                 provoking: Vec::new(),
@@ -221,6 +226,7 @@ fn run(
         Back::Render(mut sink) => {
             sink.finish()?;
             stats.fragment_invocations = sink.fragments;
+            stats.lrz_rejected = sink.lrz.as_ref().map_or(0, |l| l.rejected);
             stats.passed_samples = sink.rb.passed_samples;
             Ok((stats, None))
         }
@@ -234,6 +240,7 @@ struct Sink<'a, 'b> {
     ctx: &'a DrawContext<'b>,
     fs: Option<FragmentShader<'b>>,
     rb: RenderBackend,
+    lrz: Option<Lrz>,
     setup: Option<PrimitiveSetup>,
     /// Where the VPC puts gl_PrimitiveID for the fragment shader.
     primitive_id: Option<usize>,
@@ -279,6 +286,9 @@ impl Sink<'_, '_> {
     }
 
     fn finish(&mut self) -> Result<(), DrawError> {
+        if let Some(lrz) = &mut self.lrz {
+            lrz.end_primitive(self.ctx.memory)?;
+        }
         self.run_waves()
     }
 }
@@ -290,6 +300,9 @@ impl FragmentSink for Sink<'_, '_> {
         vertices: [&[u32]; 3],
         provoking: &[u32],
     ) -> Result<(), DrawError> {
+        if let Some(lrz) = &mut self.lrz {
+            lrz.end_primitive(self.ctx.memory)?;
+        }
         self.setup = Some(*setup);
         if let Some(fs) = &mut self.fs {
             match self.primitive_id {
@@ -307,6 +320,21 @@ impl FragmentSink for Sink<'_, '_> {
 
     fn quad(&mut self, quad: Quad) -> Result<(), DrawError> {
         let setup = self.setup.expect("a primitive precedes its quads");
+        let quad = match &mut self.lrz {
+            Some(lrz) => {
+                let kept = lrz.quad(self.ctx, &setup, quad)?;
+                if self.ctx.options.strict {
+                    lrz.check_rejections(self.ctx, &setup, &quad, &kept, |x, y, s, z| {
+                        self.rb.depth_test_keeps(self.ctx, setup.layer, x, y, s, z)
+                    })?;
+                }
+                kept
+            }
+            None => quad,
+        };
+        if quad.is_empty() {
+            return Ok(());
+        }
         let quad = if self.rb.is_early() {
             self.rb.early_tests(self.ctx, &setup, quad)?
         } else {

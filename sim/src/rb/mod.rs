@@ -37,6 +37,7 @@ use parsnip_registers::enums::{
 use parsnip_registers::regs::{self, a6xx, a7xx};
 use parsnip_registers::Chip;
 
+use crate::ccu::CcuPart;
 use crate::draw_context::{DrawContext, DrawError};
 use crate::gmem::bin::Bin;
 use crate::gras::coverage::Quad;
@@ -328,10 +329,15 @@ impl RenderBackend {
         }
     }
 
-    /// The memory the targets are in.
-    fn target_memory<'m>(&self, ctx: &DrawContext<'m>) -> Result<&'m AddressSpace, DrawError> {
+    /// The memory the targets are in: GMEM in a bin, else memory, through
+    /// the CCU's `part` with strict caches.
+    fn target_memory<'m>(
+        &self,
+        ctx: &DrawContext<'m>,
+        part: CcuPart,
+    ) -> Result<&'m AddressSpace, DrawError> {
         match self.bin {
-            None => Ok(ctx.memory),
+            None => Ok(ctx.ccu.map_or(ctx.memory, |c| c.part(part))),
             Some(_) => ctx.gmem.memory().map_err(|e| surface_error("GMEM", e)),
         }
     }
@@ -376,6 +382,40 @@ impl RenderBackend {
             quad.coverage[p] = cov;
         }
         Ok(quad)
+    }
+
+    /// Whether the depth test, without changing anything, keeps sample `s`
+    /// of pixel (x, y) at depth `z` (stencil aside): for strict mode's
+    /// check that LRZ rejects only what the depth test would.
+    pub fn depth_test_keeps(
+        &mut self,
+        ctx: &DrawContext,
+        layer: u32,
+        x: i32,
+        y: i32,
+        s: usize,
+        z: f32,
+    ) -> Result<bool, DrawError> {
+        let Some((px, py)) = self.place(x, y) else {
+            return Ok(false);
+        };
+        let layer = self.layer(ctx, layer)?;
+        let memory = self.target_memory(ctx, CcuPart::Depth)?;
+        let l = &self.layers[layer];
+        let buffers = TestBuffers {
+            depth: l.depth.as_ref(),
+            stencil: None,
+        };
+        let look = DepthStencil {
+            write: false,
+            stencil: None,
+            bounds: None,
+            ..self.tests
+        };
+        let o = look
+            .test(memory, buffers, px, py, s as u32, z, true, None)
+            .map_err(|e| surface_error("the depth test", e))?;
+        Ok(o.passed)
     }
 
     /// Which entry of `layers` holds `layer`'s surfaces, building them the
@@ -435,7 +475,7 @@ impl RenderBackend {
         front: bool,
         stencil_ref: Option<u8>,
     ) -> Result<bool, DrawError> {
-        let memory = self.target_memory(ctx)?;
+        let memory = self.target_memory(ctx, CcuPart::Depth)?;
         let l = &self.layers[layer];
         let buffers = TestBuffers {
             depth: l.depth.as_ref(),
@@ -526,7 +566,7 @@ impl RenderBackend {
         if cov == 0 {
             return Ok(());
         }
-        let memory = self.target_memory(ctx)?;
+        let memory = self.target_memory(ctx, CcuPart::Color)?;
         let surfaces = &self.layers[layer].colors;
         for (i, t) in self.targets.iter().enumerate() {
             let (Some(t), Some((color, src1)), Some(surface)) = (t, colors[i], &surfaces[i]) else {

@@ -190,10 +190,11 @@ pub struct Rig {
     next: u64,
 }
 
-/// Options with small budgets, so hang tests end fast.
+/// Options with small budgets, so hang tests end fast, and strict caches.
 pub fn test_options() -> SimOptions {
     SimOptions {
         strict: true,
+        strict_caches: true,
         wait_budget: Duration::from_millis(50),
         shader_budget: 100_000,
         shader_timeout: Duration::from_secs(10),

@@ -188,3 +188,25 @@ pub fn event(s: &mut Stream, event: VgtEventType) {
         ),
     };
 }
+
+/// Where [`ccu_flush_color`]'s timestamp goes on a6xx: the last dword of
+/// the rig's data buffer.
+pub const FLUSH_SCRATCH: u64 = super::DATA + super::DATA_SIZE as u64 - 4;
+
+/// The CCU colour flush Turnip emits between the RB or 2D engine writing a
+/// surface and something reading it (tu6_emit_flushes):
+/// PC_CCU_FLUSH_COLOR_TS on a6xx (its timestamp to [`FLUSH_SCRATCH`]),
+/// CCU_CLEAN_COLOR on a7xx.
+pub fn ccu_flush_color(s: &mut Stream) {
+    match s.chip {
+        Chip::A6xx => {
+            let [lo, hi] = super::lo_hi(FLUSH_SCRATCH);
+            let dw0 = CpEventWriteDw0 {
+                event: VgtEventType::PC_CCU_FLUSH_COLOR_TS,
+                ..Default::default()
+            };
+            s.pkt("CP_EVENT_WRITE", &[dw0.to_raw(), lo, hi, 0]);
+        }
+        Chip::A7xx => event(s, VgtEventType::CCU_CLEAN_COLOR),
+    }
+}

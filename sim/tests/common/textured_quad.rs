@@ -100,6 +100,8 @@ pub fn sampler(filter: A6xxTexFilter, mip_linear: bool, max_lod: f32) -> [u32; 4
 pub struct TexturedQuad {
     pub rig: DrawRig,
     pub stream: Stream,
+    /// The texture's texels.
+    pub image: u64,
     pub target: u64,
     pub size: (u32, u32),
 }
@@ -192,6 +194,7 @@ impl TexturedQuad {
         TexturedQuad {
             rig,
             stream,
+            image,
             target,
             size: (w, h),
         }

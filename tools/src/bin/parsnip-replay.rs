@@ -1,4 +1,5 @@
-//! parsnip-replay (TRACE.rd[.gz] | --override FILE) [--stats] [--dump IOVA:SIZE:FILE]...
+//! parsnip-replay (TRACE.rd[.gz] | --override FILE) [--stats] [--draw-images DIR]
+//!                [--dump IOVA:SIZE:FILE]...
 //!
 //! Replays a trace's submits on Parsnip's model of the GPU the trace names,
 //! then writes the requested ranges of GPU memory to files. With
@@ -6,17 +7,20 @@
 //! as text (and a person may have edited), assembled back. `--stats`
 //! prints what each compute dispatch executed: instructions (once per
 //! wave), nop cycles, `(ss)`/`(sy)` waits and the cycle estimate of
-//! parsnip-sim's `sp::cycle_estimate` table. A fault, hang or
+//! parsnip-sim's `sp::cycle_estimate` table. `--draw-images DIR` writes
+//! every bound colour target as a PNG after each draw and blit
+//! (`s<submit>-<step>-<work>-rt<target>.png`, resolved from GMEM in a bin
+//! pass). A fault, hang or
 //! bad stream prints the model's report and exits with status 1; bad
 //! arguments exit with status 2.
 
 use std::process::ExitCode;
 
 use parsnip_tools::decompile::assemble;
-use parsnip_tools::replay::{DumpRequest, Replay};
+use parsnip_tools::replay::{DrawImages, DumpRequest, Replay};
 
 const USAGE: &str = "usage: parsnip-replay (TRACE.rd[.gz] | --override FILE) [--stats] \
-                     [--dump IOVA:SIZE:FILE]...";
+                     [--draw-images DIR] [--dump IOVA:SIZE:FILE]...";
 
 /// Where the trace comes from.
 enum Source {
@@ -30,6 +34,7 @@ struct Args {
     source: Source,
     dumps: Vec<DumpRequest>,
     stats: bool,
+    draw_images: Option<String>,
 }
 
 fn parse_args(args: &[String]) -> Result<Args, String> {
@@ -37,10 +42,14 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
     let mut text = None;
     let mut dumps = Vec::new();
     let mut stats = false;
+    let mut draw_images = None;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--stats" => stats = true,
+            "--draw-images" => {
+                draw_images = Some(it.next().ok_or("--draw-images needs a DIR")?.to_string());
+            }
             "--dump" => {
                 let spec = it.next().ok_or("--dump needs IOVA:SIZE:FILE")?;
                 dumps.push(DumpRequest::parse(spec).map_err(|e| e.to_string())?);
@@ -64,6 +73,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
         source,
         dumps,
         stats,
+        draw_images,
     })
 }
 
@@ -73,6 +83,7 @@ fn main() -> ExitCode {
         source,
         dumps,
         stats: print_stats,
+        draw_images,
     } = match parse_args(&args) {
         Ok(parsed) => parsed,
         Err(why) => {
@@ -99,6 +110,10 @@ fn main() -> ExitCode {
             }
         };
         let mut replay = Replay::new(trace, options)?;
+        let images = match &draw_images {
+            Some(dir) => Some(DrawImages::new(std::path::Path::new(dir))?),
+            None => None,
+        };
         println!(
             "{path}: {} ({}), {} submits",
             replay.gpu().info().name,
@@ -107,6 +122,9 @@ fn main() -> ExitCode {
         );
         for i in 0..replay.submits() {
             replay.load_submit(i)?;
+            if let Some(images) = &images {
+                images.observe_submit(replay.gpu(), i);
+            }
             let stats = replay.run_submit(i)?;
             println!(
                 "submit {i}: {} packets, {} register writes, {} dispatches",
@@ -127,6 +145,10 @@ fn main() -> ExitCode {
                     );
                 }
             }
+        }
+        if let (Some(images), Some(dir)) = (&images, &draw_images) {
+            let files = images.files()?;
+            println!("wrote {} images to {dir}", files.len());
         }
         for d in &dumps {
             replay.dump(d)?;

@@ -27,6 +27,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod draw_images;
 mod dump;
 
 use std::fmt;
@@ -38,6 +39,7 @@ use parsnip_sim::memory::OwnedBacking;
 use parsnip_sim::sp::SpStats;
 use parsnip_sim::{Context, Gpu, GpuError, IbRange, SimOptions, SubmitStats};
 
+pub use draw_images::DrawImages;
 pub use dump::{BadDump, DumpRequest};
 
 /// Why a replay stopped.
