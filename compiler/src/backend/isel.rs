@@ -35,6 +35,7 @@ use smallvec::{smallvec, SmallVec};
 use std::collections::{HashMap, HashSet};
 
 pub mod io;
+mod subgroup;
 mod texel;
 
 /// The registers the driver must program for the hardware to deliver the built-ins.
@@ -1072,6 +1073,10 @@ impl Sel<'_> {
                 let src = match s {
                     SysVal::LocalInvocationId(c) => MSrc::Fixed(INPUT_REGS.local_id + c),
                     SysVal::WorkgroupId(c) => MSrc::Fixed(INPUT_REGS.workgroup_id + c),
+                    SysVal::SubgroupInvocationId => {
+                        self.fiber_id(d);
+                        return Ok(());
+                    }
                     other => {
                         return Err(err(format!(
                             "system value {other} is not supported by the back end yet"
@@ -1143,6 +1148,7 @@ impl Sel<'_> {
             Op::TexelSize(_) => {
                 return Err(err("a size query is selected with the others of its block"))
             }
+            Op::Subgroup(g) => self.sel_subgroup(need()?, g)?,
         }
         Ok(())
     }

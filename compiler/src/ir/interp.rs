@@ -314,6 +314,11 @@ impl Machine<'_> {
                 (Some(old), None)
             }
             Op::Barrier(b) => (None, b.execution.then_some(State::AtBarrier)),
+            Op::Subgroup(_) => {
+                return Err(format!(
+                    "{op}: the interpreter runs invocations one at a time, without subgroups"
+                ))
+            }
             Op::BufferSize(r) => {
                 let b = self.buffer(r, inv)?;
                 (Some(b.data.len() as u64), None)

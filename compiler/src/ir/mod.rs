@@ -280,6 +280,9 @@ pub struct Shader {
     /// A vertex shader's gl_ClipDistance and gl_CullDistance sizes.
     pub clip_distances: u8,
     pub cull_distances: u8,
+    /// Invocations per subgroup: the wave size a shader using subgroups is compiled
+    /// for (0 until the compiler knows the GPU).
+    pub subgroup_size: u32,
 }
 
 impl Shader {
@@ -297,6 +300,7 @@ impl Shader {
             consts: ConstLayout::default(),
             clip_distances: 0,
             cull_distances: 0,
+            subgroup_size: 0,
         }
     }
 

@@ -535,8 +535,46 @@ pub enum SysVal {
     /// (WorkgroupId + BaseWorkgroup) * local size + LocalInvocationId.
     GlobalInvocationId(u8),
     LocalInvocationIndex,
+    /// Invocations per subgroup: the wave size the shader is compiled for.
     SubgroupSize,
+    /// The invocation's fiber in its wave (`getfiberid`).
     SubgroupInvocationId,
+}
+
+/// What a subgroup operation computes over the active invocations of its wave.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SubgroupOp {
+    /// True in the lowest active invocation only.
+    Elect,
+    /// Whether the boolean operand is true in any / all active invocations.
+    Any,
+    All,
+    /// Dword `0..4` of the mask of active invocations whose operand is true.
+    Ballot(u8),
+    /// The operand of the lowest active invocation.
+    BroadcastFirst,
+    /// The first operand of the invocation the second (dynamically uniform) names.
+    Broadcast,
+    /// The operand of the invocation the second names, different per invocation.
+    Shuffle,
+    /// The operation (an associative [`AluOp`]) over the operands of every active
+    /// invocation, of those up to and including this one, or of those before it.
+    Reduce(AluOp),
+    InclusiveScan(AluOp),
+    ExclusiveScan(AluOp),
+    /// The operand of invocation `src[1]` (0-3, uniform) of the invocation's quad.
+    QuadBroadcast,
+    /// The operand of the invocation at `lane ^ n` in the quad (1: horizontal,
+    /// 2: vertical, 3: diagonal).
+    QuadSwap(u8),
+}
+
+/// A subgroup operation on operands of `size` bits (booleans for `Any`/`All`/`Ballot`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Subgroup {
+    pub op: SubgroupOp,
+    pub size: BitSize,
+    pub srcs: SmallVec<[Src; 2]>,
 }
 
 /// What a barrier orders.
@@ -570,6 +608,9 @@ pub enum Op {
     TexelStore(TexelStore),
     TexelAtomic(TexelAtomic),
     TexelSize(TexelSize),
+    /// A subgroup operation: its result depends on the other invocations of the wave,
+    /// so it is neither moved across control flow nor merged with another.
+    Subgroup(Subgroup),
     /// A value with no defined contents.
     Undef,
 }
@@ -631,6 +672,7 @@ impl Op {
                 }
             }
             Op::Output(o) => f(&mut o.src),
+            Op::Subgroup(g) => g.srcs.iter_mut().for_each(f),
             Op::SysVal(_) | Op::Barrier(_) | Op::Undef | Op::Kill => {}
         }
     }
@@ -683,6 +725,7 @@ impl Op {
                 }
             }
             Op::Output(o) => f(&o.src),
+            Op::Subgroup(g) => g.srcs.iter().for_each(f),
             Op::SysVal(_) | Op::Barrier(_) | Op::Undef | Op::Kill => {}
         }
     }
@@ -700,11 +743,12 @@ impl Op {
             Op::Store(_) | Op::Atomic(_) | Op::Barrier(_) | Op::TexelStore(_) => false,
             Op::Output(_) | Op::Kill => false,
             Op::TexelAtomic(_) => false,
+            Op::Subgroup(_) => false,
         }
     }
 
     /// Operations that can be removed when their result is unused (every load can).
     pub fn is_removable(&self) -> bool {
-        self.is_pure() || matches!(self, Op::Load(_) | Op::TexelLoad(_))
+        self.is_pure() || matches!(self, Op::Load(_) | Op::TexelLoad(_) | Op::Subgroup(_))
     }
 }

@@ -495,6 +495,24 @@ impl<'m> Translator<'m> {
             BuiltIn::LocalInvocationIndex => SysVal::LocalInvocationIndex,
             BuiltIn::SubgroupSize => SysVal::SubgroupSize,
             BuiltIn::SubgroupLocalInvocationId => SysVal::SubgroupInvocationId,
+            // Waves are cut from the linear local index (as the hardware fills them).
+            BuiltIn::SubgroupId if stage == Stage::Compute => {
+                let index = self.value(Op::SysVal(SysVal::LocalInvocationIndex), BitSize::B32)?;
+                let size = self.value(Op::SysVal(SysVal::SubgroupSize), BitSize::B32)?;
+                return self.alu(AluOp::UDiv, BitSize::B32, &[index, size]);
+            }
+            BuiltIn::NumSubgroups if stage == Stage::Compute => {
+                let [x, y, z] = self.shader.local_size;
+                let size = self.value(Op::SysVal(SysVal::SubgroupSize), BitSize::B32)?;
+                let n = Src::Imm(u64::from(x * y * z));
+                let up = self.alu(AluOp::IAdd, BitSize::B32, &[n, size])?;
+                let up = self.alu(AluOp::ISub, BitSize::B32, &[up, Src::Imm(1)])?;
+                return self.alu(AluOp::UDiv, BitSize::B32, &[up, size]);
+            }
+            b if super::subgroup::Mask::of(b).is_some() => {
+                let mask = super::subgroup::Mask::of(b).expect("checked");
+                return self.subgroup_mask(mask, component.min(3));
+            }
             BuiltIn::WorkgroupSize => {
                 return Ok(Src::Imm(self.shader.local_size[c as usize] as u64))
             }
@@ -1278,6 +1296,7 @@ impl<'m> Translator<'m> {
             | O::AtomicAnd
             | O::AtomicOr
             | O::AtomicXor => Some(Val::Comp(self.atomic(ids, inst)?)),
+            op if super::subgroup::is_subgroup_op(op) => Some(Val::Comp(self.subgroup(ids, inst)?)),
             _ => Some(Val::Comp(self.value_instruction(ids, inst)?)),
         };
         if let Some(v) = result {

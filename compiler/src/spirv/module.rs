@@ -203,6 +203,12 @@ impl Module {
                     | C::VulkanMemoryModelDeviceScope
                     | C::Int64Atomics
                     | C::GroupNonUniform
+                    | C::GroupNonUniformVote
+                    | C::GroupNonUniformBallot
+                    | C::GroupNonUniformArithmetic
+                    | C::GroupNonUniformQuad
+                    | C::SubgroupBallotKHR
+                    | C::SubgroupVoteKHR
                     | C::Matrix
                     | C::SampledBuffer
                     | C::ImageBuffer
