@@ -192,13 +192,20 @@ impl PhysicalDevice {
         crate::image::format_properties(format, image_type, tiling, usage, flags)
     }
 
-    /// Subgroup properties (Vulkan 1.1): the wave is the subgroup, and only
-    /// the basic operations are claimed.
+    /// Subgroup properties (Vulkan 1.1): the wave is the subgroup (a shader
+    /// using subgroups is compiled for the base wave size). The operations the
+    /// compiler implements in compute shaders are claimed: basic, vote,
+    /// ballot, arithmetic (reductions and scans, not clustered) and quad; not
+    /// shuffles nor clustered operations.
     pub fn subgroup_properties(&self) -> (u32, vk::ShaderStageFlags, vk::SubgroupFeatureFlags) {
         (
             self.gpu.wave_size(),
             vk::ShaderStageFlags::COMPUTE,
-            vk::SubgroupFeatureFlags::BASIC,
+            vk::SubgroupFeatureFlags::BASIC
+                | vk::SubgroupFeatureFlags::VOTE
+                | vk::SubgroupFeatureFlags::BALLOT
+                | vk::SubgroupFeatureFlags::ARITHMETIC
+                | vk::SubgroupFeatureFlags::QUAD,
         )
     }
 }

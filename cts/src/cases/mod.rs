@@ -25,6 +25,7 @@ pub mod render_passes;
 pub mod robustness;
 pub mod shared_memory;
 mod step;
+pub mod subgroups;
 pub mod synchronization;
 pub mod timeline_semaphores;
 
@@ -53,6 +54,7 @@ pub fn all() -> Vec<Case> {
         pipeline_cache::CASES,
         rejections::CASES,
         robustness::CASES,
+        subgroups::CASES,
     ]
     .concat()
 }
