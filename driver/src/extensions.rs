@@ -74,6 +74,18 @@ pub static DEVICE_EXTENSIONS: &[Extension] = &[
         name: ash::amd::buffer_marker::NAME,
         spec_version: ash::amd::buffer_marker::SPEC_VERSION,
     },
+    Extension {
+        name: ash::khr::storage_buffer_storage_class::NAME,
+        spec_version: ash::khr::storage_buffer_storage_class::SPEC_VERSION,
+    },
+    Extension {
+        name: ash::khr::_16bit_storage::NAME,
+        spec_version: ash::khr::_16bit_storage::SPEC_VERSION,
+    },
+    Extension {
+        name: ash::khr::shader_float16_int8::NAME,
+        spec_version: ash::khr::shader_float16_int8::SPEC_VERSION,
+    },
 ];
 
 /// Whether `name` is in `list`; an unknown name is the caller's

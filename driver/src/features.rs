@@ -40,6 +40,8 @@ extra_features! {
     synchronization2: "synchronization2",
     host_query_reset: "hostQueryReset",
     pipeline_executable_info: "pipelineExecutableInfo",
+    shader_float16: "shaderFloat16",
+    shader_int8: "shaderInt8",
 }
 
 impl ExtraFeatures {

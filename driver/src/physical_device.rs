@@ -130,19 +130,28 @@ impl PhysicalDevice {
     /// covers them); and storage texel buffer loads and stores without a
     /// format in the shader: typed `ldib`/`stib` convert through the view's
     /// format in its descriptor (tests/texel_buffers.rs runs every storage
-    /// format so).
+    /// format so); 16-bit integers, in half registers (the compiler's int16
+    /// and storage16 tests, the cts's sixteen_bit case).
     pub fn features(&self) -> vk::PhysicalDeviceFeatures {
         vk::PhysicalDeviceFeatures::default()
             .robust_buffer_access(true)
             .shader_int64(true)
+            .shader_int16(true)
             .shader_storage_image_read_without_format(true)
             .shader_storage_image_write_without_format(true)
     }
 
     /// Multiview, which Vulkan 1.1 requires, is the render pass side:
     /// render passes and framebuffers take view masks (render_pass.rs).
+    /// 16-bit storage in storage and uniform buffers and push constants, and
+    /// 16-bit float arithmetic (the compiler's lower_narrow_buffer_access and
+    /// half registers; not 16-bit shader inputs and outputs, not 8-bit).
     pub fn extra_features(&self) -> ExtraFeatures {
         ExtraFeatures {
+            storage_buffer16_bit_access: true,
+            uniform_and_storage_buffer16_bit_access: true,
+            storage_push_constant16: true,
+            shader_float16: true,
             multiview: true,
             timeline_semaphore: true,
             synchronization2: true,

@@ -162,6 +162,12 @@ unsafe fn fill_feature_chain(extra: ExtraFeatures, p_next: *mut c_void) {
                     s.storage_input_output16 = b(extra.storage_input_output16);
                 })
             }
+            vk::StructureType::PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES => {
+                ffi::fill_out::<vk::PhysicalDeviceShaderFloat16Int8Features<'_>>(ptr, |s| {
+                    s.shader_float16 = b(extra.shader_float16);
+                    s.shader_int8 = b(extra.shader_int8);
+                })
+            }
             vk::StructureType::PHYSICAL_DEVICE_MULTIVIEW_FEATURES => {
                 ffi::fill_out::<vk::PhysicalDeviceMultiviewFeatures<'_>>(ptr, |s| {
                     s.multiview = b(extra.multiview);
@@ -516,6 +522,11 @@ unsafe fn requested_features(
                     on(s.uniform_and_storage_buffer16_bit_access);
                 x.storage_push_constant16 |= on(s.storage_push_constant16);
                 x.storage_input_output16 |= on(s.storage_input_output16);
+            }
+            vk::StructureType::PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES => {
+                let s = &*ptr.cast::<vk::PhysicalDeviceShaderFloat16Int8Features<'_>>();
+                x.shader_float16 |= on(s.shader_float16);
+                x.shader_int8 |= on(s.shader_int8);
             }
             vk::StructureType::PHYSICAL_DEVICE_MULTIVIEW_FEATURES => {
                 let s = &*ptr.cast::<vk::PhysicalDeviceMultiviewFeatures<'_>>();

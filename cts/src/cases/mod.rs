@@ -24,6 +24,7 @@ pub mod rejections;
 pub mod render_passes;
 pub mod robustness;
 pub mod shared_memory;
+pub mod sixteen_bit;
 mod step;
 pub mod subgroups;
 pub mod synchronization;
@@ -55,6 +56,7 @@ pub fn all() -> Vec<Case> {
         rejections::CASES,
         robustness::CASES,
         subgroups::CASES,
+        sixteen_bit::CASES,
     ]
     .concat()
 }

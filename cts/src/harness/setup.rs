@@ -19,6 +19,10 @@ pub struct Capabilities {
     pub synchronization2: bool,
     pub host_query_reset: bool,
     pub shader_int64: bool,
+    /// 16-bit integer and float arithmetic and 16-bit storage in storage and
+    /// uniform buffers and push constants (shaderInt16, shaderFloat16 and
+    /// the three 16-bit storage features), all enabled when all are offered.
+    pub sixteen_bit: bool,
     /// `robustBufferAccess`, enabled when offered (every conforming device
     /// offers it).
     pub robust_buffer_access: bool,
@@ -230,6 +234,8 @@ impl PartialHarness {
         let executable_ext = has(ash::khr::pipeline_executable_properties::NAME);
         let buffer_marker = has(ash::amd::buffer_marker::NAME);
         let render_pass2_ext = !at_least(2) && has(ash::khr::create_renderpass2::NAME);
+        let float16_ext = !at_least(2) && has(ash::khr::shader_float16_int8::NAME);
+        let float16_known = at_least(2) || float16_ext;
         let timeline_known = at_least(2) || timeline_ext;
         let sync2_known = at_least(3) || sync2_ext;
         let host_reset_known = at_least(2) || host_reset_ext;
@@ -238,7 +244,15 @@ impl PartialHarness {
         let mut sync2 = vk::PhysicalDeviceSynchronization2Features::default();
         let mut host_reset = vk::PhysicalDeviceHostQueryResetFeatures::default();
         let mut executable = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default();
+        let mut storage16 = vk::PhysicalDevice16BitStorageFeatures::default();
+        let mut float16 = vk::PhysicalDeviceShaderFloat16Int8Features::default();
         let mut query = vk::PhysicalDeviceFeatures2::default();
+        if at_least(1) {
+            query = query.push_next(&mut storage16);
+        }
+        if float16_known {
+            query = query.push_next(&mut float16);
+        }
         if timeline_known {
             query = query.push_next(&mut timeline);
         }
@@ -261,6 +275,11 @@ impl PartialHarness {
             synchronization2: sync2.synchronization2 == vk::TRUE,
             host_query_reset: host_reset.host_query_reset == vk::TRUE,
             shader_int64: supported.shader_int64 == vk::TRUE,
+            sixteen_bit: supported.shader_int16 == vk::TRUE
+                && float16.shader_float16 == vk::TRUE
+                && storage16.storage_buffer16_bit_access == vk::TRUE
+                && storage16.uniform_and_storage_buffer16_bit_access == vk::TRUE
+                && storage16.storage_push_constant16 == vk::TRUE,
             robust_buffer_access: supported.robust_buffer_access == vk::TRUE,
             dispatch_base: at_least(1),
             pipeline_executable_info: executable.pipeline_executable_info == vk::TRUE,
@@ -285,8 +304,15 @@ impl PartialHarness {
         let mut enable_executable =
             vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default()
                 .pipeline_executable_info(true);
+        let mut enable_storage16 = vk::PhysicalDevice16BitStorageFeatures::default()
+            .storage_buffer16_bit_access(true)
+            .uniform_and_storage_buffer16_bit_access(true)
+            .storage_push_constant16(true);
+        let mut enable_float16 =
+            vk::PhysicalDeviceShaderFloat16Int8Features::default().shader_float16(true);
         let features = vk::PhysicalDeviceFeatures::default()
             .shader_int64(caps.shader_int64)
+            .shader_int16(caps.sixteen_bit)
             .robust_buffer_access(caps.robust_buffer_access);
         let priorities = [1.0f32];
         let queues = [vk::DeviceQueueCreateInfo::default()
@@ -319,6 +345,14 @@ impl PartialHarness {
         }
         if caps.buffer_marker {
             extensions.push(ash::amd::buffer_marker::NAME);
+        }
+        if caps.sixteen_bit {
+            device_info = device_info
+                .push_next(&mut enable_storage16)
+                .push_next(&mut enable_float16);
+            if float16_ext {
+                extensions.push(ash::khr::shader_float16_int8::NAME);
+            }
         }
         if render_pass2_ext {
             extensions.push(ash::khr::create_renderpass2::NAME);
