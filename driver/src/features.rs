@@ -42,6 +42,7 @@ extra_features! {
     pipeline_executable_info: "pipelineExecutableInfo",
     shader_float16: "shaderFloat16",
     shader_int8: "shaderInt8",
+    scalar_block_layout: "scalarBlockLayout",
 }
 
 impl ExtraFeatures {

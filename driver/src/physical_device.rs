@@ -146,8 +146,12 @@ impl PhysicalDevice {
     /// 16-bit storage in storage and uniform buffers and push constants, and
     /// 16-bit float arithmetic (the compiler's lower_narrow_buffer_access and
     /// half registers; not 16-bit shader inputs and outputs, not 8-bit).
+    /// The scalar block layout: the compiler reads every member at the
+    /// offset the module gives it, in dwords or half dwords, whatever the
+    /// layout rules that chose it (the cts's scalar_layout case).
     pub fn extra_features(&self) -> ExtraFeatures {
         ExtraFeatures {
+            scalar_block_layout: true,
             storage_buffer16_bit_access: true,
             uniform_and_storage_buffer16_bit_access: true,
             storage_push_constant16: true,

@@ -162,6 +162,11 @@ unsafe fn fill_feature_chain(extra: ExtraFeatures, p_next: *mut c_void) {
                     s.storage_input_output16 = b(extra.storage_input_output16);
                 })
             }
+            vk::StructureType::PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES => {
+                ffi::fill_out::<vk::PhysicalDeviceScalarBlockLayoutFeatures<'_>>(ptr, |s| {
+                    s.scalar_block_layout = b(extra.scalar_block_layout);
+                })
+            }
             vk::StructureType::PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES => {
                 ffi::fill_out::<vk::PhysicalDeviceShaderFloat16Int8Features<'_>>(ptr, |s| {
                     s.shader_float16 = b(extra.shader_float16);
@@ -522,6 +527,10 @@ unsafe fn requested_features(
                     on(s.uniform_and_storage_buffer16_bit_access);
                 x.storage_push_constant16 |= on(s.storage_push_constant16);
                 x.storage_input_output16 |= on(s.storage_input_output16);
+            }
+            vk::StructureType::PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES => {
+                let s = &*ptr.cast::<vk::PhysicalDeviceScalarBlockLayoutFeatures<'_>>();
+                x.scalar_block_layout |= on(s.scalar_block_layout);
             }
             vk::StructureType::PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES => {
                 let s = &*ptr.cast::<vk::PhysicalDeviceShaderFloat16Int8Features<'_>>();

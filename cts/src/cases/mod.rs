@@ -23,6 +23,7 @@ pub mod queries;
 pub mod rejections;
 pub mod render_passes;
 pub mod robustness;
+pub mod scalar_layout;
 pub mod shared_memory;
 pub mod sixteen_bit;
 mod step;
@@ -57,6 +58,7 @@ pub fn all() -> Vec<Case> {
         robustness::CASES,
         subgroups::CASES,
         sixteen_bit::CASES,
+        scalar_layout::CASES,
     ]
     .concat()
 }

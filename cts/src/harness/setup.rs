@@ -23,6 +23,8 @@ pub struct Capabilities {
     /// uniform buffers and push constants (shaderInt16, shaderFloat16 and
     /// the three 16-bit storage features), all enabled when all are offered.
     pub sixteen_bit: bool,
+    /// `scalarBlockLayout` (Vulkan 1.2 or VK_EXT_scalar_block_layout).
+    pub scalar_block_layout: bool,
     /// `robustBufferAccess`, enabled when offered (every conforming device
     /// offers it).
     pub robust_buffer_access: bool,
@@ -236,6 +238,8 @@ impl PartialHarness {
         let render_pass2_ext = !at_least(2) && has(ash::khr::create_renderpass2::NAME);
         let float16_ext = !at_least(2) && has(ash::khr::shader_float16_int8::NAME);
         let float16_known = at_least(2) || float16_ext;
+        let scalar_ext = !at_least(2) && has(ash::ext::scalar_block_layout::NAME);
+        let scalar_known = at_least(2) || scalar_ext;
         let timeline_known = at_least(2) || timeline_ext;
         let sync2_known = at_least(3) || sync2_ext;
         let host_reset_known = at_least(2) || host_reset_ext;
@@ -246,12 +250,16 @@ impl PartialHarness {
         let mut executable = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default();
         let mut storage16 = vk::PhysicalDevice16BitStorageFeatures::default();
         let mut float16 = vk::PhysicalDeviceShaderFloat16Int8Features::default();
+        let mut scalar = vk::PhysicalDeviceScalarBlockLayoutFeatures::default();
         let mut query = vk::PhysicalDeviceFeatures2::default();
         if at_least(1) {
             query = query.push_next(&mut storage16);
         }
         if float16_known {
             query = query.push_next(&mut float16);
+        }
+        if scalar_known {
+            query = query.push_next(&mut scalar);
         }
         if timeline_known {
             query = query.push_next(&mut timeline);
@@ -280,6 +288,7 @@ impl PartialHarness {
                 && storage16.storage_buffer16_bit_access == vk::TRUE
                 && storage16.uniform_and_storage_buffer16_bit_access == vk::TRUE
                 && storage16.storage_push_constant16 == vk::TRUE,
+            scalar_block_layout: scalar.scalar_block_layout == vk::TRUE,
             robust_buffer_access: supported.robust_buffer_access == vk::TRUE,
             dispatch_base: at_least(1),
             pipeline_executable_info: executable.pipeline_executable_info == vk::TRUE,
@@ -310,6 +319,8 @@ impl PartialHarness {
             .storage_push_constant16(true);
         let mut enable_float16 =
             vk::PhysicalDeviceShaderFloat16Int8Features::default().shader_float16(true);
+        let mut enable_scalar =
+            vk::PhysicalDeviceScalarBlockLayoutFeatures::default().scalar_block_layout(true);
         let features = vk::PhysicalDeviceFeatures::default()
             .shader_int64(caps.shader_int64)
             .shader_int16(caps.sixteen_bit)
@@ -352,6 +363,12 @@ impl PartialHarness {
                 .push_next(&mut enable_float16);
             if float16_ext {
                 extensions.push(ash::khr::shader_float16_int8::NAME);
+            }
+        }
+        if caps.scalar_block_layout {
+            device_info = device_info.push_next(&mut enable_scalar);
+            if scalar_ext {
+                extensions.push(ash::ext::scalar_block_layout::NAME);
             }
         }
         if render_pass2_ext {
