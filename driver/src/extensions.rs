@@ -86,6 +86,17 @@ pub static DEVICE_EXTENSIONS: &[Extension] = &[
         name: ash::ext::scalar_block_layout::NAME,
         spec_version: ash::ext::scalar_block_layout::SPEC_VERSION,
     },
+    // Float controls with no execution mode offered (every property false,
+    // independence NONE): the compiler refuses the float-control
+    // capabilities. SPIR-V 1.4 needs it.
+    Extension {
+        name: ash::khr::shader_float_controls::NAME,
+        spec_version: ash::khr::shader_float_controls::SPEC_VERSION,
+    },
+    Extension {
+        name: ash::khr::spirv_1_4::NAME,
+        spec_version: ash::khr::spirv_1_4::SPEC_VERSION,
+    },
     Extension {
         name: ash::khr::shader_float16_int8::NAME,
         spec_version: ash::khr::shader_float16_int8::SPEC_VERSION,

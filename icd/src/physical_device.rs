@@ -79,6 +79,34 @@ unsafe fn fill_property_chain(pd: &PhysicalDevice, p_next: *mut c_void) {
                     s.quad_operations_in_all_stages = vk::FALSE;
                 })
             }
+            vk::StructureType::PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES => {
+                // No float-control execution mode is offered: the compiler
+                // refuses DenormPreserve, DenormFlushToZero,
+                // SignedZeroInfNanPreserve and the rounding-mode capabilities.
+                ffi::fill_out::<vk::PhysicalDeviceFloatControlsProperties<'_>>(ptr, |s| {
+                    s.denorm_behavior_independence = vk::ShaderFloatControlsIndependence::NONE;
+                    s.rounding_mode_independence = vk::ShaderFloatControlsIndependence::NONE;
+                    for flag in [
+                        &mut s.shader_signed_zero_inf_nan_preserve_float16,
+                        &mut s.shader_signed_zero_inf_nan_preserve_float32,
+                        &mut s.shader_signed_zero_inf_nan_preserve_float64,
+                        &mut s.shader_denorm_preserve_float16,
+                        &mut s.shader_denorm_preserve_float32,
+                        &mut s.shader_denorm_preserve_float64,
+                        &mut s.shader_denorm_flush_to_zero_float16,
+                        &mut s.shader_denorm_flush_to_zero_float32,
+                        &mut s.shader_denorm_flush_to_zero_float64,
+                        &mut s.shader_rounding_mode_rte_float16,
+                        &mut s.shader_rounding_mode_rte_float32,
+                        &mut s.shader_rounding_mode_rte_float64,
+                        &mut s.shader_rounding_mode_rtz_float16,
+                        &mut s.shader_rounding_mode_rtz_float32,
+                        &mut s.shader_rounding_mode_rtz_float64,
+                    ] {
+                        *flag = vk::FALSE;
+                    }
+                })
+            }
             vk::StructureType::PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_PROPERTIES => {
                 ffi::fill_out::<vk::PhysicalDeviceTimelineSemaphoreProperties<'_>>(ptr, |s| {
                     s.max_timeline_semaphore_value_difference = u64::MAX;

@@ -26,6 +26,7 @@ pub mod robustness;
 pub mod scalar_layout;
 pub mod shared_memory;
 pub mod sixteen_bit;
+pub mod spirv_1_4;
 mod step;
 pub mod subgroups;
 pub mod synchronization;
@@ -59,6 +60,7 @@ pub fn all() -> Vec<Case> {
         subgroups::CASES,
         sixteen_bit::CASES,
         scalar_layout::CASES,
+        spirv_1_4::CASES,
     ]
     .concat()
 }

@@ -25,6 +25,9 @@ pub struct Capabilities {
     pub sixteen_bit: bool,
     /// `scalarBlockLayout` (Vulkan 1.2 or VK_EXT_scalar_block_layout).
     pub scalar_block_layout: bool,
+    /// SPIR-V 1.4 modules (Vulkan 1.2, or VK_KHR_spirv_1_4 with the
+    /// VK_KHR_shader_float_controls it requires).
+    pub spirv_1_4: bool,
     /// `robustBufferAccess`, enabled when offered (every conforming device
     /// offers it).
     pub robust_buffer_access: bool,
@@ -240,6 +243,9 @@ impl PartialHarness {
         let float16_known = at_least(2) || float16_ext;
         let scalar_ext = !at_least(2) && has(ash::ext::scalar_block_layout::NAME);
         let scalar_known = at_least(2) || scalar_ext;
+        let spirv14_ext = !at_least(2)
+            && has(ash::khr::spirv_1_4::NAME)
+            && has(ash::khr::shader_float_controls::NAME);
         let timeline_known = at_least(2) || timeline_ext;
         let sync2_known = at_least(3) || sync2_ext;
         let host_reset_known = at_least(2) || host_reset_ext;
@@ -289,6 +295,7 @@ impl PartialHarness {
                 && storage16.uniform_and_storage_buffer16_bit_access == vk::TRUE
                 && storage16.storage_push_constant16 == vk::TRUE,
             scalar_block_layout: scalar.scalar_block_layout == vk::TRUE,
+            spirv_1_4: at_least(2) || spirv14_ext,
             robust_buffer_access: supported.robust_buffer_access == vk::TRUE,
             dispatch_base: at_least(1),
             pipeline_executable_info: executable.pipeline_executable_info == vk::TRUE,
@@ -364,6 +371,10 @@ impl PartialHarness {
             if float16_ext {
                 extensions.push(ash::khr::shader_float16_int8::NAME);
             }
+        }
+        if spirv14_ext {
+            extensions.push(ash::khr::shader_float_controls::NAME);
+            extensions.push(ash::khr::spirv_1_4::NAME);
         }
         if caps.scalar_block_layout {
             device_info = device_info.push_next(&mut enable_scalar);
