@@ -83,6 +83,10 @@ pub static DEVICE_EXTENSIONS: &[Extension] = &[
         spec_version: ash::khr::_16bit_storage::SPEC_VERSION,
     },
     Extension {
+        name: ash::khr::buffer_device_address::NAME,
+        spec_version: ash::khr::buffer_device_address::SPEC_VERSION,
+    },
+    Extension {
         name: ash::ext::scalar_block_layout::NAME,
         spec_version: ash::ext::scalar_block_layout::SPEC_VERSION,
     },

@@ -43,6 +43,9 @@ extra_features! {
     shader_float16: "shaderFloat16",
     shader_int8: "shaderInt8",
     scalar_block_layout: "scalarBlockLayout",
+    buffer_device_address: "bufferDeviceAddress",
+    buffer_device_address_capture_replay: "bufferDeviceAddressCaptureReplay",
+    buffer_device_address_multi_device: "bufferDeviceAddressMultiDevice",
 }
 
 impl ExtraFeatures {

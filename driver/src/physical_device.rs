@@ -152,6 +152,7 @@ impl PhysicalDevice {
     pub fn extra_features(&self) -> ExtraFeatures {
         ExtraFeatures {
             scalar_block_layout: true,
+            buffer_device_address: true,
             storage_buffer16_bit_access: true,
             uniform_and_storage_buffer16_bit_access: true,
             storage_push_constant16: true,

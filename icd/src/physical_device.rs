@@ -190,6 +190,15 @@ unsafe fn fill_feature_chain(extra: ExtraFeatures, p_next: *mut c_void) {
                     s.storage_input_output16 = b(extra.storage_input_output16);
                 })
             }
+            vk::StructureType::PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES => {
+                ffi::fill_out::<vk::PhysicalDeviceBufferDeviceAddressFeatures<'_>>(ptr, |s| {
+                    s.buffer_device_address = b(extra.buffer_device_address);
+                    s.buffer_device_address_capture_replay =
+                        b(extra.buffer_device_address_capture_replay);
+                    s.buffer_device_address_multi_device =
+                        b(extra.buffer_device_address_multi_device);
+                })
+            }
             vk::StructureType::PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES => {
                 ffi::fill_out::<vk::PhysicalDeviceScalarBlockLayoutFeatures<'_>>(ptr, |s| {
                     s.scalar_block_layout = b(extra.scalar_block_layout);
@@ -555,6 +564,13 @@ unsafe fn requested_features(
                     on(s.uniform_and_storage_buffer16_bit_access);
                 x.storage_push_constant16 |= on(s.storage_push_constant16);
                 x.storage_input_output16 |= on(s.storage_input_output16);
+            }
+            vk::StructureType::PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES => {
+                let s = &*ptr.cast::<vk::PhysicalDeviceBufferDeviceAddressFeatures<'_>>();
+                x.buffer_device_address |= on(s.buffer_device_address);
+                x.buffer_device_address_capture_replay |=
+                    on(s.buffer_device_address_capture_replay);
+                x.buffer_device_address_multi_device |= on(s.buffer_device_address_multi_device);
             }
             vk::StructureType::PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES => {
                 let s = &*ptr.cast::<vk::PhysicalDeviceScalarBlockLayoutFeatures<'_>>();

@@ -5,9 +5,9 @@ use super::mir::*;
 use super::ra::Allocation;
 use crate::error::{CompileError, Result};
 use parsnip_isa::{
-    encode, Alu, Alu3, Atomic, Barrier, BufferDesc, DescMode, DotMode, Flow, GetId, Ibo, IndexMode,
-    Instr, IsaGen, Ldc, Local, Mem, Mov, MovDst, Op, Opcode, Operand, Pred, Reg, ResinfoB, Sfu,
-    Src8, SrcKind, Tex, TexDesc, Type, P0_X,
+    encode, AddrSrc, Alu, Alu3, Atomic, Barrier, BufferDesc, DescMode, DotMode, Flow, GetId,
+    Global, GlobalAddr, Ibo, IndexMode, Instr, IsaGen, Ldc, Local, Mem, Mov, MovDst, Op, Opcode,
+    Operand, Pred, Reg, ResinfoB, Sfu, Src8, SrcKind, Tex, TexDesc, Type, P0_X,
 };
 
 struct Ctx<'a> {
@@ -264,6 +264,14 @@ impl Ctx<'_> {
                     "kill reaches encoding without its p0.x (legalisation expands it)",
                 ))
             }
+            MOp::Global { op, ty, reg, addr } => Op::Mem(Mem::Global(Global {
+                op: *op,
+                ty: *ty,
+                reg: self.num(*reg)?,
+                base: AddrSrc::Reg(self.num(*addr)?),
+                addr: GlobalAddr::Offset(0),
+                size: 1,
+            })),
             MOp::FiberId { dst } => Op::Mem(Mem::GetId(GetId {
                 op: Opcode::Getfiberid,
                 ty: Type::U32,

@@ -755,6 +755,14 @@ impl Sel<'_> {
         }
     }
 
+    /// The register pair `ldg`/`stg` take a 64-bit address in.
+    fn global_address(&mut self, lo: Src, hi: Src) -> Comp {
+        let pair = self.m.new_vreg(2, false);
+        self.copy_into(Comp(pair, 0), lo);
+        self.copy_into(Comp(pair, 1), hi);
+        Comp(pair, 0)
+    }
+
     fn mem_type(size: BitSize) -> Type {
         if size == BitSize::B16 {
             Type::U16
@@ -886,6 +894,15 @@ impl Sel<'_> {
                     }
                 }
             }
+            Space::Global { hi } => {
+                let addr = self.global_address(l.offset, *hi);
+                self.emit(MOp::Global {
+                    op: Opcode::Ldg,
+                    ty: Self::mem_type(l.size),
+                    reg: dst,
+                    addr,
+                });
+            }
             Space::Shared | Space::Scratch => {
                 let (addr, offset) = self.local_address(l.offset);
                 let op = if l.space == Space::Shared {
@@ -931,6 +948,16 @@ impl Sel<'_> {
                     dims: 1,
                     base,
                     index,
+                });
+            }
+            Space::Global { hi } => {
+                let addr = self.global_address(st.offset, *hi);
+                let value = self.reg(st.value, half);
+                self.emit(MOp::Global {
+                    op: Opcode::Stg,
+                    ty: Self::mem_type(st.size),
+                    reg: value,
+                    addr,
                 });
             }
             Space::Shared | Space::Scratch => {

@@ -167,6 +167,14 @@ pub enum MOp {
         global: bool,
         local: bool,
     },
+    /// `ldg`/`stg` of one value at the 64-bit address in the register pair `addr`
+    /// (a group of two: low, high): `reg` is the destination or the value.
+    Global {
+        op: Opcode,
+        ty: Type,
+        reg: Comp,
+        addr: Comp,
+    },
     /// `getfiberid`: the fiber's index in its wave.
     FiberId { dst: Comp },
     /// `quad_shuffle.brcst` (`lane` names the quad's fiber) or `.horiz`/`.vert`/`.diag`:
@@ -318,6 +326,13 @@ impl MOp {
             }
             MOp::Kill { cond } => u.push(*cond),
             MOp::Barrier { .. } | MOp::FiberId { .. } => {}
+            MOp::Global { op, reg, addr, .. } => {
+                u.push(*addr);
+                u.push(Comp(addr.0, addr.1 + 1));
+                if *op == Opcode::Stg {
+                    u.push(*reg);
+                }
+            }
             MOp::QuadShuffle { src, lane, .. } => {
                 u.push(*src);
                 if let Some(l) = lane {
@@ -371,6 +386,11 @@ impl MOp {
                 ..
             } => d.push(*reg),
             MOp::LocalAtomic { dst, .. } | MOp::Ldc { dst, .. } => d.push(*dst),
+            MOp::Global {
+                op: Opcode::Ldg,
+                reg,
+                ..
+            } => d.push(*reg),
             MOp::Resinfo { dst, .. } => {
                 for k in 0..3 {
                     d.push(Comp(dst.0, dst.1 + k));
@@ -457,6 +477,10 @@ impl MOp {
             MOp::Kill { cond } => f(cond),
             MOp::Barrier { .. } => {}
             MOp::FiberId { dst } => f(dst),
+            MOp::Global { reg, addr, .. } => {
+                f(reg);
+                f(addr);
+            }
             MOp::QuadShuffle { dst, src, lane, .. } => {
                 f(dst);
                 f(src);
@@ -478,6 +502,7 @@ impl MOp {
         match self {
             MOp::Ibo { op, .. } => *op != Opcode::LdibB,
             MOp::Local { op, .. } => matches!(op, Opcode::Stl | Opcode::Stp),
+            MOp::Global { op, .. } => *op == Opcode::Stg,
             MOp::LocalAtomic { .. } | MOp::Barrier { .. } | MOp::Kill { .. } => true,
             // Which fibers run it is part of its result: it stays where it is.
             MOp::SubgroupMacro { .. } | MOp::QuadShuffle { .. } => true,
@@ -491,6 +516,7 @@ impl MOp {
             self,
             MOp::Ibo { .. }
                 | MOp::Local { .. }
+                | MOp::Global { .. }
                 | MOp::LocalAtomic { .. }
                 | MOp::Barrier { .. }
                 | MOp::Tex {
@@ -507,6 +533,7 @@ impl MOp {
             | MOp::Sfu { op, .. }
             | MOp::Ibo { op, .. }
             | MOp::Local { op, .. }
+            | MOp::Global { op, .. }
             | MOp::LocalAtomic { op, .. }
             | MOp::Tex { op, .. }
             | MOp::Barrier { op, .. } => *op,

@@ -34,6 +34,7 @@ fn is_memory(op: &MOp) -> bool {
         op,
         MOp::Ibo { .. }
             | MOp::Local { .. }
+            | MOp::Global { .. }
             | MOp::LocalAtomic { .. }
             | MOp::Barrier { .. }
             | MOp::Kill { .. }

@@ -274,6 +274,11 @@ pub enum Space {
     Const,
     /// A function-local variable slot, before `lower_vars_to_ssa`.
     Local(u32),
+    /// Memory at a device address (a physical storage buffer pointer): the operation's
+    /// offset is the address's low 32 bits and `hi` its high 32 bits.
+    Global {
+        hi: Src,
+    },
 }
 
 impl Space {
@@ -282,14 +287,18 @@ impl Space {
     }
 
     fn for_each_src_mut(&mut self, f: &mut impl FnMut(&mut Src)) {
-        if let Space::Ssbo(r) | Space::Ubo(r) = self {
-            r.for_each_src_mut(f);
+        match self {
+            Space::Ssbo(r) | Space::Ubo(r) => r.for_each_src_mut(f),
+            Space::Global { hi } => f(hi),
+            _ => {}
         }
     }
 
     fn for_each_src(&self, f: &mut impl FnMut(&Src)) {
-        if let Space::Ssbo(r) | Space::Ubo(r) = self {
-            r.for_each_src(f);
+        match self {
+            Space::Ssbo(r) | Space::Ubo(r) => r.for_each_src(f),
+            Space::Global { hi } => f(hi),
+            _ => {}
         }
     }
 }

@@ -60,6 +60,7 @@ impl Display for Space {
             Space::Scratch => write!(f, "scratch"),
             Space::Const => write!(f, "const"),
             Space::Local(v) => write!(f, "local{v}"),
+            Space::Global { hi } => write!(f, "global(hi {hi})"),
         }
     }
 }

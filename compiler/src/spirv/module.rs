@@ -203,6 +203,7 @@ impl Module {
                     | C::VulkanMemoryModelDeviceScope
                     | C::Int64Atomics
                     | C::GroupNonUniform
+                    | C::PhysicalStorageBufferAddresses
                     | C::GroupNonUniformVote
                     | C::GroupNonUniformBallot
                     | C::GroupNonUniformArithmetic
@@ -476,10 +477,13 @@ impl Module {
                     Some(dr::Operand::StorageClass(c)) => *c,
                     _ => return Err(err(inst, "missing storage class")),
                 };
-                // Pointee may be forward-declared (OpTypeForwardPointer); we only allow
-                // types defined before.
+                // Only a physical storage buffer pointer may point to a type defined
+                // later (declared by OpTypeForwardPointer); its pointee is looked up
+                // when the pointer is used.
                 let pointee = id_at(inst, 1)?;
-                self.defined_type(inst, pointee)?;
+                if class != StorageClass::PhysicalStorageBuffer {
+                    self.defined_type(inst, pointee)?;
+                }
                 Some(Type::Pointer { class, pointee })
             }
             SpvOp::TypeFunction => Some(Type::Function),
@@ -493,9 +497,27 @@ impl Module {
                     _ => return Err(err(inst, format!("%{image} is not an image type"))),
                 })
             }
-            SpvOp::TypeForwardPointer => {
-                return Err(err(inst, "forward pointers are not supported"))
-            }
+            SpvOp::TypeForwardPointer => match inst.operands.get(1) {
+                // A device address until the OpTypePointer that follows names its
+                // pointee (struct members may hold it before).
+                Some(dr::Operand::StorageClass(StorageClass::PhysicalStorageBuffer)) => {
+                    let id = id_at(inst, 0)?;
+                    self.types.insert(
+                        id,
+                        Type::Pointer {
+                            class: StorageClass::PhysicalStorageBuffer,
+                            pointee: 0,
+                        },
+                    );
+                    return Ok(());
+                }
+                _ => {
+                    return Err(err(
+                        inst,
+                        "only physical storage buffer pointers are forward-declared",
+                    ))
+                }
+            },
             _ => None,
         };
         if let Some(t) = ty {
@@ -791,6 +813,11 @@ impl Module {
             Type::Int { width: 16, .. } | Type::Float { width: 16 } => Ok(BitSize::B16),
             Type::Int { width: 32, .. } | Type::Float { width: 32 } => Ok(BitSize::B32),
             Type::Int { width: 64, .. } => Ok(BitSize::B64),
+            // A device address.
+            Type::Pointer {
+                class: StorageClass::PhysicalStorageBuffer,
+                ..
+            } => Ok(BitSize::B64),
             Type::Float { width: 64 } => {
                 Err("64-bit floats are not supported (ir3 has no fp64)".into())
             }
@@ -840,7 +867,9 @@ impl Module {
                 Ok(())
             }
             Type::RuntimeArray { .. } => Err("runtime arrays have no fixed size".into()),
-            Type::Pointer { .. } => Err("pointers cannot be stored in values".into()),
+            Type::Pointer { class, .. } if *class != StorageClass::PhysicalStorageBuffer => {
+                Err("pointers cannot be stored in values".into())
+            }
             Type::Image(_) | Type::SampledImage { .. } | Type::Sampler => {
                 Err("images and samplers are descriptors, not values with components".into())
             }

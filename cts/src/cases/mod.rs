@@ -9,6 +9,7 @@ pub mod buffer_layouts;
 pub mod buffer_markers;
 pub mod control_flow;
 pub mod copies_and_fills;
+pub mod device_addresses;
 pub mod dispatch;
 pub mod image_shaders;
 pub mod images;
@@ -61,6 +62,7 @@ pub fn all() -> Vec<Case> {
         sixteen_bit::CASES,
         scalar_layout::CASES,
         spirv_1_4::CASES,
+        device_addresses::CASES,
     ]
     .concat()
 }

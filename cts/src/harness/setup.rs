@@ -28,6 +28,9 @@ pub struct Capabilities {
     /// SPIR-V 1.4 modules (Vulkan 1.2, or VK_KHR_spirv_1_4 with the
     /// VK_KHR_shader_float_controls it requires).
     pub spirv_1_4: bool,
+    /// `bufferDeviceAddress` (Vulkan 1.2 or VK_KHR_buffer_device_address):
+    /// when enabled every allocation can hold buffers with device addresses.
+    pub buffer_device_address: bool,
     /// `robustBufferAccess`, enabled when offered (every conforming device
     /// offers it).
     pub robust_buffer_access: bool,
@@ -243,6 +246,8 @@ impl PartialHarness {
         let float16_known = at_least(2) || float16_ext;
         let scalar_ext = !at_least(2) && has(ash::ext::scalar_block_layout::NAME);
         let scalar_known = at_least(2) || scalar_ext;
+        let address_ext = !at_least(2) && has(ash::khr::buffer_device_address::NAME);
+        let address_known = at_least(2) || address_ext;
         let spirv14_ext = !at_least(2)
             && has(ash::khr::spirv_1_4::NAME)
             && has(ash::khr::shader_float_controls::NAME);
@@ -257,6 +262,7 @@ impl PartialHarness {
         let mut storage16 = vk::PhysicalDevice16BitStorageFeatures::default();
         let mut float16 = vk::PhysicalDeviceShaderFloat16Int8Features::default();
         let mut scalar = vk::PhysicalDeviceScalarBlockLayoutFeatures::default();
+        let mut address = vk::PhysicalDeviceBufferDeviceAddressFeatures::default();
         let mut query = vk::PhysicalDeviceFeatures2::default();
         if at_least(1) {
             query = query.push_next(&mut storage16);
@@ -266,6 +272,9 @@ impl PartialHarness {
         }
         if scalar_known {
             query = query.push_next(&mut scalar);
+        }
+        if address_known {
+            query = query.push_next(&mut address);
         }
         if timeline_known {
             query = query.push_next(&mut timeline);
@@ -296,6 +305,7 @@ impl PartialHarness {
                 && storage16.storage_push_constant16 == vk::TRUE,
             scalar_block_layout: scalar.scalar_block_layout == vk::TRUE,
             spirv_1_4: at_least(2) || spirv14_ext,
+            buffer_device_address: address.buffer_device_address == vk::TRUE,
             robust_buffer_access: supported.robust_buffer_access == vk::TRUE,
             dispatch_base: at_least(1),
             pipeline_executable_info: executable.pipeline_executable_info == vk::TRUE,
@@ -326,6 +336,8 @@ impl PartialHarness {
             .storage_push_constant16(true);
         let mut enable_float16 =
             vk::PhysicalDeviceShaderFloat16Int8Features::default().shader_float16(true);
+        let mut enable_address =
+            vk::PhysicalDeviceBufferDeviceAddressFeatures::default().buffer_device_address(true);
         let mut enable_scalar =
             vk::PhysicalDeviceScalarBlockLayoutFeatures::default().scalar_block_layout(true);
         let features = vk::PhysicalDeviceFeatures::default()
@@ -370,6 +382,12 @@ impl PartialHarness {
                 .push_next(&mut enable_float16);
             if float16_ext {
                 extensions.push(ash::khr::shader_float16_int8::NAME);
+            }
+        }
+        if caps.buffer_device_address {
+            device_info = device_info.push_next(&mut enable_address);
+            if address_ext {
+                extensions.push(ash::khr::buffer_device_address::NAME);
             }
         }
         if spirv14_ext {
