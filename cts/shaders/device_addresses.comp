@@ -1,7 +1,8 @@
 #version 450
 // Buffers reached through device addresses in push constants
 // (GL_EXT_buffer_reference): an array of structs read, an array written, and a
-// linked list whose nodes hold the address of the next one.
+// linked list whose nodes hold the address of the next one, and atomics on a
+// counter and a maximum.
 #extension GL_EXT_buffer_reference : require
 layout(local_size_x = 64) in;
 struct Pair { uint a; uint b; };
@@ -13,7 +14,8 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Nod
     uint pad;
     Node next;
 };
-layout(push_constant) uniform Addresses { Pairs src; Words dst; Node list; };
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer Counters { uint n; uint top; };
+layout(push_constant) uniform Addresses { Pairs src; Words dst; Node list; Counters counters; };
 
 void main() {
     uint i = gl_GlobalInvocationID.x;
@@ -26,4 +28,6 @@ void main() {
         n = n.next;
     }
     dst.w[i + 256u] = sum;
+    atomicAdd(counters.n, 1u);
+    atomicMax(counters.top, q.a);
 }

@@ -178,7 +178,16 @@ impl Ctx<'_> {
                 offset: *offset,
                 size: 1,
             })),
+            // The address is a register of shared memory, or the first of a pair holding
+            // a 64-bit one (atomic.g.*).
             MOp::LocalAtomic {
+                op,
+                ty,
+                dst,
+                addr,
+                data,
+            }
+            | MOp::GlobalAtomic {
                 op,
                 ty,
                 dst,

@@ -1003,18 +1003,24 @@ impl Sel<'_> {
                 };
                 self.ibo_atomic(dst, &atomic);
             }
-            Space::Shared => {
-                let op = match a.op {
-                    ir::AtomicOp::Add => Opcode::AtomicAdd,
-                    ir::AtomicOp::SMin | ir::AtomicOp::UMin => Opcode::AtomicMin,
-                    ir::AtomicOp::SMax | ir::AtomicOp::UMax => Opcode::AtomicMax,
-                    ir::AtomicOp::And => Opcode::AtomicAnd,
-                    ir::AtomicOp::Or => Opcode::AtomicOr,
-                    ir::AtomicOp::Xor => Opcode::AtomicXor,
-                    ir::AtomicOp::Exchange => Opcode::AtomicXchg,
-                    ir::AtomicOp::CompareExchange => Opcode::AtomicCmpxchg,
+            Space::Shared | Space::Global { .. } => {
+                // atomic.* on shared memory (.l), atomic.g.* at a device address.
+                let (local, global) = match a.op {
+                    ir::AtomicOp::Add => (Opcode::AtomicAdd, Opcode::AtomicGAdd),
+                    ir::AtomicOp::SMin | ir::AtomicOp::UMin => {
+                        (Opcode::AtomicMin, Opcode::AtomicGMin)
+                    }
+                    ir::AtomicOp::SMax | ir::AtomicOp::UMax => {
+                        (Opcode::AtomicMax, Opcode::AtomicGMax)
+                    }
+                    ir::AtomicOp::And => (Opcode::AtomicAnd, Opcode::AtomicGAnd),
+                    ir::AtomicOp::Or => (Opcode::AtomicOr, Opcode::AtomicGOr),
+                    ir::AtomicOp::Xor => (Opcode::AtomicXor, Opcode::AtomicGXor),
+                    ir::AtomicOp::Exchange => (Opcode::AtomicXchg, Opcode::AtomicGXchg),
+                    ir::AtomicOp::CompareExchange => {
+                        (Opcode::AtomicCmpxchg, Opcode::AtomicGCmpxchg)
+                    }
                 };
-                let addr = self.reg(a.offset, false);
                 let data = if cmpxchg {
                     // The value to store, then the comparator.
                     let g = self.m.new_vreg(2, false);
@@ -1024,13 +1030,25 @@ impl Sel<'_> {
                 } else {
                     self.reg(a.data, false)
                 };
-                self.emit(MOp::LocalAtomic {
-                    op,
-                    ty,
-                    dst,
-                    addr,
-                    data,
-                });
+                if let Space::Global { hi } = a.space {
+                    let addr = self.global_address(a.offset, hi);
+                    self.emit(MOp::GlobalAtomic {
+                        op: global,
+                        ty,
+                        dst,
+                        addr,
+                        data,
+                    });
+                } else {
+                    let addr = self.reg(a.offset, false);
+                    self.emit(MOp::LocalAtomic {
+                        op: local,
+                        ty,
+                        dst,
+                        addr,
+                        data,
+                    });
+                }
             }
             s => return Err(err(format!("atomics on {s} are not supported"))),
         }

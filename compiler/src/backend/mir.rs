@@ -175,6 +175,15 @@ pub enum MOp {
         reg: Comp,
         addr: Comp,
     },
+    /// `atomic.g.*` at the 64-bit address in the register pair `addr`: `dst` = the old
+    /// value, `data` the operand (for compare-exchange a group (data, comparator)).
+    GlobalAtomic {
+        op: Opcode,
+        ty: Type,
+        dst: Comp,
+        addr: Comp,
+        data: Comp,
+    },
     /// `getfiberid`: the fiber's index in its wave.
     FiberId { dst: Comp },
     /// `quad_shuffle.brcst` (`lane` names the quad's fiber) or `.horiz`/`.vert`/`.diag`:
@@ -326,6 +335,14 @@ impl MOp {
             }
             MOp::Kill { cond } => u.push(*cond),
             MOp::Barrier { .. } | MOp::FiberId { .. } => {}
+            MOp::GlobalAtomic { op, addr, data, .. } => {
+                u.push(*addr);
+                u.push(Comp(addr.0, addr.1 + 1));
+                u.push(*data);
+                if *op == Opcode::AtomicGCmpxchg {
+                    u.push(Comp(data.0, data.1 + 1));
+                }
+            }
             MOp::Global { op, reg, addr, .. } => {
                 u.push(*addr);
                 u.push(Comp(addr.0, addr.1 + 1));
@@ -385,7 +402,9 @@ impl MOp {
                 reg,
                 ..
             } => d.push(*reg),
-            MOp::LocalAtomic { dst, .. } | MOp::Ldc { dst, .. } => d.push(*dst),
+            MOp::LocalAtomic { dst, .. } | MOp::GlobalAtomic { dst, .. } | MOp::Ldc { dst, .. } => {
+                d.push(*dst)
+            }
             MOp::Global {
                 op: Opcode::Ldg,
                 reg,
@@ -477,6 +496,13 @@ impl MOp {
             MOp::Kill { cond } => f(cond),
             MOp::Barrier { .. } => {}
             MOp::FiberId { dst } => f(dst),
+            MOp::GlobalAtomic {
+                dst, addr, data, ..
+            } => {
+                f(dst);
+                f(addr);
+                f(data);
+            }
             MOp::Global { reg, addr, .. } => {
                 f(reg);
                 f(addr);
@@ -503,7 +529,10 @@ impl MOp {
             MOp::Ibo { op, .. } => *op != Opcode::LdibB,
             MOp::Local { op, .. } => matches!(op, Opcode::Stl | Opcode::Stp),
             MOp::Global { op, .. } => *op == Opcode::Stg,
-            MOp::LocalAtomic { .. } | MOp::Barrier { .. } | MOp::Kill { .. } => true,
+            MOp::LocalAtomic { .. }
+            | MOp::GlobalAtomic { .. }
+            | MOp::Barrier { .. }
+            | MOp::Kill { .. } => true,
             // Which fibers run it is part of its result: it stays where it is.
             MOp::SubgroupMacro { .. } | MOp::QuadShuffle { .. } => true,
             _ => false,
@@ -517,6 +546,7 @@ impl MOp {
             MOp::Ibo { .. }
                 | MOp::Local { .. }
                 | MOp::Global { .. }
+                | MOp::GlobalAtomic { .. }
                 | MOp::LocalAtomic { .. }
                 | MOp::Barrier { .. }
                 | MOp::Tex {
@@ -534,6 +564,7 @@ impl MOp {
             | MOp::Ibo { op, .. }
             | MOp::Local { op, .. }
             | MOp::Global { op, .. }
+            | MOp::GlobalAtomic { op, .. }
             | MOp::LocalAtomic { op, .. }
             | MOp::Tex { op, .. }
             | MOp::Barrier { op, .. } => *op,

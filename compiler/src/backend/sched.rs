@@ -35,6 +35,7 @@ fn is_memory(op: &MOp) -> bool {
         MOp::Ibo { .. }
             | MOp::Local { .. }
             | MOp::Global { .. }
+            | MOp::GlobalAtomic { .. }
             | MOp::LocalAtomic { .. }
             | MOp::Barrier { .. }
             | MOp::Kill { .. }

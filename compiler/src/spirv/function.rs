@@ -587,7 +587,7 @@ impl<'m> Translator<'m> {
             }
             PtrBase::Global { .. } => {
                 return Err(CompileError::new(
-                    "atomics through device addresses are not supported",
+                    "a device address is reached by its own loads, stores and atomics",
                 ))
             }
             PtrBase::Image { .. } => {
@@ -1592,23 +1592,27 @@ impl<'m> Translator<'m> {
             let v = self.texel_atomic(inst, image, coords, aop, data, compare)?;
             return Ok(Comp::new(vec![v], vec![size]));
         }
-        let space = match p.base {
-            PtrBase::Shared | PtrBase::Buffer { ubo: false, .. } => {
-                self.space(&p).map_err(|e| err(inst, e))?
-            }
-            _ => {
-                return Err(err(
-                    inst,
-                    "atomics need a storage buffer, shared memory or a texel",
-                ))
-            }
-        };
         let leaves = layout::leaf_offsets(self.m, p.pointee, p.layout(), None, None)
             .map_err(|e| err(inst, e))?;
         if leaves.len() != 1 {
             return Err(err(inst, "pointer is not to a scalar"));
         }
-        let offset = self.offset_plus(&p, leaves[0].0)?;
+        let (space, offset) = match p.base {
+            PtrBase::Shared | PtrBase::Buffer { ubo: false, .. } => (
+                self.space(&p).map_err(|e| err(inst, e))?,
+                self.offset_plus(&p, leaves[0].0)?,
+            ),
+            PtrBase::Global { addr } => {
+                let (lo, hi) = self.global_address(&p, addr, leaves[0].0)?;
+                (Space::Global { hi }, lo)
+            }
+            _ => {
+                return Err(err(
+                    inst,
+                    "atomics need a storage buffer, shared memory, a device address or a texel",
+                ))
+            }
+        };
         let v = self.value(
             Op::Atomic(Atomic {
                 op: aop,

@@ -1,6 +1,7 @@
 //! Buffers reached through device addresses (bufferDeviceAddress): an array
 //! read and an array written through addresses in push constants, and a
-//! linked list whose nodes hold the next one's address, mirrored in Rust.
+//! linked list whose nodes hold the next one's address, and atomics through
+//! an address, mirrored in Rust.
 
 use super::pseudo_random::Sequence;
 use crate::bytes::to_bytes;
@@ -27,6 +28,7 @@ fn arrays_and_list(h: &mut Harness) -> Result<CaseResult, Stop> {
     let src = h.host_buffer_with(usage, &to_bytes(&pairs))?;
     let dst = h.host_buffer((2 * N * 4) as u64, usage)?;
     let list = h.host_buffer((NODES * 16) as u64, usage)?;
+    let counters = h.host_buffer_with(usage, &to_bytes(&[0u32, 0]))?;
     let list_address = h.device_address(&list)?;
     let values = [5u32, 70, 900, 13];
     let mut nodes: Vec<u32> = Vec::new();
@@ -43,9 +45,10 @@ fn arrays_and_list(h: &mut Harness) -> Result<CaseResult, Stop> {
         h.device_address(&src)?,
         h.device_address(&dst)?,
         list_address,
+        h.device_address(&counters)?,
     ];
     let pipeline =
-        h.pipeline(&PipelineDesc::new(&shaders::DEVICE_ADDRESSES, &[]).push_constants(24))?;
+        h.pipeline(&PipelineDesc::new(&shaders::DEVICE_ADDRESSES, &[]).push_constants(32))?;
     h.run(|r| {
         r.bind(&pipeline, &[]);
         r.push_constants(&pipeline, 0, &to_bytes(&addresses));
@@ -62,5 +65,7 @@ fn arrays_and_list(h: &mut Harness) -> Result<CaseResult, Stop> {
     }));
     let mut result = CaseResult::new();
     result.check("results", &h.read_as::<u32>(&dst)?, &want);
+    let top = (0..N).map(|i| pairs[2 * i]).max().unwrap_or(0);
+    result.check("counters", &h.read_as::<u32>(&counters)?, &[N as u32, top]);
     Ok(result)
 }
