@@ -683,6 +683,51 @@ impl Module {
         })
     }
 
+    /// Where the part of constant `composite` that the literal indices from operand
+    /// `first` name lies among its leaves: (first leaf, count).
+    fn constant_part(
+        &self,
+        inst: &dr::Instruction,
+        composite: Id,
+        first: usize,
+    ) -> Result<(usize, usize)> {
+        let e = |m: String| err(inst, m);
+        let mut ty = self
+            .constant_type(composite)
+            .ok_or_else(|| err(inst, format!("%{composite} is not a constant")))?;
+        let mut start = 0usize;
+        for i in first..inst.operands.len() {
+            let k = lit_at(inst, i)? as usize;
+            let (elem, before) = match self.ty(ty)? {
+                Type::Struct { members } => {
+                    let m = *members
+                        .get(k)
+                        .ok_or_else(|| err(inst, format!("no member {k}")))?;
+                    let mut before = 0;
+                    for p in &members[..k] {
+                        before += self.leaves(*p).map_err(e)?.len();
+                    }
+                    (m, before)
+                }
+                Type::Vector { elem, count }
+                | Type::Array { elem, len: count }
+                | Type::Matrix {
+                    column: elem,
+                    count,
+                } => {
+                    if k >= *count as usize {
+                        return Err(err(inst, format!("index {k} is out of range")));
+                    }
+                    (*elem, k * self.leaves(*elem).map_err(e)?.len())
+                }
+                _ => return Err(err(inst, "indexes into a scalar")),
+            };
+            start += before;
+            ty = elem;
+        }
+        Ok((start, self.leaves(ty).map_err(e)?.len()))
+    }
+
     /// OpSpecConstantOp: the operations the SPIR-V specification allows in shaders,
     /// evaluated now that specialisation values are known.
     fn spec_constant_op(&self, inst: &dr::Instruction, leaves: &[BitSize]) -> Result<Vec<u64>> {
@@ -777,7 +822,19 @@ impl Module {
                     })
                     .collect()
             }
-            SpvOp::CompositeExtract | SpvOp::CompositeInsert | SpvOp::VectorShuffle => {
+            SpvOp::FConvert => {
+                let from = arg_size(0)?;
+                arg(0)?
+                    .iter()
+                    .map(|v| eval::eval_convert(ConvKind::F2F, from, leaves[0], *v).unwrap_or(0))
+                    .collect()
+            }
+            SpvOp::CompositeExtract => {
+                let composite = id_at(inst, 1)?;
+                let (start, n) = self.constant_part(inst, composite, 2)?;
+                arg(0)?[start..start + n].to_vec()
+            }
+            SpvOp::CompositeInsert | SpvOp::VectorShuffle => {
                 return Err(err(
                     inst,
                     format!("{opcode:?} in OpSpecConstantOp is not supported"),
