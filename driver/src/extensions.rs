@@ -101,6 +101,11 @@ pub static DEVICE_EXTENSIONS: &[Extension] = &[
         name: ash::khr::spirv_1_4::NAME,
         spec_version: ash::khr::spirv_1_4::SPEC_VERSION,
     },
+    // The compiler ignores every instruction of a NonSemantic.* set.
+    Extension {
+        name: ash::khr::shader_non_semantic_info::NAME,
+        spec_version: ash::khr::shader_non_semantic_info::SPEC_VERSION,
+    },
     Extension {
         name: ash::khr::shader_float16_int8::NAME,
         spec_version: ash::khr::shader_float16_int8::SPEC_VERSION,

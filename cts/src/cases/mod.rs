@@ -15,6 +15,7 @@ pub mod image_shaders;
 pub mod images;
 pub mod indirect_dispatch;
 pub mod memory;
+pub mod non_semantic;
 mod one_dispatch;
 pub mod pipeline_cache;
 pub mod pipelines;
@@ -63,6 +64,7 @@ pub fn all() -> Vec<Case> {
         scalar_layout::CASES,
         spirv_1_4::CASES,
         device_addresses::CASES,
+        non_semantic::CASES,
     ]
     .concat()
 }

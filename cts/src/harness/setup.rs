@@ -31,6 +31,9 @@ pub struct Capabilities {
     /// `bufferDeviceAddress` (Vulkan 1.2 or VK_KHR_buffer_device_address):
     /// when enabled every allocation can hold buffers with device addresses.
     pub buffer_device_address: bool,
+    /// Modules with non-semantic instructions (Vulkan 1.3 or
+    /// VK_KHR_shader_non_semantic_info).
+    pub non_semantic_info: bool,
     /// `robustBufferAccess`, enabled when offered (every conforming device
     /// offers it).
     pub robust_buffer_access: bool,
@@ -246,6 +249,7 @@ impl PartialHarness {
         let float16_known = at_least(2) || float16_ext;
         let scalar_ext = !at_least(2) && has(ash::ext::scalar_block_layout::NAME);
         let scalar_known = at_least(2) || scalar_ext;
+        let non_semantic_ext = !at_least(3) && has(ash::khr::shader_non_semantic_info::NAME);
         let address_ext = !at_least(2) && has(ash::khr::buffer_device_address::NAME);
         let address_known = at_least(2) || address_ext;
         let spirv14_ext = !at_least(2)
@@ -306,6 +310,7 @@ impl PartialHarness {
             scalar_block_layout: scalar.scalar_block_layout == vk::TRUE,
             spirv_1_4: at_least(2) || spirv14_ext,
             buffer_device_address: address.buffer_device_address == vk::TRUE,
+            non_semantic_info: at_least(3) || non_semantic_ext,
             robust_buffer_access: supported.robust_buffer_access == vk::TRUE,
             dispatch_base: at_least(1),
             pipeline_executable_info: executable.pipeline_executable_info == vk::TRUE,
@@ -389,6 +394,9 @@ impl PartialHarness {
             if address_ext {
                 extensions.push(ash::khr::buffer_device_address::NAME);
             }
+        }
+        if non_semantic_ext {
+            extensions.push(ash::khr::shader_non_semantic_info::NAME);
         }
         if spirv14_ext {
             extensions.push(ash::khr::shader_float_controls::NAME);
