@@ -40,10 +40,24 @@ fn main() {
     std::fs::write(out.join("shaders.rs"), generated).expect("write shaders.rs to OUT_DIR");
 }
 
+/// The `--target-env` a shader asks for in a `// target-env: vulkan1.1` line
+/// (subgroup operations need SPIR-V 1.3).
+fn target_env(source: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(source).ok()?;
+    text.lines()
+        .find_map(|l| l.strip_prefix("// target-env: "))
+        .map(|e| e.trim().to_owned())
+}
+
 fn compile(source: &Path, spv: &Path) {
-    // SPIR-V 1.0 (the -V default, Vulkan 1.0): every Vulkan driver must take it.
-    let output = Command::new("glslangValidator")
-        .arg("-V")
+    // SPIR-V 1.0 (the -V default, Vulkan 1.0) unless the shader says otherwise:
+    // every Vulkan driver must take it.
+    let mut command = Command::new("glslangValidator");
+    command.arg("-V");
+    if let Some(env) = target_env(source) {
+        command.args(["--target-env", &env]);
+    }
+    let output = command
         .arg("-o")
         .arg(spv)
         .arg(source)

@@ -64,6 +64,9 @@ pub fn compile_to_ir(spirv: &[u32], options: &CompileOptions) -> error::Result<i
         spec_constants: options.spec_constants.clone(),
     };
     let mut shader = spirv::translate(spirv, &fe)?;
+    // Shaders run in waves of the GPU's base size when they use subgroups (the back end
+    // keeps them there), the subgroupSize the driver reports.
+    shader.subgroup_size = model.wave_size(false);
     check_limits(&shader, model.as_ref())?;
     passes::run_all(&mut shader, &options.layout, &mut |_, _| {})?;
     Ok(shader)

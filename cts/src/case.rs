@@ -140,6 +140,22 @@ impl CaseResult {
         self
     }
 
+    /// [`CaseResult::check`] for an output that depends on a property of the
+    /// device (such as its subgroup size): checked here, kept as an output
+    /// that is not compared with another driver's.
+    pub fn check_unshared<T: Word + PartialEq + fmt::Debug>(
+        &mut self,
+        name: &str,
+        got: &[T],
+        want: &[T],
+    ) -> &mut CaseResult {
+        self.check(name, got, want);
+        if let Some(o) = self.outputs.iter_mut().find(|o| o.name == name) {
+            o.exact = false;
+        }
+        self
+    }
+
     /// Checks that each `got[i]` is within `tolerance[i]` of `want[i]` and
     /// keeps `got` as an approximate output named `name`.
     pub fn check_within(

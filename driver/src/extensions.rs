@@ -95,6 +95,42 @@ pub static DEVICE_EXTENSIONS: &[Extension] = &[
         name: ash::khr::swapchain::NAME,
         spec_version: ash::khr::swapchain::SPEC_VERSION,
     },
+    Extension {
+        name: ash::khr::storage_buffer_storage_class::NAME,
+        spec_version: ash::khr::storage_buffer_storage_class::SPEC_VERSION,
+    },
+    Extension {
+        name: ash::khr::_16bit_storage::NAME,
+        spec_version: ash::khr::_16bit_storage::SPEC_VERSION,
+    },
+    Extension {
+        name: ash::khr::buffer_device_address::NAME,
+        spec_version: ash::khr::buffer_device_address::SPEC_VERSION,
+    },
+    Extension {
+        name: ash::ext::scalar_block_layout::NAME,
+        spec_version: ash::ext::scalar_block_layout::SPEC_VERSION,
+    },
+    // Float controls with no execution mode offered (every property false,
+    // independence NONE): the compiler refuses the float-control
+    // capabilities. SPIR-V 1.4 needs it.
+    Extension {
+        name: ash::khr::shader_float_controls::NAME,
+        spec_version: ash::khr::shader_float_controls::SPEC_VERSION,
+    },
+    Extension {
+        name: ash::khr::spirv_1_4::NAME,
+        spec_version: ash::khr::spirv_1_4::SPEC_VERSION,
+    },
+    // The compiler ignores every instruction of a NonSemantic.* set.
+    Extension {
+        name: ash::khr::shader_non_semantic_info::NAME,
+        spec_version: ash::khr::shader_non_semantic_info::SPEC_VERSION,
+    },
+    Extension {
+        name: ash::khr::shader_float16_int8::NAME,
+        spec_version: ash::khr::shader_float16_int8::SPEC_VERSION,
+    },
 ];
 
 /// Whether `name` is in `list`; an unknown name is the caller's

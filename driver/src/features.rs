@@ -40,6 +40,12 @@ extra_features! {
     synchronization2: "synchronization2",
     host_query_reset: "hostQueryReset",
     pipeline_executable_info: "pipelineExecutableInfo",
+    shader_float16: "shaderFloat16",
+    shader_int8: "shaderInt8",
+    scalar_block_layout: "scalarBlockLayout",
+    buffer_device_address: "bufferDeviceAddress",
+    buffer_device_address_capture_replay: "bufferDeviceAddressCaptureReplay",
+    buffer_device_address_multi_device: "bufferDeviceAddressMultiDevice",
 }
 
 impl ExtraFeatures {

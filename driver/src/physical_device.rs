@@ -130,19 +130,33 @@ impl PhysicalDevice {
     /// covers them); and storage texel buffer loads and stores without a
     /// format in the shader: typed `ldib`/`stib` convert through the view's
     /// format in its descriptor (tests/texel_buffers.rs runs every storage
-    /// format so).
+    /// format so); 16-bit integers, in half registers (the compiler's int16
+    /// and storage16 tests, the cts's sixteen_bit case).
     pub fn features(&self) -> vk::PhysicalDeviceFeatures {
         vk::PhysicalDeviceFeatures::default()
             .robust_buffer_access(true)
             .shader_int64(true)
+            .shader_int16(true)
             .shader_storage_image_read_without_format(true)
             .shader_storage_image_write_without_format(true)
     }
 
     /// Multiview, which Vulkan 1.1 requires, is the render pass side:
     /// render passes and framebuffers take view masks (render_pass.rs).
+    /// 16-bit storage in storage and uniform buffers and push constants, and
+    /// 16-bit float arithmetic (the compiler's lower_narrow_buffer_access and
+    /// half registers; not 16-bit shader inputs and outputs, not 8-bit).
+    /// The scalar block layout: the compiler reads every member at the
+    /// offset the module gives it, in dwords or half dwords, whatever the
+    /// layout rules that chose it (the cts's scalar_layout case).
     pub fn extra_features(&self) -> ExtraFeatures {
         ExtraFeatures {
+            scalar_block_layout: true,
+            buffer_device_address: true,
+            storage_buffer16_bit_access: true,
+            uniform_and_storage_buffer16_bit_access: true,
+            storage_push_constant16: true,
+            shader_float16: true,
             multiview: true,
             timeline_semaphore: true,
             synchronization2: true,
@@ -192,13 +206,20 @@ impl PhysicalDevice {
         crate::image::format_properties(format, image_type, tiling, usage, flags)
     }
 
-    /// Subgroup properties (Vulkan 1.1): the wave is the subgroup, and only
-    /// the basic operations are claimed.
+    /// Subgroup properties (Vulkan 1.1): the wave is the subgroup (a shader
+    /// using subgroups is compiled for the base wave size). The operations the
+    /// compiler implements in compute shaders are claimed: basic, vote,
+    /// ballot, arithmetic (reductions and scans, not clustered) and quad; not
+    /// shuffles nor clustered operations.
     pub fn subgroup_properties(&self) -> (u32, vk::ShaderStageFlags, vk::SubgroupFeatureFlags) {
         (
             self.gpu.wave_size(),
             vk::ShaderStageFlags::COMPUTE,
-            vk::SubgroupFeatureFlags::BASIC,
+            vk::SubgroupFeatureFlags::BASIC
+                | vk::SubgroupFeatureFlags::VOTE
+                | vk::SubgroupFeatureFlags::BALLOT
+                | vk::SubgroupFeatureFlags::ARITHMETIC
+                | vk::SubgroupFeatureFlags::QUAD,
         )
     }
 }

@@ -257,6 +257,42 @@ pub unsafe extern "system" fn vkGetBufferMemoryRequirements(
     })
 }
 
+/// The buffer's GPU virtual address: what the shader's physical storage
+/// buffer pointers hold, as `ldg`/`stg` take it.
+pub unsafe extern "system" fn vkGetBufferDeviceAddress(
+    _device: vk::Device,
+    p_info: *const vk::BufferDeviceAddressInfo<'_>,
+) -> vk::DeviceAddress {
+    guard::value("vkGetBufferDeviceAddress", 0, || {
+        // SAFETY: the application's structure.
+        let Ok(info) = (unsafe { ffi::input(p_info) }) else {
+            return 0;
+        };
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        match unsafe { handles::buffer(info.buffer) } {
+            Ok(buffer) => buffer.iova(0),
+            Err(_) => 0,
+        }
+    })
+}
+
+/// Capture and replay of addresses is not offered
+/// (bufferDeviceAddressCaptureReplay is false): there is no opaque address.
+pub unsafe extern "system" fn vkGetBufferOpaqueCaptureAddress(
+    _device: vk::Device,
+    _p_info: *const vk::BufferDeviceAddressInfo<'_>,
+) -> u64 {
+    0
+}
+
+/// As [`vkGetBufferOpaqueCaptureAddress`].
+pub unsafe extern "system" fn vkGetDeviceMemoryOpaqueCaptureAddress(
+    _device: vk::Device,
+    _p_info: *const vk::DeviceMemoryOpaqueCaptureAddressInfo<'_>,
+) -> u64 {
+    0
+}
+
 pub unsafe extern "system" fn vkGetBufferMemoryRequirements2(
     device: vk::Device,
     p_info: *const vk::BufferMemoryRequirementsInfo2<'_>,

@@ -85,6 +85,34 @@ unsafe fn fill_property_chain(pd: &PhysicalDevice, p_next: *mut c_void) {
                     s.quad_operations_in_all_stages = vk::FALSE;
                 })
             }
+            vk::StructureType::PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES => {
+                // No float-control execution mode is offered: the compiler
+                // refuses DenormPreserve, DenormFlushToZero,
+                // SignedZeroInfNanPreserve and the rounding-mode capabilities.
+                ffi::fill_out::<vk::PhysicalDeviceFloatControlsProperties<'_>>(ptr, |s| {
+                    s.denorm_behavior_independence = vk::ShaderFloatControlsIndependence::NONE;
+                    s.rounding_mode_independence = vk::ShaderFloatControlsIndependence::NONE;
+                    for flag in [
+                        &mut s.shader_signed_zero_inf_nan_preserve_float16,
+                        &mut s.shader_signed_zero_inf_nan_preserve_float32,
+                        &mut s.shader_signed_zero_inf_nan_preserve_float64,
+                        &mut s.shader_denorm_preserve_float16,
+                        &mut s.shader_denorm_preserve_float32,
+                        &mut s.shader_denorm_preserve_float64,
+                        &mut s.shader_denorm_flush_to_zero_float16,
+                        &mut s.shader_denorm_flush_to_zero_float32,
+                        &mut s.shader_denorm_flush_to_zero_float64,
+                        &mut s.shader_rounding_mode_rte_float16,
+                        &mut s.shader_rounding_mode_rte_float32,
+                        &mut s.shader_rounding_mode_rte_float64,
+                        &mut s.shader_rounding_mode_rtz_float16,
+                        &mut s.shader_rounding_mode_rtz_float32,
+                        &mut s.shader_rounding_mode_rtz_float64,
+                    ] {
+                        *flag = vk::FALSE;
+                    }
+                })
+            }
             vk::StructureType::PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_PROPERTIES => {
                 ffi::fill_out::<vk::PhysicalDeviceTimelineSemaphoreProperties<'_>>(ptr, |s| {
                     s.max_timeline_semaphore_value_difference = u64::MAX;
@@ -166,6 +194,26 @@ unsafe fn fill_feature_chain(extra: ExtraFeatures, p_next: *mut c_void) {
                         b(extra.uniform_and_storage_buffer16_bit_access);
                     s.storage_push_constant16 = b(extra.storage_push_constant16);
                     s.storage_input_output16 = b(extra.storage_input_output16);
+                })
+            }
+            vk::StructureType::PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES => {
+                ffi::fill_out::<vk::PhysicalDeviceBufferDeviceAddressFeatures<'_>>(ptr, |s| {
+                    s.buffer_device_address = b(extra.buffer_device_address);
+                    s.buffer_device_address_capture_replay =
+                        b(extra.buffer_device_address_capture_replay);
+                    s.buffer_device_address_multi_device =
+                        b(extra.buffer_device_address_multi_device);
+                })
+            }
+            vk::StructureType::PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES => {
+                ffi::fill_out::<vk::PhysicalDeviceScalarBlockLayoutFeatures<'_>>(ptr, |s| {
+                    s.scalar_block_layout = b(extra.scalar_block_layout);
+                })
+            }
+            vk::StructureType::PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES => {
+                ffi::fill_out::<vk::PhysicalDeviceShaderFloat16Int8Features<'_>>(ptr, |s| {
+                    s.shader_float16 = b(extra.shader_float16);
+                    s.shader_int8 = b(extra.shader_int8);
                 })
             }
             vk::StructureType::PHYSICAL_DEVICE_MULTIVIEW_FEATURES => {
@@ -522,6 +570,22 @@ unsafe fn requested_features(
                     on(s.uniform_and_storage_buffer16_bit_access);
                 x.storage_push_constant16 |= on(s.storage_push_constant16);
                 x.storage_input_output16 |= on(s.storage_input_output16);
+            }
+            vk::StructureType::PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES => {
+                let s = &*ptr.cast::<vk::PhysicalDeviceBufferDeviceAddressFeatures<'_>>();
+                x.buffer_device_address |= on(s.buffer_device_address);
+                x.buffer_device_address_capture_replay |=
+                    on(s.buffer_device_address_capture_replay);
+                x.buffer_device_address_multi_device |= on(s.buffer_device_address_multi_device);
+            }
+            vk::StructureType::PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES => {
+                let s = &*ptr.cast::<vk::PhysicalDeviceScalarBlockLayoutFeatures<'_>>();
+                x.scalar_block_layout |= on(s.scalar_block_layout);
+            }
+            vk::StructureType::PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES => {
+                let s = &*ptr.cast::<vk::PhysicalDeviceShaderFloat16Int8Features<'_>>();
+                x.shader_float16 |= on(s.shader_float16);
+                x.shader_int8 |= on(s.shader_int8);
             }
             vk::StructureType::PHYSICAL_DEVICE_MULTIVIEW_FEATURES => {
                 let s = &*ptr.cast::<vk::PhysicalDeviceMultiviewFeatures<'_>>();

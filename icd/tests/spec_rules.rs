@@ -50,7 +50,10 @@ fn a_vulkan_1_1_device_follows_the_specs_rules() {
         instance.get_physical_device_features2(physical, &mut f2);
         assert_eq!(f2.features.robust_buffer_access, vk::TRUE);
         assert_eq!((v11.multiview, multiview.multiview), (vk::TRUE, vk::TRUE));
-        assert_eq!(storage16.storage_buffer16_bit_access, vk::FALSE);
+        // 16-bit storage in buffers and push constants, not in shader
+        // inputs and outputs.
+        assert_eq!(storage16.storage_buffer16_bit_access, vk::TRUE);
+        assert_eq!(storage16.storage_input_output16, vk::FALSE);
         let mut views = vk::PhysicalDeviceMultiviewProperties::default();
         let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut views);
         instance.get_physical_device_properties2(physical, &mut p2);
@@ -71,8 +74,17 @@ fn a_vulkan_1_1_device_follows_the_specs_rules() {
         )
         .expect("robustBufferAccess and multiview are accepted");
         device.destroy_device(None);
-        let want16 =
+        let have16 =
             vk::PhysicalDevice16BitStorageFeatures::default().storage_buffer16_bit_access(true);
+        device_with(
+            &instance,
+            physical,
+            None,
+            std::ptr::from_ref(&have16).cast(),
+        )
+        .expect("storageBuffer16BitAccess is accepted")
+        .destroy_device(None);
+        let want16 = vk::PhysicalDevice16BitStorageFeatures::default().storage_input_output16(true);
         assert_eq!(
             device_with(
                 &instance,

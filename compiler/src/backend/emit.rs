@@ -5,9 +5,9 @@ use super::mir::*;
 use super::ra::Allocation;
 use crate::error::{CompileError, Result};
 use parsnip_isa::{
-    encode, Alu, Alu3, Atomic, Barrier, BufferDesc, DescMode, DotMode, Flow, Ibo, IndexMode, Instr,
-    IsaGen, Ldc, Local, Mem, Mov, MovDst, Op, Opcode, Operand, Pred, Reg, ResinfoB, Sfu, Src8,
-    SrcKind, Tex, TexDesc, Type, P0_X,
+    encode, AddrSrc, Alu, Alu3, Atomic, Barrier, BufferDesc, DescMode, DotMode, Flow, GetId,
+    Global, GlobalAddr, Ibo, IndexMode, Instr, IsaGen, Ldc, Local, Mem, Mov, MovDst, Op, Opcode,
+    Operand, Pred, Reg, ResinfoB, Sfu, Src8, SrcKind, Tex, TexDesc, Type, P0_X,
 };
 
 struct Ctx<'a> {
@@ -178,7 +178,16 @@ impl Ctx<'_> {
                 offset: *offset,
                 size: 1,
             })),
+            // The address is a register of shared memory, or the first of a pair holding
+            // a 64-bit one (atomic.g.*).
             MOp::LocalAtomic {
+                op,
+                ty,
+                dst,
+                addr,
+                data,
+            }
+            | MOp::GlobalAtomic {
                 op,
                 ty,
                 dst,
@@ -273,6 +282,36 @@ impl Ctx<'_> {
                     "kill reaches encoding without its p0.x (legalisation expands it)",
                 ))
             }
+            MOp::Global { op, ty, reg, addr } => Op::Mem(Mem::Global(Global {
+                op: *op,
+                ty: *ty,
+                reg: self.num(*reg)?,
+                base: AddrSrc::Reg(self.num(*addr)?),
+                addr: GlobalAddr::Offset(0),
+                size: 1,
+            })),
+            MOp::FiberId { dst } => Op::Mem(Mem::GetId(GetId {
+                op: Opcode::Getfiberid,
+                ty: Type::U32,
+                dst: self.num(*dst)?,
+            })),
+            MOp::QuadShuffle { op, dst, src, lane } => {
+                let mut t = Tex::new(*op);
+                t.ty = Type::U32;
+                t.wrmask = 1;
+                t.dst = self.num(*dst)?;
+                t.src1 = Some(self.num(*src)?);
+                t.src2 = match lane {
+                    Some(l) => Some(self.num(*l)?),
+                    None => None,
+                };
+                Op::Tex(t)
+            }
+            MOp::SubgroupMacro { .. } => {
+                return Err(CompileError::new(
+                    "a subgroup macro reached encoding without being written out",
+                ))
+            }
             MOp::Barrier { op, global, local } => {
                 let fence = *op == Opcode::Fence;
                 Op::Barrier(Barrier {
@@ -357,6 +396,7 @@ pub fn emit(
                 f.repeat = *repeat;
                 Op::Flow(f)
             }
+            LOp::Raw(op) => op.clone(),
         };
         instrs.push(Instr {
             sy: l.sy,

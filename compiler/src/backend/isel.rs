@@ -35,6 +35,7 @@ use smallvec::{smallvec, SmallVec};
 use std::collections::{HashMap, HashSet};
 
 pub mod io;
+mod subgroup;
 mod texel;
 
 /// The registers the driver must program for the hardware to deliver the built-ins.
@@ -779,6 +780,14 @@ impl Sel<'_> {
         }
     }
 
+    /// The register pair `ldg`/`stg` take a 64-bit address in.
+    fn global_address(&mut self, lo: Src, hi: Src) -> Comp {
+        let pair = self.m.new_vreg(2, false);
+        self.copy_into(Comp(pair, 0), lo);
+        self.copy_into(Comp(pair, 1), hi);
+        Comp(pair, 0)
+    }
+
     fn mem_type(size: BitSize) -> Type {
         if size == BitSize::B16 {
             Type::U16
@@ -910,6 +919,15 @@ impl Sel<'_> {
                     }
                 }
             }
+            Space::Global { hi } => {
+                let addr = self.global_address(l.offset, *hi);
+                self.emit(MOp::Global {
+                    op: Opcode::Ldg,
+                    ty: Self::mem_type(l.size),
+                    reg: dst,
+                    addr,
+                });
+            }
             Space::Shared | Space::Scratch => {
                 let (addr, offset) = self.local_address(l.offset);
                 let op = if l.space == Space::Shared {
@@ -957,6 +975,16 @@ impl Sel<'_> {
                     index,
                 });
             }
+            Space::Global { hi } => {
+                let addr = self.global_address(st.offset, *hi);
+                let value = self.reg(st.value, half);
+                self.emit(MOp::Global {
+                    op: Opcode::Stg,
+                    ty: Self::mem_type(st.size),
+                    reg: value,
+                    addr,
+                });
+            }
             Space::Shared | Space::Scratch => {
                 let (addr, offset) = self.local_address(st.offset);
                 let value = self.reg(st.value, half);
@@ -1000,18 +1028,24 @@ impl Sel<'_> {
                 };
                 self.ibo_atomic(dst, &atomic);
             }
-            Space::Shared => {
-                let op = match a.op {
-                    ir::AtomicOp::Add => Opcode::AtomicAdd,
-                    ir::AtomicOp::SMin | ir::AtomicOp::UMin => Opcode::AtomicMin,
-                    ir::AtomicOp::SMax | ir::AtomicOp::UMax => Opcode::AtomicMax,
-                    ir::AtomicOp::And => Opcode::AtomicAnd,
-                    ir::AtomicOp::Or => Opcode::AtomicOr,
-                    ir::AtomicOp::Xor => Opcode::AtomicXor,
-                    ir::AtomicOp::Exchange => Opcode::AtomicXchg,
-                    ir::AtomicOp::CompareExchange => Opcode::AtomicCmpxchg,
+            Space::Shared | Space::Global { .. } => {
+                // atomic.* on shared memory (.l), atomic.g.* at a device address.
+                let (local, global) = match a.op {
+                    ir::AtomicOp::Add => (Opcode::AtomicAdd, Opcode::AtomicGAdd),
+                    ir::AtomicOp::SMin | ir::AtomicOp::UMin => {
+                        (Opcode::AtomicMin, Opcode::AtomicGMin)
+                    }
+                    ir::AtomicOp::SMax | ir::AtomicOp::UMax => {
+                        (Opcode::AtomicMax, Opcode::AtomicGMax)
+                    }
+                    ir::AtomicOp::And => (Opcode::AtomicAnd, Opcode::AtomicGAnd),
+                    ir::AtomicOp::Or => (Opcode::AtomicOr, Opcode::AtomicGOr),
+                    ir::AtomicOp::Xor => (Opcode::AtomicXor, Opcode::AtomicGXor),
+                    ir::AtomicOp::Exchange => (Opcode::AtomicXchg, Opcode::AtomicGXchg),
+                    ir::AtomicOp::CompareExchange => {
+                        (Opcode::AtomicCmpxchg, Opcode::AtomicGCmpxchg)
+                    }
                 };
-                let addr = self.reg(a.offset, false);
                 let data = if cmpxchg {
                     // The value to store, then the comparator.
                     let g = self.m.new_vreg(2, false);
@@ -1021,13 +1055,25 @@ impl Sel<'_> {
                 } else {
                     self.reg(a.data, false)
                 };
-                self.emit(MOp::LocalAtomic {
-                    op,
-                    ty,
-                    dst,
-                    addr,
-                    data,
-                });
+                if let Space::Global { hi } = a.space {
+                    let addr = self.global_address(a.offset, hi);
+                    self.emit(MOp::GlobalAtomic {
+                        op: global,
+                        ty,
+                        dst,
+                        addr,
+                        data,
+                    });
+                } else {
+                    let addr = self.reg(a.offset, false);
+                    self.emit(MOp::LocalAtomic {
+                        op: local,
+                        ty,
+                        dst,
+                        addr,
+                        data,
+                    });
+                }
             }
             s => return Err(err(format!("atomics on {s} are not supported"))),
         }
@@ -1097,6 +1143,10 @@ impl Sel<'_> {
                 let src = match s {
                     SysVal::LocalInvocationId(c) => MSrc::Fixed(INPUT_REGS.local_id + c),
                     SysVal::WorkgroupId(c) => MSrc::Fixed(INPUT_REGS.workgroup_id + c),
+                    SysVal::SubgroupInvocationId => {
+                        self.fiber_id(d);
+                        return Ok(());
+                    }
                     other => {
                         return Err(err(format!(
                             "system value {other} is not supported by the back end yet"
@@ -1168,6 +1218,7 @@ impl Sel<'_> {
             Op::TexelSize(_) => {
                 return Err(err("a size query is selected with the others of its block"))
             }
+            Op::Subgroup(g) => self.sel_subgroup(need()?, g)?,
         }
         Ok(())
     }

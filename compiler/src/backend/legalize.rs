@@ -17,6 +17,7 @@
 
 use super::mir::*;
 use super::ra::Allocation;
+use super::subgroup_macro;
 use crate::target::ShaderModel;
 use parsnip_isa::{Latency, Opcode};
 use std::collections::{BTreeMap, BTreeSet};
@@ -48,6 +49,9 @@ pub enum LOp {
     Nop {
         repeat: u8,
     },
+    /// An instruction of a written-out subgroup macro, on physical registers, its
+    /// branches relative within the macro.
+    Raw(parsnip_isa::Op),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -399,16 +403,38 @@ pub fn legalize(
                 if need_sy {
                     st.sy.clear();
                 }
-                emit(
-                    LInstr {
-                        op: op.clone(),
-                        ss: need_ss,
-                        sy: need_sy,
-                        jp: false,
-                    },
-                    &mut st,
-                    &mut first,
-                );
+                match op {
+                    LOp::M(MOp::SubgroupMacro { kind, dst, src }) => {
+                        let code = subgroup_macro::expand(
+                            *kind,
+                            scalar(alloc, *dst) as u8,
+                            src.map(|s| scalar(alloc, s) as u8),
+                            model,
+                        );
+                        for (i, mi) in code.into_iter().enumerate() {
+                            emit(
+                                LInstr {
+                                    op: LOp::Raw(mi.op),
+                                    ss: need_ss && i == 0,
+                                    sy: need_sy && i == 0,
+                                    jp: mi.jp,
+                                },
+                                &mut st,
+                                &mut first,
+                            );
+                        }
+                    }
+                    _ => emit(
+                        LInstr {
+                            op: op.clone(),
+                            ss: need_ss,
+                            sy: need_sy,
+                            jp: false,
+                        },
+                        &mut st,
+                        &mut first,
+                    ),
+                }
                 // What this instruction leaves pending.
                 for (w, half) in &wr {
                     st.ss.remove(w);
@@ -472,5 +498,6 @@ pub fn opcode(op: &LOp) -> Opcode {
         LOp::End => Opcode::End,
         LOp::Kill => Opcode::Kill,
         LOp::Nop { .. } => Opcode::Nop,
+        LOp::Raw(op) => parsnip_isa::Instr::new(op.clone()).opcode(),
     }
 }

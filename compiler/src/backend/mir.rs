@@ -172,6 +172,85 @@ pub enum MOp {
         global: bool,
         local: bool,
     },
+    /// `ldg`/`stg` of one value at the 64-bit address in the register pair `addr`
+    /// (a group of two: low, high): `reg` is the destination or the value.
+    Global {
+        op: Opcode,
+        ty: Type,
+        reg: Comp,
+        addr: Comp,
+    },
+    /// `atomic.g.*` at the 64-bit address in the register pair `addr`: `dst` = the old
+    /// value, `data` the operand (for compare-exchange a group (data, comparator)).
+    GlobalAtomic {
+        op: Opcode,
+        ty: Type,
+        dst: Comp,
+        addr: Comp,
+        data: Comp,
+    },
+    /// `getfiberid`: the fiber's index in its wave.
+    FiberId { dst: Comp },
+    /// `quad_shuffle.brcst` (`lane` names the quad's fiber) or `.horiz`/`.vert`/`.diag`:
+    /// `src` of another fiber of the fiber's quad.
+    QuadShuffle {
+        op: Opcode,
+        dst: Comp,
+        src: Comp,
+        lane: Option<Comp>,
+    },
+    /// A subgroup operation the hardware does with flow control inside (Mesa's ir3
+    /// `*.macro` instructions), written out when the program is laid out
+    /// (`backend::subgroup_macro`): reads `src` (a value or a 0/1 condition), writes
+    /// `dst`.
+    SubgroupMacro {
+        kind: SubgroupMacro,
+        dst: Comp,
+        src: Option<Comp>,
+    },
+}
+
+/// What a [`MOp::SubgroupMacro`] computes; operands are 32-bit.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SubgroupMacro {
+    /// 1 in the first active fiber, 0 in the others (`getone`).
+    Elect,
+    /// Whether `src` is non-zero in any / every active fiber (`bany` / `ball`).
+    Vote { all: bool },
+    /// Dword `dword` of the mask of active fibers whose `src` is non-zero (`movmsk`
+    /// in the fibers where it is).
+    Ballot { dword: u8 },
+    /// `src` of the first active fiber (`getone`, then a move to a shared register).
+    ReadFirst,
+    /// `src` of the fiber whose `cond` is non-zero (a group of two: value, condition).
+    ReadCond,
+    /// A reduction or scan: the first active fiber adds its `src` to a shared
+    /// accumulator, leaves, and the others elect again (`getone` in a loop).
+    Scan { op: ScanOp, kind: ScanKind },
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ScanOp {
+    AddU,
+    MulU,
+    MinU,
+    MaxU,
+    MinS,
+    MaxS,
+    And,
+    Or,
+    Xor,
+    AddF,
+    MulF,
+    MinF,
+    MaxF,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ScanKind {
+    Reduce,
+    Inclusive,
+    Exclusive,
 }
 
 impl MOp {
@@ -262,7 +341,39 @@ impl MOp {
                 }
             }
             MOp::Kill { cond } => u.push(*cond),
-            MOp::Barrier { .. } => {}
+            MOp::Barrier { .. } | MOp::FiberId { .. } => {}
+            MOp::GlobalAtomic { op, addr, data, .. } => {
+                u.push(*addr);
+                u.push(Comp(addr.0, addr.1 + 1));
+                u.push(*data);
+                if *op == Opcode::AtomicGCmpxchg {
+                    u.push(Comp(data.0, data.1 + 1));
+                }
+            }
+            MOp::Global { op, reg, addr, .. } => {
+                u.push(*addr);
+                u.push(Comp(addr.0, addr.1 + 1));
+                if *op == Opcode::Stg {
+                    u.push(*reg);
+                }
+            }
+            MOp::QuadShuffle { src, lane, .. } => {
+                u.push(*src);
+                if let Some(l) = lane {
+                    u.push(*l);
+                }
+            }
+            MOp::SubgroupMacro {
+                kind,
+                src: Some(src),
+                ..
+            } => {
+                u.push(*src);
+                if *kind == SubgroupMacro::ReadCond {
+                    u.push(Comp(src.0, src.1 + 1));
+                }
+            }
+            MOp::SubgroupMacro { src: None, .. } => {}
         }
         u
     }
@@ -271,7 +382,12 @@ impl MOp {
     pub fn defs(&self) -> SmallVec<[Comp; 3]> {
         let mut d = SmallVec::new();
         match self {
-            MOp::Alu { dst, .. } | MOp::Mov { dst, .. } | MOp::Sfu { dst, .. } => d.push(*dst),
+            MOp::Alu { dst, .. }
+            | MOp::Mov { dst, .. }
+            | MOp::Sfu { dst, .. }
+            | MOp::FiberId { dst }
+            | MOp::QuadShuffle { dst, .. }
+            | MOp::SubgroupMacro { dst, .. } => d.push(*dst),
             MOp::Ibo {
                 op: Opcode::LdibB,
                 reg,
@@ -293,7 +409,14 @@ impl MOp {
                 reg,
                 ..
             } => d.push(*reg),
-            MOp::LocalAtomic { dst, .. } | MOp::Ldc { dst, .. } => d.push(*dst),
+            MOp::LocalAtomic { dst, .. } | MOp::GlobalAtomic { dst, .. } | MOp::Ldc { dst, .. } => {
+                d.push(*dst)
+            }
+            MOp::Global {
+                op: Opcode::Ldg,
+                reg,
+                ..
+            } => d.push(*reg),
             MOp::Resinfo { dst, .. } => {
                 for k in 0..3 {
                     d.push(Comp(dst.0, dst.1 + k));
@@ -379,6 +502,31 @@ impl MOp {
             }
             MOp::Kill { cond } => f(cond),
             MOp::Barrier { .. } => {}
+            MOp::FiberId { dst } => f(dst),
+            MOp::GlobalAtomic {
+                dst, addr, data, ..
+            } => {
+                f(dst);
+                f(addr);
+                f(data);
+            }
+            MOp::Global { reg, addr, .. } => {
+                f(reg);
+                f(addr);
+            }
+            MOp::QuadShuffle { dst, src, lane, .. } => {
+                f(dst);
+                f(src);
+                if let Some(l) = lane {
+                    f(l);
+                }
+            }
+            MOp::SubgroupMacro { dst, src, .. } => {
+                f(dst);
+                if let Some(s) = src {
+                    f(s);
+                }
+            }
         }
     }
 
@@ -387,7 +535,13 @@ impl MOp {
         match self {
             MOp::Ibo { op, .. } => *op != Opcode::LdibB,
             MOp::Local { op, .. } => matches!(op, Opcode::Stl | Opcode::Stp),
-            MOp::LocalAtomic { .. } | MOp::Barrier { .. } | MOp::Kill { .. } => true,
+            MOp::Global { op, .. } => *op == Opcode::Stg,
+            MOp::LocalAtomic { .. }
+            | MOp::GlobalAtomic { .. }
+            | MOp::Barrier { .. }
+            | MOp::Kill { .. } => true,
+            // Which fibers run it is part of its result: it stays where it is.
+            MOp::SubgroupMacro { .. } | MOp::QuadShuffle { .. } => true,
             _ => false,
         }
     }
@@ -398,6 +552,8 @@ impl MOp {
             self,
             MOp::Ibo { .. }
                 | MOp::Local { .. }
+                | MOp::Global { .. }
+                | MOp::GlobalAtomic { .. }
                 | MOp::LocalAtomic { .. }
                 | MOp::Barrier { .. }
                 | MOp::Tex {
@@ -414,11 +570,18 @@ impl MOp {
             | MOp::Sfu { op, .. }
             | MOp::Ibo { op, .. }
             | MOp::Local { op, .. }
+            | MOp::Global { op, .. }
+            | MOp::GlobalAtomic { op, .. }
             | MOp::LocalAtomic { op, .. }
             | MOp::Tex { op, .. }
             | MOp::Barrier { op, .. } => *op,
             MOp::Mov { .. } => Opcode::Mov,
             MOp::Ldc { .. } => Opcode::Ldc,
+            MOp::FiberId { .. } => Opcode::Getfiberid,
+            MOp::QuadShuffle { op, .. } => *op,
+            // Its first instructions read the operands as cat1/cat2 do, and its result
+            // is written by a move.
+            MOp::SubgroupMacro { .. } => Opcode::Mov,
             MOp::Resinfo { .. } => Opcode::ResinfoB,
             MOp::Kill { .. } => Opcode::Kill,
         }

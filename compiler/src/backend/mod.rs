@@ -9,6 +9,7 @@ pub mod mir;
 pub mod occupancy;
 pub mod ra;
 pub mod sched;
+pub mod subgroup_macro;
 
 use crate::error::{CompileError, Result};
 use crate::ir;
@@ -126,7 +127,15 @@ pub fn compile(shader: &ir::Shader, model: &dyn ShaderModel) -> Result<CompiledS
     });
     let [x, y, z] = shader.local_size;
     let invocations = x * y * z;
-    let plan = occupancy::plan(model, invocations, uses_barrier)?;
+    let uses_subgroups = shader.blocks.iter().any(|b| {
+        b.instrs.iter().any(|i| {
+            matches!(
+                i.op,
+                ir::Op::Subgroup(_) | ir::Op::SysVal(ir::SysVal::SubgroupInvocationId)
+            )
+        })
+    });
+    let plan = occupancy::plan(model, invocations, uses_barrier, uses_subgroups)?;
     sched::schedule(&mut m, model, plan.target);
     let alloc = ra::allocate(&mut m, shader.scratch_bytes, plan.budget).map_err(|e| {
         if plan.budget < ra::FULL_SCALARS {

@@ -40,11 +40,18 @@ fn largest_footprint(model: &dyn ShaderModel, waves: u32, double: bool) -> Optio
         .find(|&f| model.max_waves(f, double) >= waves)
 }
 
-/// The register budget and wave size for a shader of `invocations` per work group.
-pub fn plan(model: &dyn ShaderModel, invocations: u32, uses_barrier: bool) -> Result<Occupancy> {
+/// The register budget and wave size for a shader of `invocations` per work group. A
+/// shader using subgroups stays at the base wave size, the subgroupSize the driver
+/// reports.
+pub fn plan(
+    model: &dyn ShaderModel,
+    invocations: u32,
+    uses_barrier: bool,
+    uses_subgroups: bool,
+) -> Result<Occupancy> {
     let g = model.gpu();
     let (double, budget_vec4) = if uses_barrier {
-        let sizes: &[bool] = if g.supports_double_threadsize {
+        let sizes: &[bool] = if g.supports_double_threadsize && !uses_subgroups {
             &[false, true]
         } else {
             &[false]
@@ -92,19 +99,34 @@ mod tests {
         let a660 = model("a660").unwrap();
         let a740 = model("a740").unwrap();
         // 1024 invocations: 8 pairs of 64-wide waves, 64 / 8 = 8 vec4.
-        assert_eq!(plan(a660.as_ref(), 1024, true).unwrap().budget, 8 * 4);
-        assert_eq!(plan(a740.as_ref(), 1024, true).unwrap().budget, 12 * 4);
+        assert_eq!(
+            plan(a660.as_ref(), 1024, true, false).unwrap().budget,
+            8 * 4
+        );
+        assert_eq!(
+            plan(a740.as_ref(), 1024, true, false).unwrap().budget,
+            12 * 4
+        );
         // 672: 6 pairs (64 / 6 = 10), or 3 pairs of double waves (64 / 6 = 10).
-        let p = plan(a660.as_ref(), 672, true).unwrap();
+        let p = plan(a660.as_ref(), 672, true, false).unwrap();
         assert_eq!((p.budget, p.double), (10 * 4, false));
         // 320: 3 pairs (21) beats 2 double pairs (16).
-        assert_eq!(plan(a660.as_ref(), 320, true).unwrap().budget, 21 * 4);
+        assert_eq!(
+            plan(a660.as_ref(), 320, true, false).unwrap().budget,
+            21 * 4
+        );
         // 143: 2 pairs, 32 vec4 each on a660; on a740 48, all a fiber can name.
-        assert_eq!(plan(a660.as_ref(), 143, true).unwrap().budget, 32 * 4);
-        assert_eq!(plan(a740.as_ref(), 143, true).unwrap().budget, 48 * 4);
+        assert_eq!(
+            plan(a660.as_ref(), 143, true, false).unwrap().budget,
+            32 * 4
+        );
+        assert_eq!(
+            plan(a740.as_ref(), 143, true, false).unwrap().budget,
+            48 * 4
+        );
         // Without a barrier the whole file.
         assert_eq!(
-            plan(a660.as_ref(), 1024, false).unwrap().budget,
+            plan(a660.as_ref(), 1024, false, false).unwrap().budget,
             FULL_SCALARS
         );
     }
@@ -114,8 +136,11 @@ mod tests {
         // a660: 16 waves up to 8 vec4 (64 / 8 * 2); a740 up to 12 (96 / 12 * 2).
         let a660 = model("a660").unwrap();
         let a740 = model("a740").unwrap();
-        assert_eq!(plan(a660.as_ref(), 64, false).unwrap().target, 7 * 4);
-        assert_eq!(plan(a740.as_ref(), 64, false).unwrap().target, 11 * 4);
+        assert_eq!(plan(a660.as_ref(), 64, false, false).unwrap().target, 7 * 4);
+        assert_eq!(
+            plan(a740.as_ref(), 64, false, false).unwrap().target,
+            11 * 4
+        );
         assert_eq!(a660.max_waves(8, false), 16);
         assert_eq!(a660.max_waves(9, false), 14);
     }

@@ -34,6 +34,8 @@ fn is_memory(op: &MOp) -> bool {
         op,
         MOp::Ibo { .. }
             | MOp::Local { .. }
+            | MOp::Global { .. }
+            | MOp::GlobalAtomic { .. }
             | MOp::LocalAtomic { .. }
             | MOp::Barrier { .. }
             | MOp::Kill { .. }

@@ -140,6 +140,7 @@ impl Machine<'_> {
                 .and_then(|l| l.get(offset as usize))
                 .copied()
                 .ok_or(format!("local{v} has no slot {offset}")),
+            Space::Global { .. } => Err("device addresses are not interpreted".into()),
         }
     }
 
@@ -156,6 +157,7 @@ impl Machine<'_> {
                 let b = self.buffer(r, inv)?;
                 write(&mut b.data, offset, size, v, "buffer")
             }
+            Space::Global { .. } => Err("device addresses are not interpreted".into()),
             Space::Shared => write(&mut self.shared, offset, size, v, "shared memory"),
             Space::Scratch => write(&mut inv.scratch, offset, size, v, "scratch memory"),
             Space::Local(var) => {
@@ -314,6 +316,11 @@ impl Machine<'_> {
                 (Some(old), None)
             }
             Op::Barrier(b) => (None, b.execution.then_some(State::AtBarrier)),
+            Op::Subgroup(_) => {
+                return Err(format!(
+                    "{op}: the interpreter runs invocations one at a time, without subgroups"
+                ))
+            }
             Op::BufferSize(r) => {
                 let b = self.buffer(r, inv)?;
                 (Some(b.data.len() as u64), None)

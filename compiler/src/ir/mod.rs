@@ -282,6 +282,9 @@ pub struct Shader {
     pub cull_distances: u8,
     /// The input attachments a fragment shader declares (InputAttachmentIndex), ascending.
     pub input_attachments: Vec<u32>,
+    /// Invocations per subgroup: the wave size a shader using subgroups is compiled
+    /// for (0 until the compiler knows the GPU).
+    pub subgroup_size: u32,
 }
 
 impl Shader {
@@ -300,6 +303,7 @@ impl Shader {
             clip_distances: 0,
             input_attachments: Vec::new(),
             cull_distances: 0,
+            subgroup_size: 0,
         }
     }
 

@@ -281,6 +281,11 @@ pub enum Space {
     Const,
     /// A function-local variable slot, before `lower_vars_to_ssa`.
     Local(u32),
+    /// Memory at a device address (a physical storage buffer pointer): the operation's
+    /// offset is the address's low 32 bits and `hi` its high 32 bits.
+    Global {
+        hi: Src,
+    },
 }
 
 impl Space {
@@ -289,14 +294,18 @@ impl Space {
     }
 
     fn for_each_src_mut(&mut self, f: &mut impl FnMut(&mut Src)) {
-        if let Space::Ssbo(r) | Space::Ubo(r) = self {
-            r.for_each_src_mut(f);
+        match self {
+            Space::Ssbo(r) | Space::Ubo(r) => r.for_each_src_mut(f),
+            Space::Global { hi } => f(hi),
+            _ => {}
         }
     }
 
     fn for_each_src(&self, f: &mut impl FnMut(&Src)) {
-        if let Space::Ssbo(r) | Space::Ubo(r) = self {
-            r.for_each_src(f);
+        match self {
+            Space::Ssbo(r) | Space::Ubo(r) => r.for_each_src(f),
+            Space::Global { hi } => f(hi),
+            _ => {}
         }
     }
 }
@@ -565,8 +574,46 @@ pub enum SysVal {
     /// (WorkgroupId + BaseWorkgroup) * local size + LocalInvocationId.
     GlobalInvocationId(u8),
     LocalInvocationIndex,
+    /// Invocations per subgroup: the wave size the shader is compiled for.
     SubgroupSize,
+    /// The invocation's fiber in its wave (`getfiberid`).
     SubgroupInvocationId,
+}
+
+/// What a subgroup operation computes over the active invocations of its wave.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SubgroupOp {
+    /// True in the lowest active invocation only.
+    Elect,
+    /// Whether the boolean operand is true in any / all active invocations.
+    Any,
+    All,
+    /// Dword `0..4` of the mask of active invocations whose operand is true.
+    Ballot(u8),
+    /// The operand of the lowest active invocation.
+    BroadcastFirst,
+    /// The first operand of the invocation the second (dynamically uniform) names.
+    Broadcast,
+    /// The operand of the invocation the second names, different per invocation.
+    Shuffle,
+    /// The operation (an associative [`AluOp`]) over the operands of every active
+    /// invocation, of those up to and including this one, or of those before it.
+    Reduce(AluOp),
+    InclusiveScan(AluOp),
+    ExclusiveScan(AluOp),
+    /// The operand of invocation `src[1]` (0-3, uniform) of the invocation's quad.
+    QuadBroadcast,
+    /// The operand of the invocation at `lane ^ n` in the quad (1: horizontal,
+    /// 2: vertical, 3: diagonal).
+    QuadSwap(u8),
+}
+
+/// A subgroup operation on operands of `size` bits (booleans for `Any`/`All`/`Ballot`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Subgroup {
+    pub op: SubgroupOp,
+    pub size: BitSize,
+    pub srcs: SmallVec<[Src; 2]>,
 }
 
 /// What a barrier orders.
@@ -600,6 +647,9 @@ pub enum Op {
     TexelStore(TexelStore),
     TexelAtomic(TexelAtomic),
     TexelSize(TexelSize),
+    /// A subgroup operation: its result depends on the other invocations of the wave,
+    /// so it is neither moved across control flow nor merged with another.
+    Subgroup(Subgroup),
     /// A value with no defined contents.
     Undef,
 }
@@ -663,6 +713,7 @@ impl Op {
                 }
             }
             Op::Output(o) => f(&mut o.src),
+            Op::Subgroup(g) => g.srcs.iter_mut().for_each(f),
             Op::SysVal(_) | Op::Barrier(_) | Op::Undef | Op::Kill => {}
         }
     }
@@ -717,6 +768,7 @@ impl Op {
                 }
             }
             Op::Output(o) => f(&o.src),
+            Op::Subgroup(g) => g.srcs.iter().for_each(f),
             Op::SysVal(_) | Op::Barrier(_) | Op::Undef | Op::Kill => {}
         }
     }
@@ -734,11 +786,12 @@ impl Op {
             Op::Store(_) | Op::Atomic(_) | Op::Barrier(_) | Op::TexelStore(_) => false,
             Op::Output(_) | Op::Kill => false,
             Op::TexelAtomic(_) => false,
+            Op::Subgroup(_) => false,
         }
     }
 
     /// Operations that can be removed when their result is unused (every load can).
     pub fn is_removable(&self) -> bool {
-        self.is_pure() || matches!(self, Op::Load(_) | Op::TexelLoad(_))
+        self.is_pure() || matches!(self, Op::Load(_) | Op::TexelLoad(_) | Op::Subgroup(_))
     }
 }

@@ -60,6 +60,7 @@ impl Display for Space {
             Space::Scratch => write!(f, "scratch"),
             Space::Const => write!(f, "const"),
             Space::Local(v) => write!(f, "local{v}"),
+            Space::Global { hi } => write!(f, "global(hi {hi})"),
         }
     }
 }
@@ -222,6 +223,27 @@ impl Display for Op {
                 Ok(())
             }
             Op::BufferSize(r) => write!(f, "buffer_size ssbo{r}"),
+            Op::Subgroup(g) => {
+                match g.op {
+                    SubgroupOp::Elect => write!(f, "subgroup_elect")?,
+                    SubgroupOp::Any => write!(f, "subgroup_any")?,
+                    SubgroupOp::All => write!(f, "subgroup_all")?,
+                    SubgroupOp::Ballot(d) => write!(f, "subgroup_ballot.{d}")?,
+                    SubgroupOp::BroadcastFirst => write!(f, "subgroup_broadcast_first")?,
+                    SubgroupOp::Broadcast => write!(f, "subgroup_broadcast")?,
+                    SubgroupOp::Shuffle => write!(f, "subgroup_shuffle")?,
+                    SubgroupOp::Reduce(a) => write!(f, "subgroup_reduce_{}", a.name())?,
+                    SubgroupOp::InclusiveScan(a) => write!(f, "subgroup_iscan_{}", a.name())?,
+                    SubgroupOp::ExclusiveScan(a) => write!(f, "subgroup_escan_{}", a.name())?,
+                    SubgroupOp::QuadBroadcast => write!(f, "quad_broadcast")?,
+                    SubgroupOp::QuadSwap(n) => write!(f, "quad_swap.{n}")?,
+                }
+                write!(f, ".{}", g.size)?;
+                for (i, s) in g.srcs.iter().enumerate() {
+                    write!(f, "{}{s}", if i == 0 { " " } else { ", " })?;
+                }
+                Ok(())
+            }
             Op::TexelLoad(l) => {
                 let c = COMPONENTS.get(l.component as usize).unwrap_or(&'?');
                 let op = if l.filtered {

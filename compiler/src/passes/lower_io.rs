@@ -168,6 +168,11 @@ pub fn run(shader: &mut Shader) {
                     );
                     Some(Op::alu(AluOp::IAdd, BitSize::B32, &[zyx, x]))
                 }
+                Op::SysVal(SysVal::SubgroupSize) if shader.subgroup_size != 0 => Some(Op::alu(
+                    AluOp::Mov,
+                    BitSize::B32,
+                    &[Src::Imm(u64::from(shader.subgroup_size))],
+                )),
                 Op::Load(l) if l.space == Space::PushConst => lower_push_load(shader, l, &mut out),
                 _ => None,
             };

@@ -6,6 +6,7 @@ pub mod lower_div64;
 pub mod lower_int64;
 pub mod lower_int_ops;
 pub mod lower_io;
+pub mod lower_narrow_buffer_access;
 pub mod lower_vars_to_ssa;
 pub mod opt_algebraic;
 pub mod opt_const_fold;
@@ -64,6 +65,9 @@ pub fn run_all(
     after_pass("lower_io", shader);
     lower_descriptors::run(shader, layout)?;
     after_pass("lower_descriptors", shader);
+    if lower_narrow_buffer_access::run(shader) {
+        after_pass("lower_narrow_buffer_access", shader);
+    }
     if lower_div64::run(shader) {
         after_pass("lower_div64", shader);
     }

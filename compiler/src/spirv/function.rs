@@ -56,6 +56,12 @@ pub(super) enum PtrBase {
         index: Src,
         array_pending: bool,
     },
+    /// Memory at a device address (a physical storage buffer pointer, whose value is
+    /// the 64-bit address: as a value it is a 64-bit integer, and it becomes a `Ptr`
+    /// only to be loaded from, stored to or indexed).
+    Global {
+        addr: Src,
+    },
     /// A texel of a storage texel buffer or image (OpImageTexelPointer), for atomics:
     /// its first `count` coordinates.
     Texel {
@@ -97,7 +103,9 @@ impl Ptr {
             | PtrBase::Image { .. }
             | PtrBase::Texel { .. } => LayoutKind::Slots,
             PtrBase::Shared => LayoutKind::Packed,
-            PtrBase::Buffer { .. } | PtrBase::PushConst => LayoutKind::Explicit,
+            PtrBase::Buffer { .. } | PtrBase::PushConst | PtrBase::Global { .. } => {
+                LayoutKind::Explicit
+            }
         }
     }
 }
@@ -263,11 +271,133 @@ impl<'m> Translator<'m> {
         let id = id_at(inst, i)?;
         match self.get(ids, id) {
             Some(Val::Ptr(p)) => Ok(p),
+            Some(Val::Comp(c)) if self.device_pointee(id).is_some() => Ok(Ptr {
+                base: PtrBase::Global { addr: c.srcs[0] },
+                pointee: self.device_pointee(id).expect("checked"),
+                offset: Src::Imm(0),
+                matrix: None,
+                comp_stride: None,
+            }),
             Some(Val::Comp(_) | Val::Image(_) | Val::Sampler(_)) => {
                 Err(err(inst, format!("%{id} is not a pointer")))
             }
             None => Err(self.undefined(inst, id)),
         }
+    }
+
+    /// The pointee of `id` when its type is a physical storage buffer pointer.
+    fn device_pointee(&self, id: Id) -> Option<Id> {
+        let ty = self
+            .types_of
+            .get(&id)
+            .copied()
+            .or_else(|| self.m.constant_type(id))?;
+        match self.m.ty(ty).ok()? {
+            Type::Pointer {
+                class: StorageClass::PhysicalStorageBuffer,
+                pointee,
+            } => Some(*pointee),
+            _ => None,
+        }
+    }
+
+    /// A device address `ptr` + `rel` bytes, as its low and high halves.
+    fn global_address(&mut self, ptr: &Ptr, addr: Src, rel: u32) -> Result<(Src, Src)> {
+        let off = self.offset_plus(ptr, rel)?;
+        let wide = self.convert(
+            ConvKind::I2I { signed: false },
+            BitSize::B32,
+            BitSize::B64,
+            off,
+        )?;
+        let at = self.alu(AluOp::IAdd, BitSize::B64, &[addr, wide])?;
+        let lo = self.alu(AluOp::Unpack64Lo, BitSize::B64, &[at])?;
+        let hi = self.alu(AluOp::Unpack64Hi, BitSize::B64, &[at])?;
+        Ok((lo, hi))
+    }
+
+    /// The leaves of `ptr`'s pointee at a device address, each 64-bit one as two
+    /// 32-bit accesses (each with its own carried address).
+    fn global_leaves(&self, ptr: &Ptr) -> Result<Vec<(u32, BitSize)>> {
+        let leaves = self.leaf_offsets(ptr)?;
+        if ptr.matrix.is_some() || ptr.comp_stride.is_some() {
+            return Err(CompileError::new(
+                "matrices through device addresses are not supported",
+            ));
+        }
+        Ok(leaves)
+    }
+
+    fn load_global(&mut self, ptr: &Ptr, addr: Src) -> Result<Comp> {
+        let mut srcs = Vec::new();
+        let mut sizes = Vec::new();
+        for (rel, size) in self.global_leaves(ptr)? {
+            let load = |t: &mut Self, rel: u32, size: BitSize| -> Result<Src> {
+                let (lo, hi) = t.global_address(ptr, addr, rel)?;
+                t.value(
+                    Op::Load(Load {
+                        space: Space::Global { hi },
+                        offset: lo,
+                        size,
+                    }),
+                    size,
+                )
+            };
+            let v = match size {
+                BitSize::B64 => {
+                    let lo = load(self, rel, BitSize::B32)?;
+                    let hi = load(self, rel + 4, BitSize::B32)?;
+                    self.alu(AluOp::Pack64, BitSize::B32, &[lo, hi])?
+                }
+                BitSize::B1 => {
+                    let v = load(self, rel, BitSize::B32)?;
+                    self.convert(ConvKind::Bool, BitSize::B32, BitSize::B1, v)?
+                }
+                s => load(self, rel, s)?,
+            };
+            srcs.push(v);
+            sizes.push(size);
+        }
+        Ok(Comp::new(srcs, sizes))
+    }
+
+    fn store_global(&mut self, ptr: &Ptr, addr: Src, value: &Comp) -> Result<()> {
+        let leaves = self.global_leaves(ptr)?;
+        if leaves.len() != value.len() {
+            return Err(CompileError::new(
+                "stored value does not match the pointer's type",
+            ));
+        }
+        for (i, (rel, size)) in leaves.into_iter().enumerate() {
+            let v = value.srcs[i];
+            let store = |t: &mut Self, rel: u32, size: BitSize, v: Src| -> Result<()> {
+                let (lo, hi) = t.global_address(ptr, addr, rel)?;
+                t.emit(
+                    Op::Store(Store {
+                        space: Space::Global { hi },
+                        offset: lo,
+                        value: v,
+                        size,
+                    }),
+                    None,
+                )?;
+                Ok(())
+            };
+            match size {
+                BitSize::B64 => {
+                    let lo = self.alu(AluOp::Unpack64Lo, BitSize::B64, &[v])?;
+                    let hi = self.alu(AluOp::Unpack64Hi, BitSize::B64, &[v])?;
+                    store(self, rel, BitSize::B32, lo)?;
+                    store(self, rel + 4, BitSize::B32, hi)?;
+                }
+                BitSize::B1 => {
+                    let w = self.convert(ConvKind::Bool, BitSize::B1, BitSize::B32, v)?;
+                    store(self, rel, BitSize::B32, w)?;
+                }
+                s => store(self, rel, s, v)?,
+            }
+        }
+        Ok(())
     }
 
     pub fn result_sizes(&self, inst: &dr::Instruction) -> Result<Vec<BitSize>> {
@@ -464,6 +594,11 @@ impl<'m> Translator<'m> {
             PtrBase::BuiltIn(b) => {
                 return Err(CompileError::new(format!("built-in {b:?} is not memory")))
             }
+            PtrBase::Global { .. } => {
+                return Err(CompileError::new(
+                    "a device address is reached by its own loads, stores and atomics",
+                ))
+            }
             PtrBase::Image { .. } => {
                 return Err(CompileError::new(
                     "a texel buffer is a descriptor, not memory to load or store",
@@ -511,6 +646,24 @@ impl<'m> Translator<'m> {
             BuiltIn::LocalInvocationIndex => SysVal::LocalInvocationIndex,
             BuiltIn::SubgroupSize => SysVal::SubgroupSize,
             BuiltIn::SubgroupLocalInvocationId => SysVal::SubgroupInvocationId,
+            // Waves are cut from the linear local index (as the hardware fills them).
+            BuiltIn::SubgroupId if stage == Stage::Compute => {
+                let index = self.value(Op::SysVal(SysVal::LocalInvocationIndex), BitSize::B32)?;
+                let size = self.value(Op::SysVal(SysVal::SubgroupSize), BitSize::B32)?;
+                return self.alu(AluOp::UDiv, BitSize::B32, &[index, size]);
+            }
+            BuiltIn::NumSubgroups if stage == Stage::Compute => {
+                let [x, y, z] = self.shader.local_size;
+                let size = self.value(Op::SysVal(SysVal::SubgroupSize), BitSize::B32)?;
+                let n = Src::Imm(u64::from(x * y * z));
+                let up = self.alu(AluOp::IAdd, BitSize::B32, &[n, size])?;
+                let up = self.alu(AluOp::ISub, BitSize::B32, &[up, Src::Imm(1)])?;
+                return self.alu(AluOp::UDiv, BitSize::B32, &[up, size]);
+            }
+            b if super::subgroup::Mask::of(b).is_some() => {
+                let mask = super::subgroup::Mask::of(b).expect("checked");
+                return self.subgroup_mask(mask, component.min(3));
+            }
             BuiltIn::WorkgroupSize => {
                 return Ok(Src::Imm(self.shader.local_size[c as usize] as u64))
             }
@@ -540,6 +693,9 @@ impl<'m> Translator<'m> {
     }
 
     pub fn load_from(&mut self, ptr: &Ptr) -> Result<Comp> {
+        if let PtrBase::Global { addr } = ptr.base {
+            return self.load_global(ptr, addr);
+        }
         if let PtrBase::BuiltIn(b) = ptr.base {
             let n = self.m.leaves(ptr.pointee).map_err(CompileError::new)?.len();
             let first = ptr
@@ -592,6 +748,9 @@ impl<'m> Translator<'m> {
         }
         if let PtrBase::Buffer { ubo: true, .. } = ptr.base {
             return Err(CompileError::new("uniform buffers are read-only"));
+        }
+        if let PtrBase::Global { addr } = ptr.base {
+            return self.store_global(ptr, addr, value);
         }
         let leaves = self.leaf_offsets(ptr)?;
         if leaves.len() != value.len() {
@@ -1284,7 +1443,47 @@ impl<'m> Translator<'m> {
                 None
             }
             O::AccessChain | O::InBoundsAccessChain => {
-                Some(Val::Ptr(self.access_chain(ids, inst)?))
+                let p = self.access_chain(ids, inst)?;
+                match p.base {
+                    // A device address stays a value: the base plus the offset.
+                    PtrBase::Global { addr } => {
+                        if p.matrix.is_some() || p.comp_stride.is_some() {
+                            return Err(err(
+                                inst,
+                                "matrices through device addresses are not supported",
+                            ));
+                        }
+                        let wide = self.convert(
+                            ConvKind::I2I { signed: false },
+                            BitSize::B32,
+                            BitSize::B64,
+                            p.offset,
+                        )?;
+                        let at = self.alu(AluOp::IAdd, BitSize::B64, &[addr, wide])?;
+                        Some(Val::Comp(Comp::new(vec![at], vec![BitSize::B64])))
+                    }
+                    _ => Some(Val::Ptr(p)),
+                }
+            }
+            O::ConvertUToPtr | O::ConvertPtrToU => {
+                // A device address and an integer of any width, zero-extended or
+                // truncated.
+                let v = self.comp(ids, inst, 0)?;
+                let to = self.result_sizes(inst)?;
+                if v.len() != 1 || to.len() != 1 {
+                    return Err(err(inst, "only scalar addresses convert"));
+                }
+                let r = if v.sizes[0] == to[0] {
+                    v.srcs[0]
+                } else {
+                    self.convert(
+                        ConvKind::I2I { signed: false },
+                        v.sizes[0],
+                        to[0],
+                        v.srcs[0],
+                    )?
+                };
+                Some(Val::Comp(Comp::new(vec![r], to)))
             }
             O::PtrAccessChain | O::InBoundsPtrAccessChain => {
                 return Err(err(inst, "pointer arithmetic is not supported"))
@@ -1347,6 +1546,7 @@ impl<'m> Translator<'m> {
             | O::AtomicAnd
             | O::AtomicOr
             | O::AtomicXor => Some(Val::Comp(self.atomic(ids, inst)?)),
+            op if super::subgroup::is_subgroup_op(op) => Some(Val::Comp(self.subgroup(ids, inst)?)),
             _ => Some(Val::Comp(self.value_instruction(ids, inst)?)),
         };
         if let Some(v) = result {
@@ -1461,23 +1661,27 @@ impl<'m> Translator<'m> {
             let v = self.texel_atomic(inst, image, coords, aop, data, compare)?;
             return Ok(Comp::new(vec![v], vec![size]));
         }
-        let space = match p.base {
-            PtrBase::Shared | PtrBase::Buffer { ubo: false, .. } => {
-                self.space(&p).map_err(|e| err(inst, e))?
-            }
-            _ => {
-                return Err(err(
-                    inst,
-                    "atomics need a storage buffer, shared memory or a texel",
-                ))
-            }
-        };
         let leaves = layout::leaf_offsets(self.m, p.pointee, p.layout(), None, None)
             .map_err(|e| err(inst, e))?;
         if leaves.len() != 1 {
             return Err(err(inst, "pointer is not to a scalar"));
         }
-        let offset = self.offset_plus(&p, leaves[0].0)?;
+        let (space, offset) = match p.base {
+            PtrBase::Shared | PtrBase::Buffer { ubo: false, .. } => (
+                self.space(&p).map_err(|e| err(inst, e))?,
+                self.offset_plus(&p, leaves[0].0)?,
+            ),
+            PtrBase::Global { addr } => {
+                let (lo, hi) = self.global_address(&p, addr, leaves[0].0)?;
+                (Space::Global { hi }, lo)
+            }
+            _ => {
+                return Err(err(
+                    inst,
+                    "atomics need a storage buffer, shared memory, a device address or a texel",
+                ))
+            }
+        };
         let v = self.value(
             Op::Atomic(Atomic {
                 op: aop,

@@ -9,6 +9,7 @@ mod interface;
 mod layout;
 mod module;
 mod operands;
+mod subgroup;
 mod values;
 
 use crate::error::{CompileError, Result};

@@ -213,6 +213,13 @@ impl Module {
                     | C::VulkanMemoryModelDeviceScope
                     | C::Int64Atomics
                     | C::GroupNonUniform
+                    | C::PhysicalStorageBufferAddresses
+                    | C::GroupNonUniformVote
+                    | C::GroupNonUniformBallot
+                    | C::GroupNonUniformArithmetic
+                    | C::GroupNonUniformQuad
+                    | C::SubgroupBallotKHR
+                    | C::SubgroupVoteKHR
                     | C::Matrix
                     | C::SampledBuffer
                     | C::ImageBuffer
@@ -497,10 +504,13 @@ impl Module {
                     Some(dr::Operand::StorageClass(c)) => *c,
                     _ => return Err(err(inst, "missing storage class")),
                 };
-                // Pointee may be forward-declared (OpTypeForwardPointer); we only allow
-                // types defined before.
+                // Only a physical storage buffer pointer may point to a type defined
+                // later (declared by OpTypeForwardPointer); its pointee is looked up
+                // when the pointer is used.
                 let pointee = id_at(inst, 1)?;
-                self.defined_type(inst, pointee)?;
+                if class != StorageClass::PhysicalStorageBuffer {
+                    self.defined_type(inst, pointee)?;
+                }
                 Some(Type::Pointer { class, pointee })
             }
             SpvOp::TypeFunction => Some(Type::Function),
@@ -514,9 +524,27 @@ impl Module {
                     _ => return Err(err(inst, format!("%{image} is not an image type"))),
                 })
             }
-            SpvOp::TypeForwardPointer => {
-                return Err(err(inst, "forward pointers are not supported"))
-            }
+            SpvOp::TypeForwardPointer => match inst.operands.get(1) {
+                // A device address until the OpTypePointer that follows names its
+                // pointee (struct members may hold it before).
+                Some(dr::Operand::StorageClass(StorageClass::PhysicalStorageBuffer)) => {
+                    let id = id_at(inst, 0)?;
+                    self.types.insert(
+                        id,
+                        Type::Pointer {
+                            class: StorageClass::PhysicalStorageBuffer,
+                            pointee: 0,
+                        },
+                    );
+                    return Ok(());
+                }
+                _ => {
+                    return Err(err(
+                        inst,
+                        "only physical storage buffer pointers are forward-declared",
+                    ))
+                }
+            },
             _ => None,
         };
         if let Some(t) = ty {
@@ -686,6 +714,51 @@ impl Module {
         })
     }
 
+    /// Where the part of constant `composite` that the literal indices from operand
+    /// `first` name lies among its leaves: (first leaf, count).
+    fn constant_part(
+        &self,
+        inst: &dr::Instruction,
+        composite: Id,
+        first: usize,
+    ) -> Result<(usize, usize)> {
+        let e = |m: String| err(inst, m);
+        let mut ty = self
+            .constant_type(composite)
+            .ok_or_else(|| err(inst, format!("%{composite} is not a constant")))?;
+        let mut start = 0usize;
+        for i in first..inst.operands.len() {
+            let k = lit_at(inst, i)? as usize;
+            let (elem, before) = match self.ty(ty)? {
+                Type::Struct { members } => {
+                    let m = *members
+                        .get(k)
+                        .ok_or_else(|| err(inst, format!("no member {k}")))?;
+                    let mut before = 0;
+                    for p in &members[..k] {
+                        before += self.leaves(*p).map_err(e)?.len();
+                    }
+                    (m, before)
+                }
+                Type::Vector { elem, count }
+                | Type::Array { elem, len: count }
+                | Type::Matrix {
+                    column: elem,
+                    count,
+                } => {
+                    if k >= *count as usize {
+                        return Err(err(inst, format!("index {k} is out of range")));
+                    }
+                    (*elem, k * self.leaves(*elem).map_err(e)?.len())
+                }
+                _ => return Err(err(inst, "indexes into a scalar")),
+            };
+            start += before;
+            ty = elem;
+        }
+        Ok((start, self.leaves(ty).map_err(e)?.len()))
+    }
+
     /// OpSpecConstantOp: the operations the SPIR-V specification allows in shaders,
     /// evaluated now that specialisation values are known.
     fn spec_constant_op(&self, inst: &dr::Instruction, leaves: &[BitSize]) -> Result<Vec<u64>> {
@@ -780,7 +853,19 @@ impl Module {
                     })
                     .collect()
             }
-            SpvOp::CompositeExtract | SpvOp::CompositeInsert | SpvOp::VectorShuffle => {
+            SpvOp::FConvert => {
+                let from = arg_size(0)?;
+                arg(0)?
+                    .iter()
+                    .map(|v| eval::eval_convert(ConvKind::F2F, from, leaves[0], *v).unwrap_or(0))
+                    .collect()
+            }
+            SpvOp::CompositeExtract => {
+                let composite = id_at(inst, 1)?;
+                let (start, n) = self.constant_part(inst, composite, 2)?;
+                arg(0)?[start..start + n].to_vec()
+            }
+            SpvOp::CompositeInsert | SpvOp::VectorShuffle => {
                 return Err(err(
                     inst,
                     format!("{opcode:?} in OpSpecConstantOp is not supported"),
@@ -816,6 +901,11 @@ impl Module {
             Type::Int { width: 16, .. } | Type::Float { width: 16 } => Ok(BitSize::B16),
             Type::Int { width: 32, .. } | Type::Float { width: 32 } => Ok(BitSize::B32),
             Type::Int { width: 64, .. } => Ok(BitSize::B64),
+            // A device address.
+            Type::Pointer {
+                class: StorageClass::PhysicalStorageBuffer,
+                ..
+            } => Ok(BitSize::B64),
             Type::Float { width: 64 } => {
                 Err("64-bit floats are not supported (ir3 has no fp64)".into())
             }
@@ -865,7 +955,9 @@ impl Module {
                 Ok(())
             }
             Type::RuntimeArray { .. } => Err("runtime arrays have no fixed size".into()),
-            Type::Pointer { .. } => Err("pointers cannot be stored in values".into()),
+            Type::Pointer { class, .. } if *class != StorageClass::PhysicalStorageBuffer => {
+                Err("pointers cannot be stored in values".into())
+            }
             Type::Image(_) | Type::SampledImage { .. } | Type::Sampler => {
                 Err("images and samplers are descriptors, not values with components".into())
             }

@@ -54,6 +54,17 @@ fn spec_constants() -> Case {
         })
 }
 
+/// A member of a specialised composite constant and a 16-bit conversion of a
+/// specialised float: 2.25 is binary16 0x4080 (exponent 16, mantissa 0x80).
+fn spec_const_composites() -> Case {
+    Case::new("spec_const_composites", 1)
+        .spec(0, 7)
+        .spec(1, 11)
+        .spec(2, 2.25f32.to_bits() as u64)
+        .ssbo(0, vec![0; 16])
+        .expect(Expect::U32(vec![11, 18, 7, 0x4080]))
+}
+
 fn spec_const_ops() -> Case {
     let a = random(40, 64);
     let (width, shift) = (7usize, 7usize);
@@ -304,6 +315,7 @@ pub fn all() -> Vec<Case> {
         builtins_3d(),
         spec_constants(),
         spec_const_ops(),
+        spec_const_composites(),
         bitfield(),
         packing(),
         extended_arith(),

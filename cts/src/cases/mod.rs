@@ -9,11 +9,13 @@ pub mod buffer_layouts;
 pub mod buffer_markers;
 pub mod control_flow;
 pub mod copies_and_fills;
+pub mod device_addresses;
 pub mod dispatch;
 pub mod image_shaders;
 pub mod images;
 pub mod indirect_dispatch;
 pub mod memory;
+pub mod non_semantic;
 mod one_dispatch;
 pub mod pipeline_cache;
 pub mod pipelines;
@@ -25,8 +27,12 @@ pub mod queries;
 pub mod rejections;
 pub mod render_passes;
 pub mod robustness;
+pub mod scalar_layout;
 pub mod shared_memory;
+pub mod sixteen_bit;
+pub mod spirv_1_4;
 mod step;
+pub mod subgroups;
 pub mod synchronization;
 pub mod timeline_semaphores;
 
@@ -57,6 +63,12 @@ pub fn all() -> Vec<Case> {
         rejections::CASES,
         robustness::CASES,
         presentation::CASES,
+        subgroups::CASES,
+        sixteen_bit::CASES,
+        scalar_layout::CASES,
+        spirv_1_4::CASES,
+        device_addresses::CASES,
+        non_semantic::CASES,
     ]
     .concat()
 }

@@ -62,9 +62,14 @@ impl Harness {
         placement: Placement,
     ) -> Result<vk::DeviceMemory, Stop> {
         let memory_type_index = self.memory_type(requirements.memory_type_bits, placement)?;
-        let alloc = vk::MemoryAllocateInfo::default()
+        let mut flags =
+            vk::MemoryAllocateFlagsInfo::default().flags(vk::MemoryAllocateFlags::DEVICE_ADDRESS);
+        let mut alloc = vk::MemoryAllocateInfo::default()
             .allocation_size(requirements.size)
             .memory_type_index(memory_type_index);
+        if self.caps.buffer_device_address {
+            alloc = alloc.push_next(&mut flags);
+        }
         // SAFETY: a valid allocation of a type the object allows.
         unsafe { self.device.allocate_memory(&alloc, None) }.or_stop("vkAllocateMemory")
     }
@@ -129,6 +134,28 @@ impl Harness {
     /// A host buffer of `size` bytes, filled with [`POISON`].
     pub fn host_buffer(&mut self, size: u64, usage: vk::BufferUsageFlags) -> Result<Buffer, Stop> {
         self.buffer(size, usage, Placement::Host)
+    }
+
+    /// The device address of `buffer` (created with SHADER_DEVICE_ADDRESS),
+    /// through the core or the KHR command as the device offers it.
+    pub fn device_address(&self, buffer: &Buffer) -> Result<u64, Stop> {
+        let name: &std::ffi::CStr = if vk::api_version_minor(self.caps.api_version) >= 2 {
+            c"vkGetBufferDeviceAddress"
+        } else {
+            c"vkGetBufferDeviceAddressKHR"
+        };
+        // SAFETY: a live device, and a command name of an enabled version or
+        // extension.
+        let f = unsafe {
+            self.instance()
+                .get_device_proc_addr(self.device.handle(), name.as_ptr())
+        }
+        .ok_or_else(|| Stop::Error(format!("{name:?} is not offered")))?;
+        // SAFETY: the command's own prototype.
+        let f: vk::PFN_vkGetBufferDeviceAddress = unsafe { std::mem::transmute(f) };
+        let info = vk::BufferDeviceAddressInfo::default().buffer(buffer.handle);
+        // SAFETY: a buffer of this device, bound to memory.
+        Ok(unsafe { f(self.device.handle(), &info) })
     }
 
     /// A host buffer holding `bytes`.

@@ -142,6 +142,31 @@ impl Harness {
         &self.caps
     }
 
+    /// The device's subgroup size, stages and operations (Vulkan 1.1's
+    /// `VkPhysicalDeviceSubgroupProperties`; nothing before 1.1).
+    pub fn subgroup_properties(&self) -> (u32, vk::ShaderStageFlags, vk::SubgroupFeatureFlags) {
+        if vk::api_version_minor(self.caps.api_version) < 1 {
+            return (
+                0,
+                vk::ShaderStageFlags::empty(),
+                vk::SubgroupFeatureFlags::empty(),
+            );
+        }
+        let mut sub = vk::PhysicalDeviceSubgroupProperties::default();
+        let mut props = vk::PhysicalDeviceProperties2::default().push_next(&mut sub);
+        // SAFETY: a 1.1 device, and the chain holds one structure it knows,
+        // alive for the call.
+        unsafe {
+            self.instance
+                .get_physical_device_properties2(self.physical, &mut props)
+        };
+        (
+            sub.subgroup_size,
+            sub.supported_stages,
+            sub.supported_operations,
+        )
+    }
+
     pub fn queue(&self) -> vk::Queue {
         self.queue
     }

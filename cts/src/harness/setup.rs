@@ -20,6 +20,21 @@ pub struct Capabilities {
     pub synchronization2: bool,
     pub host_query_reset: bool,
     pub shader_int64: bool,
+    /// 16-bit integer and float arithmetic and 16-bit storage in storage and
+    /// uniform buffers and push constants (shaderInt16, shaderFloat16 and
+    /// the three 16-bit storage features), all enabled when all are offered.
+    pub sixteen_bit: bool,
+    /// `scalarBlockLayout` (Vulkan 1.2 or VK_EXT_scalar_block_layout).
+    pub scalar_block_layout: bool,
+    /// SPIR-V 1.4 modules (Vulkan 1.2, or VK_KHR_spirv_1_4 with the
+    /// VK_KHR_shader_float_controls it requires).
+    pub spirv_1_4: bool,
+    /// `bufferDeviceAddress` (Vulkan 1.2 or VK_KHR_buffer_device_address):
+    /// when enabled every allocation can hold buffers with device addresses.
+    pub buffer_device_address: bool,
+    /// Modules with non-semantic instructions (Vulkan 1.3 or
+    /// VK_KHR_shader_non_semantic_info).
+    pub non_semantic_info: bool,
     /// `robustBufferAccess`, enabled when offered (every conforming device
     /// offers it).
     pub robust_buffer_access: bool,
@@ -255,6 +270,16 @@ impl PartialHarness {
         let push_descriptor = has(ash::khr::push_descriptor::NAME);
         let render_pass2_ext = !at_least(2) && has(ash::khr::create_renderpass2::NAME);
         let headless_swapchain = self.headless && has(ash::khr::swapchain::NAME);
+        let float16_ext = !at_least(2) && has(ash::khr::shader_float16_int8::NAME);
+        let float16_known = at_least(2) || float16_ext;
+        let scalar_ext = !at_least(2) && has(ash::ext::scalar_block_layout::NAME);
+        let scalar_known = at_least(2) || scalar_ext;
+        let non_semantic_ext = !at_least(3) && has(ash::khr::shader_non_semantic_info::NAME);
+        let address_ext = !at_least(2) && has(ash::khr::buffer_device_address::NAME);
+        let address_known = at_least(2) || address_ext;
+        let spirv14_ext = !at_least(2)
+            && has(ash::khr::spirv_1_4::NAME)
+            && has(ash::khr::shader_float_controls::NAME);
         let timeline_known = at_least(2) || timeline_ext;
         let sync2_known = at_least(3) || sync2_ext;
         let host_reset_known = at_least(2) || host_reset_ext;
@@ -263,7 +288,23 @@ impl PartialHarness {
         let mut sync2 = vk::PhysicalDeviceSynchronization2Features::default();
         let mut host_reset = vk::PhysicalDeviceHostQueryResetFeatures::default();
         let mut executable = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default();
+        let mut storage16 = vk::PhysicalDevice16BitStorageFeatures::default();
+        let mut float16 = vk::PhysicalDeviceShaderFloat16Int8Features::default();
+        let mut scalar = vk::PhysicalDeviceScalarBlockLayoutFeatures::default();
+        let mut address = vk::PhysicalDeviceBufferDeviceAddressFeatures::default();
         let mut query = vk::PhysicalDeviceFeatures2::default();
+        if at_least(1) {
+            query = query.push_next(&mut storage16);
+        }
+        if float16_known {
+            query = query.push_next(&mut float16);
+        }
+        if scalar_known {
+            query = query.push_next(&mut scalar);
+        }
+        if address_known {
+            query = query.push_next(&mut address);
+        }
         if timeline_known {
             query = query.push_next(&mut timeline);
         }
@@ -286,6 +327,15 @@ impl PartialHarness {
             synchronization2: sync2.synchronization2 == vk::TRUE,
             host_query_reset: host_reset.host_query_reset == vk::TRUE,
             shader_int64: supported.shader_int64 == vk::TRUE,
+            sixteen_bit: supported.shader_int16 == vk::TRUE
+                && float16.shader_float16 == vk::TRUE
+                && storage16.storage_buffer16_bit_access == vk::TRUE
+                && storage16.uniform_and_storage_buffer16_bit_access == vk::TRUE
+                && storage16.storage_push_constant16 == vk::TRUE,
+            scalar_block_layout: scalar.scalar_block_layout == vk::TRUE,
+            spirv_1_4: at_least(2) || spirv14_ext,
+            buffer_device_address: address.buffer_device_address == vk::TRUE,
+            non_semantic_info: at_least(3) || non_semantic_ext,
             robust_buffer_access: supported.robust_buffer_access == vk::TRUE,
             dispatch_base: at_least(1),
             pipeline_executable_info: executable.pipeline_executable_info == vk::TRUE,
@@ -312,8 +362,19 @@ impl PartialHarness {
         let mut enable_executable =
             vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default()
                 .pipeline_executable_info(true);
+        let mut enable_storage16 = vk::PhysicalDevice16BitStorageFeatures::default()
+            .storage_buffer16_bit_access(true)
+            .uniform_and_storage_buffer16_bit_access(true)
+            .storage_push_constant16(true);
+        let mut enable_float16 =
+            vk::PhysicalDeviceShaderFloat16Int8Features::default().shader_float16(true);
+        let mut enable_address =
+            vk::PhysicalDeviceBufferDeviceAddressFeatures::default().buffer_device_address(true);
+        let mut enable_scalar =
+            vk::PhysicalDeviceScalarBlockLayoutFeatures::default().scalar_block_layout(true);
         let features = vk::PhysicalDeviceFeatures::default()
             .shader_int64(caps.shader_int64)
+            .shader_int16(caps.sixteen_bit)
             .robust_buffer_access(caps.robust_buffer_access);
         let priorities = [1.0f32];
         let queues = [vk::DeviceQueueCreateInfo::default()
@@ -349,6 +410,32 @@ impl PartialHarness {
         }
         if caps.push_descriptor {
             extensions.push(ash::khr::push_descriptor::NAME);
+        if caps.sixteen_bit {
+            device_info = device_info
+                .push_next(&mut enable_storage16)
+                .push_next(&mut enable_float16);
+            if float16_ext {
+                extensions.push(ash::khr::shader_float16_int8::NAME);
+            }
+        }
+        if caps.buffer_device_address {
+            device_info = device_info.push_next(&mut enable_address);
+            if address_ext {
+                extensions.push(ash::khr::buffer_device_address::NAME);
+            }
+        }
+        if non_semantic_ext {
+            extensions.push(ash::khr::shader_non_semantic_info::NAME);
+        }
+        if spirv14_ext {
+            extensions.push(ash::khr::shader_float_controls::NAME);
+            extensions.push(ash::khr::spirv_1_4::NAME);
+        }
+        if caps.scalar_block_layout {
+            device_info = device_info.push_next(&mut enable_scalar);
+            if scalar_ext {
+                extensions.push(ash::ext::scalar_block_layout::NAME);
+            }
         }
         if render_pass2_ext {
             extensions.push(ash::khr::create_renderpass2::NAME);
