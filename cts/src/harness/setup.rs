@@ -410,6 +410,7 @@ impl PartialHarness {
         }
         if caps.push_descriptor {
             extensions.push(ash::khr::push_descriptor::NAME);
+        }
         if caps.sixteen_bit {
             device_info = device_info
                 .push_next(&mut enable_storage16)
