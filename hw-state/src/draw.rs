@@ -6,6 +6,7 @@ use parsnip_registers::enums::{
 };
 use parsnip_registers::packets;
 use parsnip_registers::pm4::Opcode;
+use parsnip_registers::regs;
 use parsnip_registers::Chip;
 
 use crate::sink::{lo_hi, PacketSink};
@@ -38,6 +39,18 @@ pub fn set_marker<S: PacketSink>(s: &mut S, mode: A6xxMarker) -> Result<(), S::E
 /// streams start a render pass.
 pub fn sysmem_marker<S: PacketSink>(s: &mut S) -> Result<(), S::Error> {
     set_marker(s, A6xxMarker::RM6_DIRECT_RENDER)
+}
+
+/// The offsets of a draw's vertices and instances: VFD_INDEX_OFFSET is
+/// added to each index (Vulkan's firstVertex, or vertexOffset of an
+/// indexed draw) and VFD_INSTANCE_START_OFFSET is the first instance.
+pub fn draw_offsets<S: PacketSink>(
+    s: &mut S,
+    vertex_offset: i32,
+    first_instance: u32,
+) -> Result<(), S::Error> {
+    s.reg(&regs::VfdIndexOffset(vertex_offset as u32))?;
+    s.reg(&regs::VfdInstanceStartOffset(first_instance))
 }
 
 /// The index size field of an auto-generated draw: no index buffer.

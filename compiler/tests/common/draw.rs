@@ -14,12 +14,13 @@ use super::dispatch::{words_to_bytes, PrivateMemory, SimGpu};
 use parsnip_compiler::backend::CompiledShader;
 use parsnip_compiler::stage_info::{FragmentInfo, RegId, VertexInfo};
 use parsnip_compiler::varying_linkage::link;
-use parsnip_hw_state::draw::draw_auto;
-use parsnip_hw_state::graphics::{program, Attribute, Output, Pipeline, Target};
-use parsnip_hw_state::sink::{PacketSink, StateWriter};
+use parsnip_hw_state::draw::{draw_auto, draw_offsets};
+use parsnip_hw_state::graphics::{
+    program, Attribute, ColorBuffer, Framebuffer, Output, Pipeline, Target, VertexBuffer, Viewport,
+};
+use parsnip_hw_state::sink::StateWriter;
 use parsnip_kernel_if::BoUse;
 use parsnip_registers::enums::{A6xxFormat, A6xxThreadsize, PcDiPrimtype};
-use parsnip_registers::regs;
 
 /// One vertex attribute as the application's vertex input state gives it.
 pub struct VertexAttribute<'a> {
@@ -76,10 +77,9 @@ pub fn render(gpu: &SimGpu, d: &Draw) -> Result<Vec<u8>, String> {
     let colour = fsi
         .color_output(0)
         .ok_or("the fragment shader writes no colour 0")?;
+    let format = A6xxFormat::FMT6_8_8_8_8_UNORM;
     let target = Target {
-        base: target_bo.iova(),
-        pitch: pitch(w),
-        format: A6xxFormat::FMT6_8_8_8_8_UNORM,
+        format,
         write_mask: 0xf,
         blend: None,
         rop: None,
@@ -88,7 +88,12 @@ pub fn render(gpu: &SimGpu, d: &Draw) -> Result<Vec<u8>, String> {
         half: colour.half,
         integer: None,
     };
-    let mut p = Pipeline::new(vs_code.iova(), Some(fs_code.iova()), Some(target), w, h);
+    let fb = Framebuffer::color(
+        w,
+        h,
+        ColorBuffer::linear(target_bo.iova(), pitch(w), h, format),
+    );
+    let mut p = Pipeline::new(vs_code.iova(), Some(fs_code.iova()), Some(target));
     p.vs_full_regs = d.vs.full_regs.max(1);
     p.fs_full_regs = d.fs.full_regs.max(1);
     p.fs_half_regs = d.fs.half_regs;
@@ -98,6 +103,7 @@ pub fn render(gpu: &SimGpu, d: &Draw) -> Result<Vec<u8>, String> {
         A6xxThreadsize::THREAD64
     };
     let mut buffers = Vec::new();
+    let mut vertex_buffers = Vec::new();
     for input in &vsi.inputs {
         let a = d
             .attributes
@@ -105,10 +111,9 @@ pub fn render(gpu: &SimGpu, d: &Draw) -> Result<Vec<u8>, String> {
             .find(|a| a.location == input.location)
             .ok_or_else(|| format!("no attribute for location {}", input.location))?;
         let bo = gpu.bo_with(a.data, "vertex buffer")?;
+        // A fetch slot for each attribute, each of its own buffer.
         p.attributes.push(Attribute {
-            buffer: bo.iova(),
-            size: a.data.len() as u32,
-            stride: a.stride,
+            binding: vertex_buffers.len() as u32,
             offset: a.offset,
             format: a.format,
             float: a.float,
@@ -117,12 +122,16 @@ pub fn render(gpu: &SimGpu, d: &Draw) -> Result<Vec<u8>, String> {
             regid: u32::from(input.reg.0),
             mask: u32::from(input.write_mask()),
         });
+        vertex_buffers.push(VertexBuffer {
+            base: bo.iova(),
+            size: a.data.len() as u32,
+            stride: a.stride,
+        });
         buffers.push(bo);
     }
     let field = |r: Option<RegId>| RegId::field(r);
     p.vertex_id = field(vsi.vertex_id_reg);
     p.instance_id = field(vsi.instance_id_reg);
-    p.instance_start = d.first_instance;
     p.outputs = linkage
         .outputs
         .iter()
@@ -150,36 +159,24 @@ pub fn render(gpu: &SimGpu, d: &Draw) -> Result<Vec<u8>, String> {
     p.xy = field(fsi.frag_coord_xy_reg);
     p.zw = field(fsi.frag_coord_zw_reg);
 
-    let chip = gpu.chip();
-    let mut s = StateWriter::new(chip);
-    program(&mut s, &p).map_err(|e| e.to_string())?;
-    // The code's length in 16-instruction units (the shared crate programs one).
+    // The code's length in 16-instruction units.
     let units = |c: &CompiledShader| c.instr_count.div_ceil(16).max(1);
-    s.reg(&regs::SpVsInstrlen(units(d.vs)))
-        .map_err(|e| e.to_string())?;
-    s.reg(&regs::SpFsInstrlen(units(d.fs)))
-        .map_err(|e| e.to_string())?;
+    p.vs_instrlen = units(d.vs);
+    p.fs_instrlen = units(d.fs);
     let private = PrivateMemory::new(gpu.info, d.vs.private_bytes);
     let private_bo = if private.total > 0 {
         Some(gpu.bo_with(&vec![0u8; private.total as usize], "private memory")?)
     } else {
         None
     };
-    let e = |e: parsnip_registers::RegisterError| e.to_string();
-    s.reg(&regs::SpVsPvtMemParam {
-        memsizeperitem: private.per_fiber,
-        hwstacksizeperthread: 0,
-    })
-    .map_err(e)?;
-    s.reg(&regs::SpVsPvtMemAddr(
-        private_bo.as_ref().map_or(0, |b| b.iova()),
-    ))
-    .map_err(e)?;
-    s.reg(&regs::SpVsPvtMemSize {
-        totalpvtmemsize: private.per_sp,
-        perwavememlayout: false,
-    })
-    .map_err(e)?;
+    p.vs_private = parsnip_hw_state::graphics::PrivateMemory {
+        iova: private_bo.as_ref().map_or(0, |b| b.iova()),
+        per_fiber: private.per_fiber,
+        per_sp: private.per_sp,
+    };
+    let mut s = StateWriter::new(gpu.chip());
+    program(&mut s, &p, &fb, &Viewport::full(w, h), &vertex_buffers).map_err(|e| e.to_string())?;
+    draw_offsets(&mut s, 0, d.first_instance).map_err(|e| e.to_string())?;
     draw_auto(&mut s, d.primitive, d.vertices, d.instances).map_err(|e| e.to_string())?;
     let stream = gpu.bo_with(&words_to_bytes(&s.dwords), "command stream")?;
     let mut uses = vec![
