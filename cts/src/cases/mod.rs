@@ -10,6 +10,7 @@ pub mod buffer_markers;
 pub mod control_flow;
 pub mod copies_and_fills;
 pub mod dispatch;
+pub mod draws;
 pub mod image_shaders;
 pub mod images;
 pub mod indirect_dispatch;
@@ -43,6 +44,7 @@ pub fn all() -> Vec<Case> {
         copies_and_fills::CASES,
         images::CASES,
         render_passes::CASES,
+        draws::CASES,
         image_shaders::CASES,
         memory::CASES,
         timeline_semaphores::CASES,

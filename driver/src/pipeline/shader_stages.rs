@@ -72,7 +72,7 @@ fn vertex_input(p: &mut Pipeline, vs: &VertexInfo, attributes: &[VertexAttribute
                 input.location
             ));
         };
-        let Some(f) = formats::format(a.format).filter(|f| !f.is_depth_or_stencil()) else {
+        let Some(f) = formats::format(a.format).filter(|f| formats::vertex_fetch(f)) else {
             return refuse(format!("vertex format {:?}", a.format));
         };
         // The binding's buffer and stride are the draw's (its vertex
