@@ -353,13 +353,15 @@ pub fn image_features(f: &Format) -> vk::FormatFeatureFlags {
     if f.copyable() && f.color.is_some() && !f.is_compressed() {
         // Render-pass attachments: what a pass does to one without a draw
         // (load-op clears, vkCmdClearAttachments, stores) is the 2D
-        // engine's, so what it clears can be attached. No draw renders to
-        // one yet (there are no graphics pipelines) and blending is not
-        // claimed.
+        // engine's, so what it clears can be attached; draws write them
+        // through the RB, which blends the non-integer ones (integer
+        // formats cannot blend, in Vulkan as on the RB).
         out |= if f.is_depth_or_stencil() {
             Ff::DEPTH_STENCIL_ATTACHMENT
-        } else {
+        } else if f.is_integer() {
             Ff::COLOR_ATTACHMENT
+        } else {
+            Ff::COLOR_ATTACHMENT | Ff::COLOR_ATTACHMENT_BLEND
         };
     }
     if f.copyable() && f.color.is_some() && !f.is_depth_or_stencil() {
@@ -531,7 +533,7 @@ mod tests {
         assert_eq!(bc, Ff::TRANSFER_SRC | Ff::TRANSFER_DST);
         // Colour formats are sampled, storage formats stored, R32 integers
         // take atomics; colour formats the 2D engine clears are attached,
-        // without blending.
+        // integer ones without blending.
         assert!(p
             .optimal_tiling_features
             .contains(Ff::SAMPLED_IMAGE | Ff::STORAGE_IMAGE | Ff::STORAGE_IMAGE_ATOMIC));
@@ -540,6 +542,9 @@ mod tests {
         assert!(!p
             .optimal_tiling_features
             .intersects(Ff::COLOR_ATTACHMENT_BLEND | Ff::DEPTH_STENCIL_ATTACHMENT));
+        assert!(format_properties(F::R8G8B8A8_UNORM, true)
+            .optimal_tiling_features
+            .contains(Ff::COLOR_ATTACHMENT | Ff::COLOR_ATTACHMENT_BLEND));
         assert!(!format_properties(F::D24_UNORM_S8_UINT, true)
             .optimal_tiling_features
             .contains(Ff::DEPTH_STENCIL_ATTACHMENT));
