@@ -8,7 +8,7 @@
 //! `vkCreateGraphicsPipelines` refuses state it cannot draw with
 //! `VK_ERROR_UNKNOWN` and a message naming it, leaving that pipeline
 //! `VK_NULL_HANDLE`; a `vkCmd*` that needs what does not exist yet (the
-//! dynamic states other than viewport and scissor, indirect draws, queries
+//! dynamic states other than viewport and scissor, queries
 //! begun and ended) marks the command buffer failed: `vkEndCommandBuffer`
 //! returns `VK_ERROR_FEATURE_NOT_PRESENT`, so the buffer never becomes
 //! executable and cannot be submitted as if it had worked.
@@ -373,22 +373,34 @@ pub unsafe extern "system" fn vkCmdDrawIndexed(
 
 pub unsafe extern "system" fn vkCmdDrawIndirect(
     command_buffer: vk::CommandBuffer,
-    _buffer: vk::Buffer,
-    _offset: vk::DeviceSize,
-    _draws: u32,
-    _stride: u32,
+    buffer: vk::Buffer,
+    offset: vk::DeviceSize,
+    draws: u32,
+    stride: u32,
 ) {
-    needs_graphics_pipelines("vkCmdDrawIndirect", command_buffer);
+    record_with(
+        "vkCmdDrawIndirect",
+        command_buffer,
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        || unsafe { handles::buffer(buffer) }.cloned(),
+        |rec, b| rec.draw_indirect(false, b, offset, draws, stride),
+    );
 }
 
 pub unsafe extern "system" fn vkCmdDrawIndexedIndirect(
     command_buffer: vk::CommandBuffer,
-    _buffer: vk::Buffer,
-    _offset: vk::DeviceSize,
-    _draws: u32,
-    _stride: u32,
+    buffer: vk::Buffer,
+    offset: vk::DeviceSize,
+    draws: u32,
+    stride: u32,
 ) {
-    needs_graphics_pipelines("vkCmdDrawIndexedIndirect", command_buffer);
+    record_with(
+        "vkCmdDrawIndexedIndirect",
+        command_buffer,
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        || unsafe { handles::buffer(buffer) }.cloned(),
+        |rec, b| rec.draw_indirect(true, b, offset, draws, stride),
+    );
 }
 
 pub unsafe extern "system" fn vkCmdBeginQuery(

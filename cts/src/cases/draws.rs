@@ -57,6 +57,10 @@ pub const CASES: &[Case] = &[
         name: "draws.colour_write_mask",
         run: colour_write_mask,
     },
+    Case {
+        name: "draws.indirect",
+        run: indirect,
+    },
 ];
 
 /// Turnip's triangle scene (apps/triangle.c): 64x64 RGBA8.
@@ -650,6 +654,47 @@ fn colour_write_mask(h: &mut Harness) -> Result<CaseResult, Stop> {
     let clear = pixel(&img, 0, 0);
     probe(&mut result, &img, 32, 32, [255, clear[1], clear[2], 255]);
     probe(&mut result, &img, 15, 32, clear);
+    result.keep_approximate("rgba8", img);
+    Ok(result)
+}
+
+/// vkCmdDrawIndirect of the second of three quads (firstVertex 6 from the
+/// command), then vkCmdDrawIndexedIndirect of the third through indices
+/// 0..6 and a vertex offset of 12 (both from their commands, at an offset
+/// into one buffer).
+fn indirect(h: &mut Harness) -> Result<CaseResult, Stop> {
+    let mut v = quad(-0.75, -0.75, -0.25, -0.25, 0.5, RED);
+    v.extend(quad(0.25, 0.25, 0.75, 0.75, 0.5, GREEN));
+    v.extend(quad(-0.75, 0.25, -0.25, 0.75, 0.5, BLUE));
+    // VkDrawIndirectCommand at 0: 6 vertices, 1 instance, from vertex 6;
+    // VkDrawIndexedIndirectCommand at 16: 6 indices, 1 instance, from
+    // index 0, vertex offset 12, first instance 0.
+    let commands: Vec<u8> = [6u32, 1, 6, 0, 6, 1, 0, 12, 0]
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    let indices: Vec<u8> = (0u16..6).flat_map(|i| i.to_le_bytes()).collect();
+    let scene = Scene::new(h, &v, false)?;
+    let args = h.host_buffer_with(vk::BufferUsageFlags::INDIRECT_BUFFER, &commands)?;
+    let idx = h.host_buffer_with(vk::BufferUsageFlags::INDEX_BUFFER, &indices)?;
+    let pipeline = h.graphics_pipeline(&scene.desc())?;
+    let img = scene.draw(h, pipeline, |r| {
+        r.bind_index_buffer(&idx, 0, vk::IndexType::UINT16);
+        // SAFETY: the command buffer is recording inside a pass; the
+        // buffer is alive and holds both commands.
+        unsafe {
+            r.device()
+                .cmd_draw_indirect(r.command_buffer(), args.handle, 0, 1, 16);
+            r.device()
+                .cmd_draw_indexed_indirect(r.command_buffer(), args.handle, 16, 1, 20);
+        }
+    })?;
+    let mut result = CaseResult::new();
+    // Green at window 40..56 x 40..56, blue at 8..24 x 40..56, no red.
+    probe(&mut result, &img, 48, 48, opaque(GREEN));
+    probe(&mut result, &img, 16, 48, opaque(BLUE));
+    probe(&mut result, &img, 16, 16, unorm8(CLEAR));
+    probe(&mut result, &img, 48, 16, unorm8(CLEAR));
     result.keep_approximate("rgba8", img);
     Ok(result)
 }

@@ -13,7 +13,9 @@
 use std::sync::Arc;
 
 use ash::vk;
-use parsnip_hw_state::draw::{draw_auto, draw_indexed, draw_offsets, IndexBuffer};
+use parsnip_hw_state::draw::{
+    draw_auto, draw_indexed, draw_indexed_indirect, draw_indirect, draw_offsets, IndexBuffer,
+};
 use parsnip_hw_state::graphics::{
     program_framebuffer, program_vertex_buffers, program_viewport, ColorBuffer, DepthBuffer,
     FlagBuffer, Framebuffer, VertexBuffer, Viewport,
@@ -266,25 +268,10 @@ impl Recording {
         let Some((b, ty)) = self.graphics.index else {
             return fail(command, "no index buffer is bound");
         };
-        if pipeline.restart && ty != vk::IndexType::UINT32 {
-            return fail(
-                command,
-                "primitive restart with 16-bit indices is not supported yet",
-            );
-        }
+        let buffer = self.index_buffer(command, &pipeline, b, ty)?;
         if indices == 0 || instances == 0 {
             return Ok(());
         }
-        let (size, bytes) = match ty {
-            vk::IndexType::UINT16 => (A4xxIndexSize::INDEX4_SIZE_16_BIT, 2),
-            _ => (A4xxIndexSize::INDEX4_SIZE_32_BIT, 4),
-        };
-        let buffer = IndexBuffer {
-            size,
-            base: b.iova,
-            // Indices past the buffer are not read (the draw's maximum).
-            max: (b.size / bytes).min(u64::from(u32::MAX)) as u32,
-        };
         self.cs.emit(DRAW_DWORDS + 4, |r| {
             draw_offsets(r, vertex_offset, first_instance)?;
             draw_indexed(
@@ -295,6 +282,75 @@ impl Recording {
                 indices,
                 instances,
             )
+        })
+    }
+
+    /// `vkCmdDrawIndirect` (`indexed` false) and `vkCmdDrawIndexedIndirect`:
+    /// `count` draws whose commands are `stride` bytes apart from `offset`
+    /// in `buffer`, each one packet the CP reads its command for (it sets
+    /// the draw's offsets from it too).
+    pub fn draw_indirect(
+        &mut self,
+        indexed: bool,
+        buffer: Arc<Buffer>,
+        offset: u64,
+        count: u32,
+        stride: u32,
+    ) -> VkResult<()> {
+        let command = if indexed {
+            "vkCmdDrawIndexedIndirect"
+        } else {
+            "vkCmdDrawIndirect"
+        };
+        let command_bytes = if indexed { 20 } else { 16 };
+        let last = u64::from(count.saturating_sub(1)) * u64::from(stride);
+        if count > 0 && offset + last + command_bytes > buffer.size {
+            return fail(command, "draw commands past the end of the buffer");
+        }
+        let b = bound(&buffer, offset, command)?;
+        self.keep(buffer);
+        let pipeline = self.draw_state(command)?;
+        let indices = if indexed {
+            let Some((ib, ty)) = self.graphics.index else {
+                return fail(command, "no index buffer is bound");
+            };
+            Some(self.index_buffer(command, &pipeline, ib, ty)?)
+        } else {
+            None
+        };
+        for i in 0..count {
+            let at = b.iova + u64::from(i) * u64::from(stride);
+            self.cs.emit(DRAW_DWORDS, |r| match indices {
+                Some(ib) => draw_indexed_indirect(r, pipeline.primitive, ib, at),
+                None => draw_indirect(r, pipeline.primitive, at),
+            })?;
+        }
+        Ok(())
+    }
+
+    /// The bound index buffer as a draw reads it.
+    fn index_buffer(
+        &self,
+        command: &str,
+        pipeline: &GraphicsPipeline,
+        b: Bound,
+        ty: vk::IndexType,
+    ) -> VkResult<IndexBuffer> {
+        if pipeline.restart && ty != vk::IndexType::UINT32 {
+            return fail(
+                command,
+                "primitive restart with 16-bit indices is not supported yet",
+            );
+        }
+        let (size, bytes) = match ty {
+            vk::IndexType::UINT16 => (A4xxIndexSize::INDEX4_SIZE_16_BIT, 2),
+            _ => (A4xxIndexSize::INDEX4_SIZE_32_BIT, 4),
+        };
+        Ok(IndexBuffer {
+            size,
+            base: b.iova,
+            // Indices past the buffer are not read (the draw's maximum).
+            max: (b.size / bytes).min(u64::from(u32::MAX)) as u32,
         })
     }
 
