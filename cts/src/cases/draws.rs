@@ -61,6 +61,10 @@ pub const CASES: &[Case] = &[
         name: "draws.indirect",
         run: indirect,
     },
+    Case {
+        name: "draws.push_constants_and_instance_index",
+        run: push_constants_and_instance_index,
+    },
 ];
 
 /// Turnip's triangle scene (apps/triangle.c): 64x64 RGBA8.
@@ -695,6 +699,45 @@ fn indirect(h: &mut Harness) -> Result<CaseResult, Stop> {
     probe(&mut result, &img, 16, 48, opaque(BLUE));
     probe(&mut result, &img, 16, 16, unorm8(CLEAR));
     probe(&mut result, &img, 48, 16, unorm8(CLEAR));
+    result.keep_approximate("rgba8", img);
+    Ok(result)
+}
+
+/// Push constants in both stages and gl_InstanceIndex: a quad moved by
+/// the vertex stage's pushed offset (0, 0.5), drawn as instances 1 and 2
+/// (firstInstance 1), each moved right by half its index, in the fragment
+/// stage's pushed colour.
+fn push_constants_and_instance_index(h: &mut Harness) -> Result<CaseResult, Stop> {
+    let v = quad(-0.75, -0.75, -0.25, -0.25, 0.5, RED);
+    let scene = Scene::new(h, &v, false)?;
+    let positions = [VertexBinding {
+        stride: 28,
+        per_instance: false,
+        attributes: &[(0, vk::Format::R32G32B32_SFLOAT, 0)],
+    }];
+    let mut desc = scene.desc();
+    desc.vs = &shaders::PUSH_VERT;
+    desc.fs = &shaders::PUSH_FRAG;
+    desc.bindings = &positions;
+    desc.push_constant_bytes = 32;
+    let (pipeline, layout) = h.graphics_pipeline_and_layout(&desc)?;
+    let orange = [1.0f32, 0.5, 0.0, 1.0];
+    let mut push = floats(&[0.0, 0.5, 0.0, 0.0]);
+    push.extend(floats(&orange));
+    let img = scene.draw(h, pipeline, |r| {
+        r.push_graphics_constants(layout, 0, &push);
+        r.draw(6, 2, 0, 1);
+    })?;
+    let mut result = CaseResult::new();
+    // Window y 24 to 40; instance 1 at x 24 to 40, instance 2 at 40 to 56.
+    let want = unorm8(orange);
+    for (x, y) in [(24, 24), (39, 39), (40, 24), (55, 39)] {
+        probe(&mut result, &img, x, y, want);
+    }
+    // Instance 0 (x 8 to 24) is not drawn; nothing at the unmoved y.
+    for (x, y) in [(16, 32), (32, 16), (48, 45), (60, 32)] {
+        probe(&mut result, &img, x, y, unorm8(CLEAR));
+    }
     result.keep_approximate("rgba8", img);
     Ok(result)
 }

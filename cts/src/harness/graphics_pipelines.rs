@@ -35,6 +35,9 @@ pub struct GraphicsDesc<'a> {
     pub blend: Option<vk::PipelineColorBlendAttachmentState>,
     pub color_attachments: u32,
     pub dynamic_viewport: bool,
+    /// The size of one push constant range from offset 0, for the vertex
+    /// and fragment stages.
+    pub push_constant_bytes: u32,
 }
 
 impl<'a> GraphicsDesc<'a> {
@@ -54,16 +57,33 @@ impl<'a> GraphicsDesc<'a> {
             blend: None,
             color_attachments: 1,
             dynamic_viewport: false,
+            push_constant_bytes: 0,
         }
     }
 }
 
 impl Harness {
-    /// A graphics pipeline of `desc`, with an empty layout.
+    /// A graphics pipeline of `desc`, its layout of no sets and the push
+    /// constants asked for.
     pub fn graphics_pipeline(&mut self, desc: &GraphicsDesc<'_>) -> Result<vk::Pipeline, Stop> {
+        Ok(self.graphics_pipeline_and_layout(desc)?.0)
+    }
+
+    /// The same, and its layout.
+    pub fn graphics_pipeline_and_layout(
+        &mut self,
+        desc: &GraphicsDesc<'_>,
+    ) -> Result<(vk::Pipeline, vk::PipelineLayout), Stop> {
         let vs = self.shader_module(desc.vs)?;
         let fs = self.shader_module(desc.fs)?;
-        let layout_info = vk::PipelineLayoutCreateInfo::default();
+        let ranges = [vk::PushConstantRange {
+            stage_flags: vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT,
+            offset: 0,
+            size: desc.push_constant_bytes,
+        }];
+        let n = usize::from(desc.push_constant_bytes > 0);
+        let layout_info =
+            vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&ranges[..n]);
         // SAFETY: the device is alive; `layout_info` outlives the call.
         let layout = unsafe { self.device().create_pipeline_layout(&layout_info, None) }
             .or_stop("vkCreatePipelineLayout")?;
@@ -167,7 +187,7 @@ impl Harness {
                 .create_graphics_pipelines(vk::PipelineCache::null(), &[info], None)
         };
         match created {
-            Ok(p) => Ok(self.own(p[0])),
+            Ok(p) => Ok((self.own(p[0]), layout)),
             Err((_, e)) => Err(Stop::Error(format!(
                 "vkCreateGraphicsPipelines ({}, {}) returned {e:?}",
                 desc.vs.name, desc.fs.name
@@ -220,6 +240,20 @@ impl Recorder<'_> {
         unsafe {
             self.device()
                 .cmd_set_scissor(self.command_buffer(), 0, &[scissor])
+        };
+    }
+
+    /// Pushes `bytes` at `offset` for the vertex and fragment stages.
+    pub fn push_graphics_constants(&self, layout: vk::PipelineLayout, offset: u32, bytes: &[u8]) {
+        // SAFETY: the command buffer is recording; the range is the layout's.
+        unsafe {
+            self.device().cmd_push_constants(
+                self.command_buffer(),
+                layout,
+                vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT,
+                offset,
+                bytes,
+            )
         };
     }
 

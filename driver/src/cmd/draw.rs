@@ -24,11 +24,14 @@ use parsnip_registers::enums::{A4xxIndexSize, A6xxDepthFormat};
 
 use super::blit2d::Surface;
 use super::buffer::Recording;
+use super::dispatch::copy_push_constants;
 use super::draw_state::{set_group, StateGroup, SET_GROUP_DWORDS};
 use super::image_surface::{image_surface, sample_format};
+use super::load_state::{load_stage_consts, LoadStage, LOAD_STATE_DWORDS};
 use crate::buffer::Buffer;
 use crate::error::VkResult;
 use crate::image::view::ImageView;
+use crate::pipeline::binary::DriverParam;
 use crate::pipeline::graphics::GraphicsPipeline;
 
 /// Vertex buffer bindings (VFD_FETCH has 32 entries, a6xx.xml).
@@ -248,6 +251,11 @@ impl Recording {
         if vertices == 0 || instances == 0 {
             return Ok(());
         }
+        self.emit_consts(
+            "vkCmdDraw",
+            &pipeline,
+            Some((first_vertex as i32, first_instance)),
+        )?;
         self.cs.emit(DRAW_DWORDS, |r| {
             draw_offsets(r, first_vertex as i32, first_instance)?;
             draw_auto(r, pipeline.primitive, vertices, instances)
@@ -272,6 +280,7 @@ impl Recording {
         if indices == 0 || instances == 0 {
             return Ok(());
         }
+        self.emit_consts(command, &pipeline, Some((vertex_offset, first_instance)))?;
         self.cs.emit(DRAW_DWORDS + 4, |r| {
             draw_offsets(r, vertex_offset, first_instance)?;
             draw_indexed(
@@ -318,6 +327,7 @@ impl Recording {
         } else {
             None
         };
+        self.emit_consts(command, &pipeline, None)?;
         for i in 0..count {
             let at = b.iova + u64::from(i) * u64::from(stride);
             self.cs.emit(DRAW_DWORDS, |r| match indices {
@@ -352,6 +362,49 @@ impl Recording {
             // Indices past the buffer are not read (the draw's maximum).
             max: (b.size / bytes).min(u64::from(u32::MAX)) as u32,
         })
+    }
+
+    /// Loads each stage's const file (push constants, and the draw's base
+    /// vertex and instance where the shader reads them), for a draw of
+    /// `pipeline`; `None` for an indirect draw, whose bases are in memory.
+    fn emit_consts(
+        &mut self,
+        command: &str,
+        pipeline: &GraphicsPipeline,
+        bases: Option<(i32, u32)>,
+    ) -> VkResult<()> {
+        for (stage, consts) in [
+            (LoadStage::Vertex, &pipeline.vs_consts),
+            (LoadStage::Fragment, &pipeline.fs_consts),
+        ] {
+            if consts.dwords == 0 {
+                continue;
+            }
+            let mut image = vec![0u32; (consts.dwords as usize).next_multiple_of(4)];
+            copy_push_constants(&mut image, consts, &self.compute.push_constants);
+            for (param, dword) in &consts.driver_params {
+                let Some((base_vertex, base_instance)) = bases else {
+                    return fail(
+                        command,
+                        "shaders reading gl_BaseVertex, gl_BaseInstance or gl_InstanceIndex \
+                         in indirect draws are not supported yet",
+                    );
+                };
+                let value = match param {
+                    DriverParam::BaseVertex => base_vertex as u32,
+                    DriverParam::BaseInstance => base_instance,
+                    // A graphics stage reads no dispatch parameters.
+                    DriverParam::NumWorkgroups(_) | DriverParam::BaseWorkgroup(_) => 0,
+                };
+                if let Some(slot) = image.get_mut(*dword as usize) {
+                    *slot = value;
+                }
+            }
+            self.cs.emit(LOAD_STATE_DWORDS + image.len(), |r| {
+                load_stage_consts(r, stage, &image)
+            })?;
+        }
+        Ok(())
     }
 
     /// Programs what changed before a draw; the pipeline drawn with.

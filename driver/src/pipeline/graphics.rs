@@ -9,7 +9,7 @@
 //!
 //! What is not built yet is refused with a message naming it
 //! (`VK_ERROR_UNKNOWN`, which creation may return), never drawn wrong:
-//! push constants, driver parameters and descriptors in graphics stages,
+//! descriptors in graphics stages,
 //! multisampling, several viewports, dynamic state other than the
 //! viewport and scissor, unused colour attachments, stencil.
 
@@ -24,7 +24,8 @@ use parsnip_hw_state::graphics::{
 use parsnip_hw_state::{StateWriter, NONE};
 use parsnip_registers::enums::{A6xxDepthFormat, AdrenoCompareFunc, PcDiPrimtype};
 
-use super::compile::{compile_stage, CompileRequest, SpecConstant};
+use super::binary::ConstLayout;
+use super::compile::{binary_from_compiled, compile_stage, CompileRequest, SpecConstant};
 use super::fixed_function;
 use super::program::PrivateMemory;
 use super::shader_stages::{program_shaders, StageCode, VertexAttribute};
@@ -96,6 +97,11 @@ pub struct GraphicsPipeline {
     pub depth_format: Option<A6xxDepthFormat>,
     /// Primitive restart (at the all-ones index of 32-bit indices).
     pub restart: bool,
+    /// Where each stage reads its push constants and draw parameters
+    /// (gl_BaseVertex, gl_BaseInstance and what gl_InstanceIndex adds),
+    /// loaded at each draw.
+    pub vs_consts: ConstLayout,
+    pub fs_consts: ConstLayout,
     pub bo: Arc<DeviceBo>,
     pub private_bos: Vec<Arc<DeviceBo>>,
 }
@@ -138,12 +144,6 @@ fn compile(
             stage.entry_point
         ))
     })?;
-    if shader.consts.dwords > 0 {
-        return refuse(format!(
-            "the {what} shader reads push constants or draw parameters (gl_BaseVertex, \
-             gl_BaseInstance, gl_InstanceIndex), which graphics stages do not load yet"
-        ));
-    }
     if shader.bindless_textures || shader.bindless_samplers {
         return refuse(format!(
             "the {what} shader reads descriptors, which graphics stages do not bind yet"
@@ -347,6 +347,8 @@ impl GraphicsPipeline {
             has_depth,
             depth_format: p.depth.map(|d| d.format),
             restart: p.restart.is_some(),
+            vs_consts: binary_from_compiled(&vs).consts,
+            fs_consts: binary_from_compiled(&fs).consts,
             bo,
             private_bos,
         }))
