@@ -177,6 +177,15 @@ impl CaseResult {
         self
     }
 
+    /// Keeps `bytes` as an approximate output named `name`: what the
+    /// specification leaves to the implementation within limits (a
+    /// rendered image's edges), checked by the case where it is defined
+    /// and compared across drivers with a tolerance.
+    pub fn keep_approximate(&mut self, name: &str, bytes: Vec<u8>) -> &mut CaseResult {
+        self.keep(name, bytes, false);
+        self
+    }
+
     /// Records a failure unless `condition` holds; `what` says what was
     /// expected.
     pub fn require(&mut self, condition: bool, what: impl Into<String>) -> &mut CaseResult {

@@ -353,13 +353,15 @@ pub fn image_features(f: &Format) -> vk::FormatFeatureFlags {
     if f.copyable() && f.color.is_some() && !f.is_compressed() {
         // Render-pass attachments: what a pass does to one without a draw
         // (load-op clears, vkCmdClearAttachments, stores) is the 2D
-        // engine's, so what it clears can be attached. No draw renders to
-        // one yet (there are no graphics pipelines) and blending is not
-        // claimed.
+        // engine's, so what it clears can be attached; draws write them
+        // through the RB, which blends the non-integer ones (integer
+        // formats cannot blend, in Vulkan as on the RB).
         out |= if f.is_depth_or_stencil() {
             Ff::DEPTH_STENCIL_ATTACHMENT
-        } else {
+        } else if f.is_integer() {
             Ff::COLOR_ATTACHMENT
+        } else {
+            Ff::COLOR_ATTACHMENT | Ff::COLOR_ATTACHMENT_BLEND
         };
     }
     if f.copyable() && f.color.is_some() && !f.is_depth_or_stencil() {
@@ -369,6 +371,36 @@ pub fn image_features(f: &Format) -> vk::FormatFeatureFlags {
         }
     }
     out
+}
+
+/// Whether the VFD fetches `f` as a vertex attribute: formats of one to
+/// four 8-, 16- or 32-bit components (not three of 8 or 16 bits, whose
+/// elements are not whole dwords or halves), numeric but not sRGB, as the
+/// hardware format names them (FMT6_16_16_SNORM).
+pub fn vertex_fetch(f: &Format) -> bool {
+    if f.is_compressed() || f.is_depth_or_stencil() {
+        return false;
+    }
+    if !matches!(
+        f.class,
+        Class::Unorm | Class::Snorm | Class::Uint | Class::Sint | Class::Sfloat
+    ) {
+        return false;
+    }
+    let Some(name) = f.hw.name(parsnip_registers::Chip::A6xx) else {
+        return false;
+    };
+    let widths: Vec<u32> = name
+        .trim_start_matches("FMT6_")
+        .split('_')
+        .map_while(|p| p.parse().ok())
+        .collect();
+    let same = widths.windows(2).all(|w| w[0] == w[1]);
+    match (widths.first(), widths.len()) {
+        (Some(8 | 16), 3) => false,
+        (Some(8 | 16 | 32), 1..=4) => same && widths.iter().sum::<u32>() == f.bytes * 8,
+        _ => false,
+    }
 }
 
 /// `VkFormatProperties` for `format`. `texel_buffers` says whether texel
@@ -387,6 +419,9 @@ pub fn format_properties(format: vk::Format, texel_buffers: bool) -> vk::FormatP
         if f.atomic() {
             buffer |= Ff::STORAGE_TEXEL_BUFFER_ATOMIC;
         }
+    }
+    if vertex_fetch(f) {
+        buffer |= Ff::VERTEX_BUFFER;
     }
     let image = image_features(f);
     vk::FormatProperties {
@@ -408,6 +443,25 @@ mod tests {
         let parts: Vec<&str> = name.trim_start_matches("FMT6_").split('_').collect();
         let widths: Vec<u32> = parts.iter().filter_map(|p| p.parse().ok()).collect();
         (!widths.is_empty() && parts[0].parse::<u32>().is_ok()).then(|| widths.iter().sum())
+    }
+
+    #[test]
+    fn vertex_buffers_take_whole_components_of_numeric_formats() {
+        let vertex = |v| vertex_fetch(format(v).unwrap());
+        assert!(vertex(F::R32G32B32_SFLOAT));
+        assert!(vertex(F::R32G32B32A32_SFLOAT));
+        assert!(vertex(F::R8G8B8A8_UNORM));
+        assert!(vertex(F::R16G16_SINT));
+        assert!(vertex(F::R32_UINT));
+        assert!(!vertex(F::R8G8B8_UNORM));
+        assert!(!vertex(F::R8G8B8A8_SRGB));
+        assert!(!vertex(F::D32_SFLOAT));
+        assert!(!vertex(F::BC1_RGB_UNORM_BLOCK));
+        assert!(!vertex(F::B10G11R11_UFLOAT_PACK32));
+        let props = format_properties(F::R32G32_SFLOAT, false);
+        assert!(props
+            .buffer_features
+            .contains(vk::FormatFeatureFlags::VERTEX_BUFFER));
     }
 
     #[test]
@@ -479,7 +533,7 @@ mod tests {
         assert_eq!(bc, Ff::TRANSFER_SRC | Ff::TRANSFER_DST);
         // Colour formats are sampled, storage formats stored, R32 integers
         // take atomics; colour formats the 2D engine clears are attached,
-        // without blending.
+        // integer ones without blending.
         assert!(p
             .optimal_tiling_features
             .contains(Ff::SAMPLED_IMAGE | Ff::STORAGE_IMAGE | Ff::STORAGE_IMAGE_ATOMIC));
@@ -488,6 +542,9 @@ mod tests {
         assert!(!p
             .optimal_tiling_features
             .intersects(Ff::COLOR_ATTACHMENT_BLEND | Ff::DEPTH_STENCIL_ATTACHMENT));
+        assert!(format_properties(F::R8G8B8A8_UNORM, true)
+            .optimal_tiling_features
+            .contains(Ff::COLOR_ATTACHMENT | Ff::COLOR_ATTACHMENT_BLEND));
         assert!(!format_properties(F::D24_UNORM_S8_UINT, true)
             .optimal_tiling_features
             .contains(Ff::DEPTH_STENCIL_ATTACHMENT));
@@ -495,9 +552,10 @@ mod tests {
         assert!(srgb.contains(Ff::SAMPLED_IMAGE) && !srgb.contains(Ff::STORAGE_IMAGE));
         let rgba8 = format_properties(F::R8G8B8A8_UNORM, true).optimal_tiling_features;
         assert!(rgba8.contains(Ff::STORAGE_IMAGE) && !rgba8.contains(Ff::STORAGE_IMAGE_ATOMIC));
+        // Without texel buffers only vertex fetch is left of a buffer's.
         assert_eq!(
             format_properties(F::R32_UINT, false).buffer_features,
-            Ff::empty()
+            Ff::VERTEX_BUFFER
         );
         let yuv = format_properties(F::G8B8G8R8_422_UNORM, true);
         assert!(yuv.optimal_tiling_features.is_empty() && yuv.buffer_features.is_empty());

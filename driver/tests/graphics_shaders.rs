@@ -50,8 +50,8 @@ fn the_triangles_shader_interface_is_turnips() {
         let vs = parsnip_compiler::compile(&vert, &options).unwrap();
         let fs = parsnip_compiler::compile(&frag, &options).unwrap();
         let linkage = link(vs.stage.vertex().unwrap(), fs.stage.fragment().unwrap()).unwrap();
-        let target = Target::new(0x10_0000, 256, A6xxFormat::FMT6_8_8_8_8_UNORM, 0);
-        let mut p = Pipeline::new(0, None, Some(target), 64, 64);
+        let target = Target::new(A6xxFormat::FMT6_8_8_8_8_UNORM, 0);
+        let mut p = Pipeline::new(0, None, Some(target));
         program_shaders(
             &mut p,
             &info,

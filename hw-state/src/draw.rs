@@ -1,11 +1,12 @@
 //! Render-mode markers and draw packets (adreno_pm4.xml: CP_SET_MARKER,
-//! CP_DRAW_INDX_OFFSET).
+//! CP_DRAW_INDX_OFFSET, CP_DRAW_INDIRECT, CP_DRAW_INDX_INDIRECT).
 
 use parsnip_registers::enums::{
     A4xxIndexSize, A6xxMarker, PcDiPrimtype, PcDiSrcSel, PcDiVisCullMode, SetMarkerMode,
 };
 use parsnip_registers::packets;
 use parsnip_registers::pm4::Opcode;
+use parsnip_registers::regs;
 use parsnip_registers::Chip;
 
 use crate::sink::{lo_hi, PacketSink};
@@ -40,8 +41,38 @@ pub fn sysmem_marker<S: PacketSink>(s: &mut S) -> Result<(), S::Error> {
     set_marker(s, A6xxMarker::RM6_DIRECT_RENDER)
 }
 
+/// The offsets of a draw's vertices and instances: VFD_INDEX_OFFSET is
+/// added to each index (Vulkan's firstVertex, or vertexOffset of an
+/// indexed draw) and VFD_INSTANCE_START_OFFSET is the first instance.
+pub fn draw_offsets<S: PacketSink>(
+    s: &mut S,
+    vertex_offset: i32,
+    first_instance: u32,
+) -> Result<(), S::Error> {
+    s.reg(&regs::VfdIndexOffset(vertex_offset as u32))?;
+    s.reg(&regs::VfdInstanceStartOffset(first_instance))
+}
+
 /// The index size field of an auto-generated draw: no index buffer.
 const AUTO_INDEX_SIZE: A4xxIndexSize = A4xxIndexSize(3);
+
+/// The draw initiator, the first dword of every draw packet.
+fn initiator<S: PacketSink>(
+    primitive: PcDiPrimtype,
+    source_select: PcDiSrcSel,
+    index_size: A4xxIndexSize,
+) -> Result<u32, S::Error> {
+    S::field(
+        packets::CpDrawIndxOffsetDw0 {
+            prim_type: primitive,
+            source_select,
+            vis_cull: PcDiVisCullMode::IGNORE_VISIBILITY,
+            index_size,
+            ..Default::default()
+        }
+        .try_to_raw(),
+    )
+}
 
 /// CP_DRAW_INDX_OFFSET of `count` auto-generated indices, `instances`
 /// times.
@@ -51,17 +82,50 @@ pub fn draw_auto<S: PacketSink>(
     count: u32,
     instances: u32,
 ) -> Result<(), S::Error> {
-    let dw0 = S::field(
-        packets::CpDrawIndxOffsetDw0 {
-            prim_type: primitive,
-            source_select: PcDiSrcSel::DI_SRC_SEL_AUTO_INDEX,
-            vis_cull: PcDiVisCullMode::IGNORE_VISIBILITY,
-            index_size: AUTO_INDEX_SIZE,
-            ..Default::default()
-        }
-        .try_to_raw(),
+    let dw0 = initiator::<S>(
+        primitive,
+        PcDiSrcSel::DI_SRC_SEL_AUTO_INDEX,
+        AUTO_INDEX_SIZE,
     )?;
     s.packet(Opcode::CP_DRAW_INDX_OFFSET, &[dw0, instances, count]);
+    Ok(())
+}
+
+/// CP_DRAW_INDIRECT: a draw of auto-generated indices whose counts and
+/// offsets the CP reads at `command` (a VkDrawIndirectCommand: vertex
+/// count, instance count, first vertex, first instance).
+pub fn draw_indirect<S: PacketSink>(
+    s: &mut S,
+    primitive: PcDiPrimtype,
+    command: u64,
+) -> Result<(), S::Error> {
+    let dw0 = initiator::<S>(
+        primitive,
+        PcDiSrcSel::DI_SRC_SEL_AUTO_INDEX,
+        AUTO_INDEX_SIZE,
+    )?;
+    let [lo, hi] = lo_hi(command);
+    s.packet(Opcode::CP_DRAW_INDIRECT, &[dw0, lo, hi]);
+    Ok(())
+}
+
+/// CP_DRAW_INDX_INDIRECT: an indexed draw from `indices` whose counts and
+/// offsets the CP reads at `command` (a VkDrawIndexedIndirectCommand:
+/// index count, instance count, first index, vertex offset, first
+/// instance).
+pub fn draw_indexed_indirect<S: PacketSink>(
+    s: &mut S,
+    primitive: PcDiPrimtype,
+    indices: IndexBuffer,
+    command: u64,
+) -> Result<(), S::Error> {
+    let dw0 = initiator::<S>(primitive, PcDiSrcSel::DI_SRC_SEL_DMA, indices.size)?;
+    let [base_lo, base_hi] = lo_hi(indices.base);
+    let [lo, hi] = lo_hi(command);
+    s.packet(
+        Opcode::CP_DRAW_INDX_INDIRECT,
+        &[dw0, base_lo, base_hi, indices.max, lo, hi],
+    );
     Ok(())
 }
 
@@ -86,16 +150,7 @@ pub fn draw_indexed<S: PacketSink>(
     count: u32,
     instances: u32,
 ) -> Result<(), S::Error> {
-    let dw0 = S::field(
-        packets::CpDrawIndxOffsetDw0 {
-            prim_type: primitive,
-            source_select: PcDiSrcSel::DI_SRC_SEL_DMA,
-            vis_cull: PcDiVisCullMode::IGNORE_VISIBILITY,
-            index_size: indices.size,
-            ..Default::default()
-        }
-        .try_to_raw(),
-    )?;
+    let dw0 = initiator::<S>(primitive, PcDiSrcSel::DI_SRC_SEL_DMA, indices.size)?;
     let [lo, hi] = lo_hi(indices.base);
     s.packet(
         Opcode::CP_DRAW_INDX_OFFSET,
@@ -119,5 +174,26 @@ mod tests {
         assert_eq!(w.dwords[1], 4 | 2 << 6 | 3 << 10);
         assert_eq!(&w.dwords[2..], &[2, 3]);
         assert_eq!(w.dwords[0] >> 16 & 0x7f, 0x38);
+    }
+
+    #[test]
+    fn indirect_draws_name_their_command_and_index_buffer() {
+        let mut w = StateWriter::new(Chip::A7xx);
+        draw_indirect(&mut w, PcDiPrimtype::DI_PT_TRILIST, 0x1_2345_6780).unwrap();
+        // adreno_pm4.xml: CP_DRAW_INDIRECT is opcode 0x28, then the
+        // initiator and the command's address.
+        assert_eq!(w.dwords[0] >> 16 & 0x7f, 0x28);
+        assert_eq!(&w.dwords[1..], &[4 | 2 << 6 | 3 << 10, 0x2345_6780, 1]);
+        let mut w = StateWriter::new(Chip::A6xx);
+        let indices = IndexBuffer {
+            size: A4xxIndexSize::INDEX4_SIZE_32_BIT,
+            base: 0x8000,
+            max: 12,
+        };
+        draw_indexed_indirect(&mut w, PcDiPrimtype::DI_PT_TRILIST, indices, 0x9000).unwrap();
+        // CP_DRAW_INDX_INDIRECT (0x29): initiator (DI_SRC_SEL_DMA = 0,
+        // INDEX4_SIZE_32_BIT = 2), index base, max indices, command address.
+        assert_eq!(w.dwords[0] >> 16 & 0x7f, 0x29);
+        assert_eq!(&w.dwords[1..], &[4 | 2 << 10, 0x8000, 0, 12, 0x9000, 0]);
     }
 }

@@ -1,8 +1,17 @@
-//! A graphics pipeline's hardware state: a description ([`Pipeline`]) with
-//! plain defaults, and the register writes that program it, group by group
-//! (primitive assembly, vertex fetch, each shader stage, varyings,
-//! rasteriser, output merger, attachments), as Turnip's sysmem streams
-//! program them (a6xx.xml names every register).
+//! A graphics draw's hardware state, from its three sources, and the
+//! register writes that program each (a6xx.xml names every register):
+//!
+//! - [`Pipeline`]: what a graphics pipeline fixes, programmed once when it
+//!   is created ([`program_pipeline`], group by group: primitive assembly,
+//!   vertex decode, each shader stage, varyings, rasteriser, output
+//!   merger, depth/stencil);
+//! - [`Framebuffer`]: the render pass's attachments in memory
+//!   ([`program_framebuffer`]);
+//! - [`Viewport`] and [`VertexBuffer`]: the command buffer's dynamic state
+//!   and bindings ([`program_viewport`], [`program_vertex_buffers`]).
+//!
+//! [`program`] writes all of it in one go, for callers that draw once
+//! (the model's and the compiler's tests).
 
 use parsnip_registers::enums::{
     A3xxColorSwap, A3xxMsaaSamples, A3xxRbBlendOpcode, A3xxRopCode, A5xxLineMode, A6xxDepthFormat,
@@ -12,17 +21,15 @@ use parsnip_registers::enums::{
 use parsnip_registers::regs::{self, a6xx, a7xx};
 use parsnip_registers::Chip;
 
-use crate::draw::sysmem_marker;
+use crate::draw::{draw_offsets, sysmem_marker};
 use crate::sink::PacketSink;
 use crate::NONE;
 
-/// One vertex attribute: where it is fetched from and which registers it
-/// lands in.
+/// One vertex attribute: which fetch slot (vertex buffer binding) it
+/// reads, how, and which registers it lands in.
 #[derive(Clone, Copy, Debug)]
 pub struct Attribute {
-    pub buffer: u64,
-    pub size: u32,
-    pub stride: u32,
+    pub binding: u32,
     pub offset: u32,
     pub format: A6xxFormat,
     pub float: bool,
@@ -40,11 +47,19 @@ pub struct Output {
     pub location: u32,
 }
 
-/// One colour target, linear.
+/// A vertex buffer as fetch slot `i` reads it: VFD_FETCH[i].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VertexBuffer {
+    pub base: u64,
+    /// Bytes from `base` the fetch may read.
+    pub size: u32,
+    pub stride: u32,
+}
+
+/// One colour target as the pipeline writes it (its memory is the
+/// framebuffer's).
 #[derive(Clone, Copy, Debug)]
 pub struct Target {
-    pub base: u64,
-    pub pitch: u32,
     pub format: A6xxFormat,
     pub write_mask: u32,
     /// (rgb op, src, dst), (alpha op, src, dst).
@@ -57,11 +72,9 @@ pub struct Target {
     pub integer: Option<bool>,
 }
 
-/// A depth buffer: linear on a7xx; a6xx has no linear depth (TILE6_3).
+/// Depth testing of the pipeline (the buffer is the framebuffer's).
 #[derive(Clone, Copy, Debug)]
 pub struct Depth {
-    pub base: u64,
-    pub pitch: u32,
     pub format: A6xxDepthFormat,
     pub test: bool,
     pub write: bool,
@@ -103,6 +116,15 @@ pub struct PrefetchCmd {
     pub half: bool,
 }
 
+/// A shader's private memory (SP_xS_PVT_MEM_*): where, and how much for
+/// each fiber and each SP.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PrivateMemory {
+    pub iova: u64,
+    pub per_fiber: u32,
+    pub per_sp: u32,
+}
+
 #[derive(Clone, Debug)]
 pub struct Pipeline {
     pub vs: u64,
@@ -110,17 +132,17 @@ pub struct Pipeline {
     pub vs_instrlen: u32,
     pub vs_constlen: u32,
     pub vs_full_regs: u32,
+    pub vs_private: PrivateMemory,
     pub fs: Option<u64>,
     pub fs_instrlen: u32,
     pub fs_constlen: u32,
     pub fs_full_regs: u32,
     pub fs_half_regs: u32,
+    pub fs_private: PrivateMemory,
     pub fs_threadsize: A6xxThreadsize,
     pub attributes: Vec<Attribute>,
     pub vertex_id: u32,
     pub instance_id: u32,
-    pub index_offset: u32,
-    pub instance_start: u32,
     pub add_vertex_offset: bool,
     pub outputs: Vec<Output>,
     pub stride: u32,
@@ -149,11 +171,6 @@ pub struct Pipeline {
     pub depth: Option<Depth>,
     pub stencil: Option<(StencilFace, StencilFace)>,
     pub early_z: bool,
-    pub width: u32,
-    pub height: u32,
-    /// x, y, width, height, min depth, max depth.
-    pub viewport: [f32; 6],
-    pub scissor: [u32; 4],
     pub cull_front: bool,
     pub cull_back: bool,
     pub front_cw: bool,
@@ -179,14 +196,100 @@ pub struct Pipeline {
     pub prefetch: Vec<PrefetchCmd>,
 }
 
-impl Target {
-    /// A colour target at `base`, `pitch` bytes a row, in `format`, written
-    /// whole (no blending, no logic op) from the full-precision float
-    /// output at `output`.
-    pub fn new(base: u64, pitch: u32, format: A6xxFormat, output: u32) -> Target {
-        Target {
+/// The UBWC flag buffer of a compressed attachment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FlagBuffer {
+    pub base: u64,
+    /// Bytes a row of flags, and between layers.
+    pub pitch: u32,
+    pub array_pitch: u32,
+}
+
+/// A colour buffer in memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ColorBuffer {
+    pub base: u64,
+    /// Bytes a row, and between layers.
+    pub pitch: u32,
+    pub array_pitch: u64,
+    pub format: A6xxFormat,
+    pub tile_mode: A6xxTileMode,
+    pub swap: A3xxColorSwap,
+    pub flags: Option<FlagBuffer>,
+}
+
+impl ColorBuffer {
+    /// A linear, uncompressed buffer of `height` rows of `pitch` bytes.
+    pub fn linear(base: u64, pitch: u32, height: u32, format: A6xxFormat) -> ColorBuffer {
+        ColorBuffer {
             base,
             pitch,
+            array_pitch: u64::from(pitch) * u64::from(height),
+            format,
+            tile_mode: A6xxTileMode::TILE6_LINEAR,
+            swap: A3xxColorSwap::WZYX,
+            flags: None,
+        }
+    }
+}
+
+/// A depth buffer in memory: a6xx's are always tiled (TILE6_3, its
+/// RB_DEPTH_BUFFER_INFO has no tile mode); a7xx's tile mode is given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DepthBuffer {
+    pub base: u64,
+    /// Bytes a row, and between layers.
+    pub pitch: u32,
+    pub array_pitch: u64,
+    pub format: A6xxDepthFormat,
+    pub tile_mode: A6xxTileMode,
+    pub flags: Option<FlagBuffer>,
+}
+
+/// The attachments a render pass's draws write, `width` x `height`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Framebuffer {
+    pub width: u32,
+    pub height: u32,
+    pub colors: Vec<ColorBuffer>,
+    pub depth: Option<DepthBuffer>,
+}
+
+/// The viewport (x, y, width, height, min depth, max depth) and the
+/// scissor (x, y, width, height): dynamic state.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Viewport {
+    pub viewport: [f32; 6],
+    pub scissor: [u32; 4],
+}
+
+impl Viewport {
+    /// The whole of a `width` x `height` framebuffer, depth 0 to 1.
+    pub fn full(width: u32, height: u32) -> Viewport {
+        Viewport {
+            viewport: [0.0, 0.0, width as f32, height as f32, 0.0, 1.0],
+            scissor: [0, 0, width, height],
+        }
+    }
+}
+
+impl Framebuffer {
+    /// A `width` x `height` framebuffer of one colour buffer.
+    pub fn color(width: u32, height: u32, color: ColorBuffer) -> Framebuffer {
+        Framebuffer {
+            width,
+            height,
+            colors: vec![color],
+            depth: None,
+        }
+    }
+}
+
+impl Target {
+    /// A colour target in `format`, written whole (no blending, no logic
+    /// op) from the full-precision float output at `output`.
+    pub fn new(format: A6xxFormat, output: u32) -> Target {
+        Target {
             format,
             write_mask: 0xf,
             blend: None,
@@ -200,31 +303,25 @@ impl Target {
 }
 
 impl Pipeline {
-    /// A pipeline drawing into `target`, `width` by `height`, with the
-    /// vertex shader at `vs` and the fragment shader at `fs`.
-    pub fn new(
-        vs: u64,
-        fs: Option<u64>,
-        target: Option<Target>,
-        width: u32,
-        height: u32,
-    ) -> Pipeline {
+    /// A pipeline drawing into `target` with the vertex shader at `vs` and
+    /// the fragment shader at `fs`.
+    pub fn new(vs: u64, fs: Option<u64>, target: Option<Target>) -> Pipeline {
         Pipeline {
             vs,
             vs_instrlen: 1,
             vs_constlen: 8,
             vs_full_regs: 4,
+            vs_private: PrivateMemory::default(),
             fs,
             fs_instrlen: 1,
             fs_constlen: 8,
             fs_full_regs: 4,
             fs_half_regs: 0,
+            fs_private: PrivateMemory::default(),
             fs_threadsize: A6xxThreadsize::THREAD64,
             attributes: Vec::new(),
             vertex_id: NONE,
             instance_id: NONE,
-            index_offset: 0,
-            instance_start: 0,
             add_vertex_offset: true,
             outputs: Vec::new(),
             stride: 8,
@@ -250,10 +347,6 @@ impl Pipeline {
             depth: None,
             stencil: None,
             early_z: false,
-            width,
-            height,
-            viewport: [0.0, 0.0, width as f32, height as f32, 0.0, 1.0],
-            scissor: [0, 0, width, height],
             cull_front: false,
             cull_back: false,
             front_cw: false,
@@ -281,10 +374,27 @@ impl Pipeline {
     }
 }
 
-/// Writes every register the pipeline's draws consume, for a draw
-/// straight to memory (sysmem).
-pub fn program<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::Error> {
+/// Writes every register a draw consumes, for a draw straight to memory
+/// (sysmem): the pipeline's, the framebuffer's, the viewport and the
+/// vertex buffers (one for each fetch slot the attributes read), for a
+/// draw from vertex 0 and instance 0 (what [`draw_offsets`] changes).
+pub fn program<S: PacketSink>(
+    s: &mut S,
+    p: &Pipeline,
+    fb: &Framebuffer,
+    viewport: &Viewport,
+    vertex_buffers: &[VertexBuffer],
+) -> Result<(), S::Error> {
     sysmem_marker(s)?;
+    program_pipeline(s, p)?;
+    program_framebuffer(s, fb)?;
+    program_viewport(s, viewport)?;
+    program_vertex_buffers(s, vertex_buffers)?;
+    draw_offsets(s, 0, 0)
+}
+
+/// Every register the pipeline fixes: what a pipeline builds once.
+pub fn program_pipeline<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::Error> {
     program_primitive(s, p)?;
     program_vertex_input(s, p)?;
     program_vs(s, p)?;
@@ -292,8 +402,16 @@ pub fn program<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::Error> {
     program_fs(s, p)?;
     program_rasterizer(s, p)?;
     program_output(s, p)?;
-    program_attachments(s, p)?;
     program_depth_stencil(s, p)
+}
+
+/// Fetch slots the attributes read: one past the highest binding.
+pub fn fetch_count(p: &Pipeline) -> u32 {
+    p.attributes
+        .iter()
+        .map(|a| a.binding + 1)
+        .max()
+        .unwrap_or(0)
 }
 
 /// Primitive assembly (PC): restart, provoking vertex, polygon mode.
@@ -316,17 +434,17 @@ pub fn program_primitive<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S
     Ok(())
 }
 
-/// Vertex fetch and decode (VFD): the attributes, and the vertex and
-/// instance id registers.
+/// Vertex decode (VFD): the attributes, and the vertex and instance id
+/// registers; the fetch slots are the vertex buffers'
+/// ([`program_vertex_buffers`]).
 pub fn program_vertex_input<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::Error> {
     s.reg(&regs::VfdModeCntl {
         render_mode: A6xxRenderMode::RENDERING_PASS,
     })?;
     s.reg(&regs::VfdMultiviewCntl::default())?;
-    let n = p.attributes.len() as u32;
     s.reg(&regs::VfdControl0 {
-        fetch_cnt: n,
-        decode_cnt: n,
+        fetch_cnt: fetch_count(p),
+        decode_cnt: p.attributes.len() as u32,
     })?;
     s.reg(&regs::VfdControl1 {
         regid4vtx: p.vertex_id,
@@ -338,16 +456,11 @@ pub fn program_vertex_input<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<()
         vertex: p.add_vertex_offset,
         instance: false,
     })?;
-    s.reg(&regs::VfdIndexOffset(p.index_offset))?;
-    s.reg(&regs::VfdInstanceStartOffset(p.instance_start))?;
     for (i, a) in p.attributes.iter().enumerate() {
         let i = i as u32;
-        s.array_reg(&regs::VfdFetchBase(a.buffer), i)?;
-        s.array_reg(&regs::VfdFetchSize(a.size), i)?;
-        s.array_reg(&regs::VfdFetchStride(a.stride), i)?;
         s.array_reg(
             &regs::VfdDecodeInstr {
-                idx: i,
+                idx: a.binding,
                 offset: a.offset,
                 instanced: a.instanced,
                 format: a.format,
@@ -365,6 +478,20 @@ pub fn program_vertex_input<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<()
             },
             i,
         )?;
+    }
+    Ok(())
+}
+
+/// The vertex buffers of fetch slots 0, 1, ... (VFD_FETCH).
+pub fn program_vertex_buffers<S: PacketSink>(
+    s: &mut S,
+    buffers: &[VertexBuffer],
+) -> Result<(), S::Error> {
+    for (i, b) in buffers.iter().enumerate() {
+        let i = i as u32;
+        s.array_reg(&regs::VfdFetchBase(b.base), i)?;
+        s.array_reg(&regs::VfdFetchSize(b.size), i)?;
+        s.array_reg(&regs::VfdFetchStride(b.stride), i)?;
     }
     Ok(())
 }
@@ -392,7 +519,16 @@ pub fn program_vs<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::Error
         fullregfootprint: p.vs_full_regs,
         ..Default::default()
     })?;
-    s.reg(&regs::SpVsPvtMemParam::default())?;
+    let m = p.vs_private;
+    s.reg(&regs::SpVsPvtMemParam {
+        memsizeperitem: m.per_fiber,
+        hwstacksizeperthread: 0,
+    })?;
+    s.reg(&regs::SpVsPvtMemAddr(m.iova))?;
+    s.reg(&regs::SpVsPvtMemSize {
+        totalpvtmemsize: m.per_sp,
+        perwavememlayout: false,
+    })?;
     s.reg(&regs::SpVsObjStart(p.vs))?;
     s.reg(&regs::SpVsObjFirstExecOffset(0))?;
     s.reg(&regs::SpVsInstrlen(p.vs_instrlen))?;
@@ -526,7 +662,16 @@ pub fn program_fs<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::Error
                 varyings: true,
                 unk2: 0,
             })?;
-            s.reg(&regs::SpFsPvtMemParam::default())?;
+            let m = p.fs_private;
+            s.reg(&regs::SpFsPvtMemParam {
+                memsizeperitem: m.per_fiber,
+                hwstacksizeperthread: 0,
+            })?;
+            s.reg(&regs::SpFsPvtMemAddr(m.iova))?;
+            s.reg(&regs::SpFsPvtMemSize {
+                totalpvtmemsize: m.per_sp,
+                perwavememlayout: false,
+            })?;
             s.reg(&regs::SpFsObjStart(fs))?;
             s.reg(&regs::SpFsObjFirstExecOffset(0))?;
             s.reg(&regs::SpFsInstrlen(p.fs_instrlen))?;
@@ -610,7 +755,7 @@ pub fn program_fs<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::Error
 }
 
 /// The rasteriser (GRAS): clipping, culling, depth bias, points,
-/// multisampling, the viewport and scissors.
+/// multisampling (the viewport and scissor are [`program_viewport`]'s).
 pub fn program_rasterizer<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::Error> {
     s.reg(&regs::GrasClCntl {
         clip_disable: !p.clip,
@@ -650,11 +795,6 @@ pub fn program_rasterizer<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), 
     s.reg(&regs::RbSampleCntl {
         per_samp_mode: p.per_sample,
     })?;
-    s.reg(&regs::GrasScWindowScissorTl { x: 0, y: 0 })?;
-    s.reg(&regs::GrasScWindowScissorBr {
-        x: p.width - 1,
-        y: p.height - 1,
-    })?;
     s.reg(&regs::GrasRasMsaaCntl {
         samples: p.samples,
         ..Default::default()
@@ -668,36 +808,11 @@ pub fn program_rasterizer<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), 
         ..Default::default()
     })?;
     s.reg(&regs::GrasSampleConfig::default())?;
-    let [vx, vy, vw, vh, zmin, zmax] = p.viewport;
-    s.array_reg(&regs::GrasClVportXoffset(vx + vw / 2.0), 0)?;
-    s.array_reg(&regs::GrasClVportXscale(vw / 2.0), 0)?;
-    s.array_reg(&regs::GrasClVportYoffset(vy + vh / 2.0), 0)?;
-    s.array_reg(&regs::GrasClVportYscale(vh / 2.0), 0)?;
-    s.array_reg(&regs::GrasClVportZoffset(zmin), 0)?;
-    s.array_reg(&regs::GrasClVportZscale(zmax - zmin), 0)?;
-    let [sx, sy, sw, sh] = p.scissor;
-    s.array_reg(&regs::GrasScScreenScissorTl { x: sx, y: sy }, 0)?;
-    s.array_reg(
-        &regs::GrasScScreenScissorBr {
-            x: sx + sw - 1,
-            y: sy + sh - 1,
-        },
-        0,
-    )?;
-    s.array_reg(&regs::GrasScViewportScissorTl { x: 0, y: 0 }, 0)?;
-    s.array_reg(
-        &regs::GrasScViewportScissorBr {
-            x: p.width - 1,
-            y: p.height - 1,
-        },
-        0,
-    )?;
     Ok(())
 }
 
 /// The output merger (RB) but for the attachments' memory.
 pub fn program_output<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::Error> {
-    let chip = s.chip();
     s.reg(&regs::RbWindowOffset { x: 0, y: 0 })?;
     s.reg(&regs::RbAlphaControl::default())?;
     let mut enable_blend = 0;
@@ -740,9 +855,6 @@ pub fn program_output<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::E
     s.reg(&regs::RbRenderComponents::from_raw(components))?;
     s.reg(&regs::RbSrgbCntl::from_raw(srgb))?;
     s.reg(&regs::RbDitherCntl::default())?;
-    if chip == Chip::A6xx {
-        s.reg(&a6xx::RbRenderCntl::default())?;
-    }
     for (i, t) in p.targets.iter().enumerate() {
         let i = i as u32;
         s.array_reg(
@@ -801,19 +913,37 @@ pub fn program_output<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::E
     Ok(())
 }
 
-/// The attachments' memory: where each colour target and the depth
-/// buffer are, their formats and pitches (render-pass state, not the
-/// pipeline's).
-pub fn program_attachments<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::Error> {
+/// The attachments' memory: where each colour buffer and the depth
+/// buffer are, their formats and pitches, and the window scissor of the
+/// framebuffer (render-pass state, not the pipeline's).
+pub fn program_framebuffer<S: PacketSink>(s: &mut S, fb: &Framebuffer) -> Result<(), S::Error> {
     let chip = s.chip();
-    for (i, t) in p.targets.iter().enumerate() {
+    if chip == Chip::A6xx {
+        // a6xx says which attachments are compressed here (a7xx in each
+        // buffer's info).
+        let mut flag_mrts = 0;
+        for (i, c) in fb.colors.iter().enumerate() {
+            flag_mrts |= u32::from(c.flags.is_some()) << i;
+        }
+        s.reg(&a6xx::RbRenderCntl {
+            flag_mrts,
+            flag_depth: fb.depth.is_some_and(|d| d.flags.is_some()),
+            ..Default::default()
+        })?;
+    }
+    s.reg(&regs::GrasScWindowScissorTl { x: 0, y: 0 })?;
+    s.reg(&regs::GrasScWindowScissorBr {
+        x: fb.width.max(1) - 1,
+        y: fb.height.max(1) - 1,
+    })?;
+    for (i, t) in fb.colors.iter().enumerate() {
         let i = i as u32;
         match chip {
             Chip::A6xx => s.array_reg(
                 &a6xx::RbMrtBufInfo {
                     color_format: t.format,
-                    color_tile_mode: A6xxTileMode::TILE6_LINEAR,
-                    color_swap: A3xxColorSwap::WZYX,
+                    color_tile_mode: t.tile_mode,
+                    color_swap: t.swap,
                     ..Default::default()
                 },
                 i,
@@ -821,21 +951,29 @@ pub fn program_attachments<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(),
             Chip::A7xx => s.array_reg(
                 &a7xx::RbMrtBufInfo {
                     color_format: t.format,
-                    color_tile_mode: A6xxTileMode::TILE6_LINEAR,
-                    color_swap: A3xxColorSwap::WZYX,
+                    color_tile_mode: t.tile_mode,
+                    color_swap: t.swap,
+                    losslesscompen: t.flags.is_some(),
                     ..Default::default()
                 },
                 i,
             )?,
         };
         s.array_reg(&regs::RbMrtPitch(t.pitch), i)?;
-        s.array_reg(
-            &regs::RbMrtArrayPitch(u64::from(t.pitch) * u64::from(p.height)),
-            i,
-        )?;
+        s.array_reg(&regs::RbMrtArrayPitch(t.array_pitch), i)?;
         s.array_reg(&regs::RbMrtBase(t.base), i)?;
+        if let Some(f) = t.flags {
+            s.array_reg(&regs::RbMrtFlagBufferAddr(f.base), i)?;
+            s.array_reg(
+                &regs::RbMrtFlagBufferPitch {
+                    pitch: f.pitch,
+                    array_pitch: f.array_pitch,
+                },
+                i,
+            )?;
+        }
     }
-    let d = p.depth;
+    let d = fb.depth;
     let format = d.map_or(A6xxDepthFormat::DEPTH6_NONE, |d| d.format);
     match chip {
         Chip::A6xx => s.reg(&a6xx::RbDepthBufferInfo {
@@ -844,18 +982,76 @@ pub fn program_attachments<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(),
         })?,
         Chip::A7xx => s.reg(&a7xx::RbDepthBufferInfo {
             depth_format: format,
-            tilemode: A6xxTileMode::TILE6_LINEAR,
+            tilemode: d.map_or(A6xxTileMode::TILE6_LINEAR, |d| d.tile_mode),
+            losslesscompen: d.is_some_and(|d| d.flags.is_some()),
             ..Default::default()
         })?,
     };
     if let Some(d) = d {
         s.reg(&regs::RbDepthBufferPitch(d.pitch))?;
-        s.reg(&regs::RbDepthBufferArrayPitch(
-            u64::from(d.pitch) * u64::from(p.height),
-        ))?;
+        s.reg(&regs::RbDepthBufferArrayPitch(d.array_pitch))?;
         s.reg(&regs::RbDepthBufferBase(d.base))?;
+        if let Some(f) = d.flags {
+            s.reg(&regs::RbDepthFlagBufferBase(f.base))?;
+            s.reg(&regs::RbDepthFlagBufferPitch {
+                pitch: f.pitch,
+                array_pitch: f.array_pitch,
+                ..Default::default()
+            })?;
+        }
     }
     Ok(())
+}
+
+/// The viewport transform and the scissors of viewport 0: the screen
+/// scissor is the application's, the viewport scissor the viewport's
+/// rectangle (nothing outside the viewport is drawn: Vulkan clips to it).
+pub fn program_viewport<S: PacketSink>(s: &mut S, v: &Viewport) -> Result<(), S::Error> {
+    let [vx, vy, vw, vh, zmin, zmax] = v.viewport;
+    s.array_reg(&regs::GrasClVportXoffset(vx + vw / 2.0), 0)?;
+    s.array_reg(&regs::GrasClVportXscale(vw / 2.0), 0)?;
+    s.array_reg(&regs::GrasClVportYoffset(vy + vh / 2.0), 0)?;
+    s.array_reg(&regs::GrasClVportYscale(vh / 2.0), 0)?;
+    s.array_reg(&regs::GrasClVportZoffset(zmin), 0)?;
+    s.array_reg(&regs::GrasClVportZscale(zmax - zmin), 0)?;
+    let [sx, sy, sw, sh] = v.scissor;
+    let ([x0, y0], [x1, y1]) = inclusive([sx, sy], [sx + sw, sy + sh]);
+    s.array_reg(&regs::GrasScScreenScissorTl { x: x0, y: y0 }, 0)?;
+    s.array_reg(&regs::GrasScScreenScissorBr { x: x1, y: y1 }, 0)?;
+    // The viewport's rectangle in whole pixels on the screen (a negative
+    // height flips it).
+    let pixel = |f: f32| f.clamp(0.0, MAX_COORD as f32) as u32;
+    let lo = [
+        pixel(vx.min(vx + vw).floor()),
+        pixel(vy.min(vy + vh).floor()),
+    ];
+    let hi = [pixel(vx.max(vx + vw).ceil()), pixel(vy.max(vy + vh).ceil())];
+    let ([x0, y0], [x1, y1]) = inclusive(lo, hi);
+    s.array_reg(&regs::GrasScViewportScissorTl { x: x0, y: y0 }, 0)?;
+    s.array_reg(&regs::GrasScViewportScissorBr { x: x1, y: y1 }, 0)?;
+    Ok(())
+}
+
+/// The largest scissor coordinate (a6xx_reg_xy's fields are 14 bits,
+/// a6xx.xml).
+const MAX_COORD: u32 = 16383;
+
+/// The scissor registers' inclusive corners of the pixels from `lo` up to
+/// (not including) `hi`; an empty rectangle has its bottom right above
+/// and left of its top left, which passes no pixel.
+fn inclusive(lo: [u32; 2], hi: [u32; 2]) -> ([u32; 2], [u32; 2]) {
+    let corner = |lo: u32, hi: u32| {
+        let lo = lo.min(MAX_COORD);
+        let hi = hi.min(MAX_COORD + 1);
+        if hi > lo {
+            (lo, hi - 1)
+        } else {
+            (1, 0)
+        }
+    };
+    let (x0, x1) = corner(lo[0], hi[0]);
+    let (y0, y1) = corner(lo[1], hi[1]);
+    ([x0, y0], [x1, y1])
 }
 
 /// Depth and stencil testing (RB_DEPTH_CNTL, RB_STENCIL_*).
@@ -937,17 +1133,20 @@ mod tests {
     use super::*;
     use crate::{regid, StateWriter};
 
-    fn target(base: u64) -> Target {
-        Target::new(base, 256, A6xxFormat::FMT6_8_8_8_8_UNORM, regid(0, 0))
+    fn color(base: u64) -> ColorBuffer {
+        ColorBuffer::linear(base, 256, 16, A6xxFormat::FMT6_8_8_8_8_UNORM)
     }
 
     #[test]
-    fn attachments_carry_the_targets_memory_and_the_pipeline_does_not() {
-        let mut p = Pipeline::new(0x1000, Some(0x2000), Some(target(0x1_2345_6700)), 64, 16);
-        p.targets.push(target(0x8_0000_0000));
+    fn the_framebuffer_carries_the_targets_memory_and_the_pipeline_does_not() {
+        let target = Target::new(A6xxFormat::FMT6_8_8_8_8_UNORM, regid(0, 0));
+        let mut p = Pipeline::new(0x1000, Some(0x2000), Some(target));
+        p.targets.push(target);
+        let mut fb = Framebuffer::color(64, 16, color(0x1_2345_6700));
+        fb.colors.push(color(0x8_0000_0000));
         for chip in [Chip::A6xx, Chip::A7xx] {
             let mut w = StateWriter::new(chip);
-            program_attachments(&mut w, &p).unwrap();
+            program_framebuffer(&mut w, &fb).unwrap();
             let att = w.register_writes();
             // a6xx.xml: RB_MRT array at 0x8820, stride 8, BASE at +5 (64
             // bits), PITCH at +3 in units of 64 bytes.
@@ -957,14 +1156,43 @@ mod tests {
             assert!(att.contains(&(0x882e, 0x8)), "{chip}");
             assert!(att.contains(&(0x8823, 256 / 64)), "{chip}");
             let mut w = StateWriter::new(chip);
-            program_output(&mut w, &p).unwrap();
-            program_depth_stencil(&mut w, &p).unwrap();
+            program_pipeline(&mut w, &p).unwrap();
             let out = w.register_writes();
+            // The pipeline writes no RB_MRT BUF_INFO, PITCH, ARRAY_PITCH or
+            // BASE (+2 to +6 of each entry: CONTROL and BLEND_CONTROL, at
+            // +0 and +1, are the pipeline's), nor any viewport or scissor (GRAS_CL_VPORT at 0x8010,
+            // GRAS_SC_SCREEN_SCISSOR at 0x80b0, GRAS_SC_VIEWPORT_SCISSOR
+            // at 0x80d0, the window scissor at 0x80f0 and 0x80f1).
             assert!(
-                !out.iter()
-                    .any(|&(o, _)| (0x8825..0x8827).contains(&o) || (0x882d..0x882f).contains(&o)),
-                "{chip}: the output merger wrote a target's address"
+                !out.iter().any(
+                    |&(o, _)| (0x8820..0x8860).contains(&o) && (o - 0x8820) % 8 >= 2
+                        || (0x8010..0x8016).contains(&o)
+                        || (0x80b0..0x80b2).contains(&o)
+                        || (0x80d0..0x80d2).contains(&o)
+                        || (0x80f0..0x80f2).contains(&o)
+                ),
+                "{chip}: the pipeline wrote the framebuffer's or the viewport's state"
             );
         }
+    }
+
+    #[test]
+    fn scissors_are_inclusive_and_an_empty_one_passes_nothing() {
+        assert_eq!(inclusive([2, 3], [12, 8]), ([2, 3], [11, 7]));
+        let ([x0, _], [x1, _]) = inclusive([0, 0], [0, 4]);
+        assert!(x1 < x0);
+        let mut w = StateWriter::new(Chip::A6xx);
+        let v = Viewport {
+            // A flipped viewport: y from 48 up to 16.
+            viewport: [8.0, 48.0, 32.0, -32.0, 0.0, 1.0],
+            scissor: [0, 0, 64, 64],
+        };
+        program_viewport(&mut w, &v).unwrap();
+        let writes = w.register_writes();
+        // GRAS_SC_VIEWPORT_SCISSOR_TL/BR (0x80d0/1): X bits 0-15, Y 16-31.
+        assert!(writes.contains(&(0x80d0, 8 | 16 << 16)), "{writes:x?}");
+        assert!(writes.contains(&(0x80d1, 39 | 47 << 16)), "{writes:x?}");
+        // GRAS_CL_VPORT_YSCALE (0x8013): -16.0.
+        assert!(writes.contains(&(0x8013, (-16.0f32).to_bits())));
     }
 }

@@ -9,6 +9,7 @@ use ash::vk;
 use parsnip_driver::cmd::barrier::Dependency;
 use parsnip_driver::cmd::buffer::Recording;
 use parsnip_driver::cmd::transfer::CopyRegion;
+use parsnip_driver::pipeline::AnyPipeline;
 use parsnip_driver::sync::event::Event;
 use parsnip_driver::VkResult;
 
@@ -56,15 +57,20 @@ pub unsafe extern "system" fn vkCmdBindPipeline(
     record_with(
         "vkCmdBindPipeline",
         command_buffer,
-        || {
-            if bind_point != vk::PipelineBindPoint::COMPUTE {
-                eprintln!("parsnip: vkCmdBindPipeline: only compute pipelines exist");
-                return Err(vk::Result::ERROR_UNKNOWN);
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        || unsafe { handles::pipeline(pipeline) },
+        |rec, p| match (bind_point, &**p) {
+            (vk::PipelineBindPoint::COMPUTE, AnyPipeline::Compute(p)) => {
+                rec.bind_compute_pipeline(p.clone())
             }
-            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
-            unsafe { handles::pipeline(pipeline) }
+            (vk::PipelineBindPoint::GRAPHICS, AnyPipeline::Graphics(p)) => {
+                rec.bind_graphics_pipeline(p.clone())
+            }
+            _ => {
+                eprintln!("parsnip: vkCmdBindPipeline: a pipeline of another bind point");
+                Err(vk::Result::ERROR_UNKNOWN)
+            }
         },
-        |rec, p| rec.bind_compute_pipeline(p.clone()),
     );
 }
 

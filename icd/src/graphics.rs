@@ -1,81 +1,243 @@
-//! The core graphics commands that need graphics pipelines, which Parsnip
-//! does not build yet (its queue family has graphics, and render passes
-//! with their clears work: icd/src/render_pass.rs): every one exists
-//! (applications and the CTS call core commands without checking), and
-//! each fails cleanly.
+//! The core graphics commands: graphics pipelines, vertex and index
+//! buffers, the viewport and scissor, and draws (driver/src/cmd/draw.rs,
+//! driver/src/pipeline/graphics.rs), with render passes and their clears
+//! in icd/src/render_pass.rs.
 //!
-//! - `vkCreateGraphicsPipelines` returns `VK_ERROR_OUT_OF_DEVICE_MEMORY`,
-//!   one of the errors the spec allows it, with a message saying why, and
-//!   leaves every pipeline `VK_NULL_HANDLE`.
-//! - A `vkCmd*` that only a graphics pipeline gives meaning to (dynamic
-//!   state, vertex and index buffers, draws), and queries begun and ended
-//!   (occlusion queries and pipeline statistics count draws), marks the command
-//!   buffer failed: `vkEndCommandBuffer` returns
-//!   `VK_ERROR_FEATURE_NOT_PRESENT`, so the buffer never becomes executable
-//!   and cannot be submitted as if it had worked.
+//! Every core command exists (applications and the CTS call core commands
+//! without checking). What is not built yet fails cleanly:
+//! `vkCreateGraphicsPipelines` refuses state it cannot draw with
+//! `VK_ERROR_UNKNOWN` and a message naming it, leaving that pipeline
+//! `VK_NULL_HANDLE`; a `vkCmd*` that needs what does not exist yet (the
+//! dynamic states other than viewport and scissor, queries
+//! begun and ended) marks the command buffer failed: `vkEndCommandBuffer`
+//! returns `VK_ERROR_FEATURE_NOT_PRESENT`, so the buffer never becomes
+//! executable and cannot be submitted as if it had worked.
+
+use std::sync::Arc;
 
 use ash::vk;
+use parsnip_driver::pipeline::graphics::{GraphicsPipeline, GraphicsPipelineDesc, StageDesc};
+use parsnip_driver::pipeline::AnyPipeline;
 
+use crate::commands::record_with;
 use crate::ffi;
 use crate::guard;
 use crate::handles;
+use crate::pipeline::specialization;
+use crate::render_pass::RENDER_PASSES;
 
-/// Marks `command_buffer` failed by `entry`, which needs graphics
-/// pipelines.
+/// Marks `command_buffer` failed by `entry`, which is not built yet.
 fn needs_graphics_pipelines(entry: &str, command_buffer: vk::CommandBuffer) {
     guard::void(entry, || {
         // SAFETY: a handle the application passed; valid usage keeps it live for the call.
         let cmd = unsafe { handles::command_buffer(command_buffer) }?;
         eprintln!(
-            "parsnip: {entry}: needs graphics pipelines, which Parsnip does not build yet; \
-             the command buffer cannot be ended"
+            "parsnip: {entry}: is not supported yet (no pipeline takes it as dynamic state, \
+             or the command is not built); the command buffer cannot be ended"
         );
         cmd.record(|_| Err(vk::Result::ERROR_FEATURE_NOT_PRESENT));
         Ok(())
     })
 }
 
+fn refuse<T>(what: &str) -> Result<T, vk::Result> {
+    eprintln!("parsnip: vkCreateGraphicsPipelines: {what}");
+    Err(vk::Result::ERROR_UNKNOWN)
+}
+
+/// `info` read out of its structures and created.
+///
+/// # Safety
+/// `info` is a valid create info, its handles live.
+unsafe fn create(
+    device: &Arc<parsnip_driver::device::Device>,
+    info: &vk::GraphicsPipelineCreateInfo<'_>,
+) -> Result<Arc<GraphicsPipeline>, vk::Result> {
+    if info.flags.contains(vk::PipelineCreateFlags::LIBRARY_KHR) {
+        return refuse("pipeline libraries are not supported");
+    }
+    if info.render_pass == vk::RenderPass::null() {
+        return refuse("dynamic rendering (no render pass) is not supported yet");
+    }
+    // SAFETY: pStages holds stageCount stages.
+    let stages = unsafe { ffi::slice(info.p_stages, info.stage_count) };
+    let mut vs = None;
+    let mut fs = None;
+    for st in stages {
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let module = unsafe { handles::shader_module(st.module) }?;
+        // SAFETY: pName is a valid string.
+        let entry = unsafe { ffi::cstr(st.p_name) }
+            .and_then(|s| s.to_str().ok())
+            .unwrap_or("main");
+        let desc = StageDesc {
+            module,
+            entry_point: entry,
+            // SAFETY: pSpecializationInfo is null or valid.
+            specialization: unsafe { specialization(st.p_specialization_info) },
+        };
+        match st.stage {
+            vk::ShaderStageFlags::VERTEX => vs = Some(desc),
+            vk::ShaderStageFlags::FRAGMENT => fs = Some(desc),
+            other => return refuse(&format!("{other:?} shaders are not supported yet")),
+        }
+    }
+    let (Some(vs), Some(fs)) = (vs, fs) else {
+        return refuse("a vertex and a fragment shader are needed (others are not built yet)");
+    };
+    // SAFETY: the state pointers are null or valid, as the spec says when.
+    let (vertex, assembly, viewport, raster, multisample, depth, blend, dynamic) = unsafe {
+        (
+            ffi::opt_ref(info.p_vertex_input_state),
+            ffi::opt_ref(info.p_input_assembly_state),
+            ffi::opt_ref(info.p_viewport_state),
+            ffi::opt_ref(info.p_rasterization_state),
+            ffi::opt_ref(info.p_multisample_state),
+            ffi::opt_ref(info.p_depth_stencil_state),
+            ffi::opt_ref(info.p_color_blend_state),
+            ffi::opt_ref(info.p_dynamic_state),
+        )
+    };
+    let (Some(assembly), Some(raster)) = (assembly, raster) else {
+        return refuse("no input assembly or rasterization state");
+    };
+    // SAFETY: the arrays hold their counts.
+    let (bindings, attributes) = match vertex {
+        Some(v) => unsafe {
+            (
+                ffi::slice(
+                    v.p_vertex_binding_descriptions,
+                    v.vertex_binding_description_count,
+                )
+                .to_vec(),
+                ffi::slice(
+                    v.p_vertex_attribute_descriptions,
+                    v.vertex_attribute_description_count,
+                )
+                .to_vec(),
+            )
+        },
+        None => (Vec::new(), Vec::new()),
+    };
+    // SAFETY: the arrays hold their counts (null when the state is dynamic).
+    let dynamic = dynamic.map_or(Vec::new(), |d| unsafe {
+        ffi::slice(d.p_dynamic_states, d.dynamic_state_count).to_vec()
+    });
+    let (viewports, scissors) = match viewport {
+        // SAFETY: as above.
+        Some(v) => unsafe {
+            let viewports = if dynamic.contains(&vk::DynamicState::VIEWPORT) {
+                Vec::new()
+            } else {
+                ffi::slice(v.p_viewports, v.viewport_count).to_vec()
+            };
+            let scissors = if dynamic.contains(&vk::DynamicState::SCISSOR) {
+                Vec::new()
+            } else {
+                ffi::slice(v.p_scissors, v.scissor_count).to_vec()
+            };
+            if v.viewport_count > 1 || v.scissor_count > 1 {
+                return refuse("more than one viewport or scissor is not supported yet");
+            }
+            (viewports, scissors)
+        },
+        None => (Vec::new(), Vec::new()),
+    };
+    let blend = blend.map(|b| {
+        (
+            b.logic_op_enable == vk::TRUE,
+            b.logic_op,
+            // SAFETY: pAttachments holds attachmentCount states.
+            unsafe { ffi::slice(b.p_attachments, b.attachment_count) }.to_vec(),
+            b.blend_constants,
+        )
+    });
+    // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+    let render_pass = unsafe { RENDER_PASSES.get(vk::Handle::as_raw(info.render_pass)) }?;
+    // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+    let layout = unsafe { handles::pipeline_layout(info.layout) }?;
+    let desc = GraphicsPipelineDesc {
+        vs,
+        fs,
+        bindings,
+        attributes,
+        input_assembly: *assembly,
+        rasterization: *raster,
+        samples: multisample.map_or(vk::SampleCountFlags::TYPE_1, |m| m.rasterization_samples),
+        depth_stencil: depth.copied(),
+        blend,
+        viewports,
+        scissors,
+        dynamic,
+        render_pass: render_pass.clone(),
+        subpass: info.subpass,
+        layout: layout.clone(),
+    };
+    GraphicsPipeline::new(device, &desc)
+}
+
 pub unsafe extern "system" fn vkCreateGraphicsPipelines(
-    _device: vk::Device,
+    device: vk::Device,
     _cache: vk::PipelineCache,
     count: u32,
-    _p_infos: *const vk::GraphicsPipelineCreateInfo<'_>,
+    p_infos: *const vk::GraphicsPipelineCreateInfo<'_>,
     _p_allocator: *const vk::AllocationCallbacks<'_>,
     p_pipelines: *mut vk::Pipeline,
 ) -> vk::Result {
     guard::success(
         "vkCreateGraphicsPipelines",
-        vk::Result::ERROR_OUT_OF_DEVICE_MEMORY,
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY,
         || {
-            for i in 0..count as usize {
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let device = unsafe { handles::device(device) }?;
+            // SAFETY: pCreateInfos holds createInfoCount structures.
+            let infos = unsafe { ffi::slice(p_infos, count) };
+            let mut first_error = None;
+            for (i, info) in infos.iter().enumerate() {
+                // SAFETY: the application's structure and handles.
+                let handle = match unsafe { create(&device.device, info) } {
+                    Ok(p) => handles::new_pipeline(Arc::new(AnyPipeline::Graphics(p))),
+                    Err(e) => {
+                        first_error.get_or_insert(e);
+                        vk::Pipeline::null()
+                    }
+                };
                 // SAFETY: pPipelines holds createInfoCount handles.
-                unsafe { ffi::write(p_pipelines.add(i), vk::Pipeline::null()) }?;
+                unsafe { ffi::write(p_pipelines.add(i), handle) }?;
             }
-            eprintln!(
-                "parsnip: vkCreateGraphicsPipelines: Parsnip does not build graphics pipelines \
-                 yet (its compiler has no vertex or fragment shaders)"
-            );
-            Err(vk::Result::ERROR_OUT_OF_DEVICE_MEMORY)
+            first_error.map_or(Ok(()), Err)
         },
     )
 }
 
 pub unsafe extern "system" fn vkCmdSetViewport(
     command_buffer: vk::CommandBuffer,
-    _first: u32,
-    _count: u32,
-    _p_viewports: *const vk::Viewport,
+    first: u32,
+    count: u32,
+    p_viewports: *const vk::Viewport,
 ) {
-    needs_graphics_pipelines("vkCmdSetViewport", command_buffer);
+    record_with(
+        "vkCmdSetViewport",
+        command_buffer,
+        // SAFETY: pViewports holds viewportCount viewports.
+        || Ok(unsafe { ffi::slice(p_viewports, count) }.to_vec()),
+        |rec, v| rec.set_viewport(first, &v),
+    );
 }
 
 pub unsafe extern "system" fn vkCmdSetScissor(
     command_buffer: vk::CommandBuffer,
-    _first: u32,
-    _count: u32,
-    _p_scissors: *const vk::Rect2D,
+    first: u32,
+    count: u32,
+    p_scissors: *const vk::Rect2D,
 ) {
-    needs_graphics_pipelines("vkCmdSetScissor", command_buffer);
+    record_with(
+        "vkCmdSetScissor",
+        command_buffer,
+        // SAFETY: pScissors holds scissorCount rectangles.
+        || Ok(unsafe { ffi::slice(p_scissors, count) }.to_vec()),
+        |rec, s| rec.set_scissor(first, &s),
+    );
 }
 
 pub unsafe extern "system" fn vkCmdSetLineWidth(command_buffer: vk::CommandBuffer, _width: f32) {
@@ -132,62 +294,113 @@ pub unsafe extern "system" fn vkCmdSetStencilReference(
 
 pub unsafe extern "system" fn vkCmdBindIndexBuffer(
     command_buffer: vk::CommandBuffer,
-    _buffer: vk::Buffer,
-    _offset: vk::DeviceSize,
-    _ty: vk::IndexType,
+    buffer: vk::Buffer,
+    offset: vk::DeviceSize,
+    ty: vk::IndexType,
 ) {
-    needs_graphics_pipelines("vkCmdBindIndexBuffer", command_buffer);
+    record_with(
+        "vkCmdBindIndexBuffer",
+        command_buffer,
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        || unsafe { handles::buffer(buffer) }.cloned(),
+        |rec, b| rec.bind_index_buffer(b, offset, ty),
+    );
 }
 
 pub unsafe extern "system" fn vkCmdBindVertexBuffers(
     command_buffer: vk::CommandBuffer,
-    _first: u32,
-    _count: u32,
-    _p_buffers: *const vk::Buffer,
-    _p_offsets: *const vk::DeviceSize,
+    first: u32,
+    count: u32,
+    p_buffers: *const vk::Buffer,
+    p_offsets: *const vk::DeviceSize,
 ) {
-    needs_graphics_pipelines("vkCmdBindVertexBuffers", command_buffer);
+    record_with(
+        "vkCmdBindVertexBuffers",
+        command_buffer,
+        || {
+            // SAFETY: pBuffers and pOffsets hold bindingCount entries.
+            let (buffers, offsets) =
+                unsafe { (ffi::slice(p_buffers, count), ffi::slice(p_offsets, count)) };
+            buffers
+                .iter()
+                .zip(offsets)
+                // SAFETY: handles the application passed; valid usage keeps them live for the call.
+                .map(|(b, o)| unsafe { handles::buffer(*b) }.map(|b| (b.clone(), *o)))
+                .collect::<Result<Vec<_>, _>>()
+        },
+        |rec, list| rec.bind_vertex_buffers(first, &list),
+    );
 }
 
 pub unsafe extern "system" fn vkCmdDraw(
     command_buffer: vk::CommandBuffer,
-    _vertices: u32,
-    _instances: u32,
-    _first_vertex: u32,
-    _first_instance: u32,
+    vertices: u32,
+    instances: u32,
+    first_vertex: u32,
+    first_instance: u32,
 ) {
-    needs_graphics_pipelines("vkCmdDraw", command_buffer);
+    record_with(
+        "vkCmdDraw",
+        command_buffer,
+        || Ok(()),
+        |rec, ()| rec.draw(vertices, instances, first_vertex, first_instance),
+    );
 }
 
 pub unsafe extern "system" fn vkCmdDrawIndexed(
     command_buffer: vk::CommandBuffer,
-    _indices: u32,
-    _instances: u32,
-    _first_index: u32,
-    _vertex_offset: i32,
-    _first_instance: u32,
+    indices: u32,
+    instances: u32,
+    first_index: u32,
+    vertex_offset: i32,
+    first_instance: u32,
 ) {
-    needs_graphics_pipelines("vkCmdDrawIndexed", command_buffer);
+    record_with(
+        "vkCmdDrawIndexed",
+        command_buffer,
+        || Ok(()),
+        |rec, ()| {
+            rec.draw_indexed(
+                indices,
+                instances,
+                first_index,
+                vertex_offset,
+                first_instance,
+            )
+        },
+    );
 }
 
 pub unsafe extern "system" fn vkCmdDrawIndirect(
     command_buffer: vk::CommandBuffer,
-    _buffer: vk::Buffer,
-    _offset: vk::DeviceSize,
-    _draws: u32,
-    _stride: u32,
+    buffer: vk::Buffer,
+    offset: vk::DeviceSize,
+    draws: u32,
+    stride: u32,
 ) {
-    needs_graphics_pipelines("vkCmdDrawIndirect", command_buffer);
+    record_with(
+        "vkCmdDrawIndirect",
+        command_buffer,
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        || unsafe { handles::buffer(buffer) }.cloned(),
+        |rec, b| rec.draw_indirect(false, b, offset, draws, stride),
+    );
 }
 
 pub unsafe extern "system" fn vkCmdDrawIndexedIndirect(
     command_buffer: vk::CommandBuffer,
-    _buffer: vk::Buffer,
-    _offset: vk::DeviceSize,
-    _draws: u32,
-    _stride: u32,
+    buffer: vk::Buffer,
+    offset: vk::DeviceSize,
+    draws: u32,
+    stride: u32,
 ) {
-    needs_graphics_pipelines("vkCmdDrawIndexedIndirect", command_buffer);
+    record_with(
+        "vkCmdDrawIndexedIndirect",
+        command_buffer,
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        || unsafe { handles::buffer(buffer) }.cloned(),
+        |rec, b| rec.draw_indirect(true, b, offset, draws, stride),
+    );
 }
 
 pub unsafe extern "system" fn vkCmdBeginQuery(

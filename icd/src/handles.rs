@@ -198,7 +198,7 @@ handles! {
     PIPELINE_LAYOUTS: vk::PipelineLayout => d::pipeline_layout::PipelineLayout, pipeline_layout, new_pipeline_layout, drop_pipeline_layout;
     SHADER_MODULES: vk::ShaderModule => d::shader_module::ShaderModule, shader_module, new_shader_module, drop_shader_module;
     PIPELINE_CACHES: vk::PipelineCache => d::pipeline::cache::PipelineCache, pipeline_cache, new_pipeline_cache, drop_pipeline_cache;
-    PIPELINES: vk::Pipeline => d::pipeline::compute::ComputePipeline, pipeline, new_pipeline, drop_pipeline;
+    PIPELINES: vk::Pipeline => d::pipeline::AnyPipeline, pipeline, new_pipeline, drop_pipeline;
     COMMAND_POOLS: vk::CommandPool => CommandPoolObject, command_pool, new_command_pool, drop_command_pool;
     FENCES: vk::Fence => d::sync::fence::Fence, fence, new_fence, drop_fence;
     SEMAPHORES: vk::Semaphore => d::sync::semaphore::Semaphore, semaphore, new_semaphore, drop_semaphore;

@@ -7,6 +7,7 @@ use ash::vk;
 use parsnip_driver::pipeline::cache::PipelineCache;
 use parsnip_driver::pipeline::compile::SpecConstant;
 use parsnip_driver::pipeline::compute::{ComputePipeline, ComputePipelineDesc};
+use parsnip_driver::pipeline::AnyPipeline;
 use parsnip_driver::pipeline_layout::{PipelineLayout, PushConstantRange};
 use parsnip_driver::shader_module::ShaderModule;
 
@@ -195,7 +196,7 @@ pub unsafe extern "system" fn vkMergePipelineCaches(
 ///
 /// # Safety
 /// `info` is null or a valid specialisation info.
-unsafe fn specialization(info: *const vk::SpecializationInfo<'_>) -> Vec<SpecConstant> {
+pub(crate) unsafe fn specialization(info: *const vk::SpecializationInfo<'_>) -> Vec<SpecConstant> {
     // SAFETY: the caller's promise.
     let Some(info) = (unsafe { ffi::opt_ref(info) }) else {
         return Vec::new();
@@ -257,7 +258,7 @@ pub unsafe extern "system" fn vkCreateComputePipelines(
                     ComputePipeline::new(&device.device, &desc, cache.map(|c| &**c))
                 })();
                 let handle = match made {
-                    Ok(p) => handles::new_pipeline(p),
+                    Ok(p) => handles::new_pipeline(std::sync::Arc::new(AnyPipeline::Compute(p))),
                     Err(e) => {
                         first_error.get_or_insert(e);
                         vk::Pipeline::null()
@@ -295,8 +296,29 @@ unsafe fn executable(
     if info.executable_index != 0 {
         return Err(vk::Result::ERROR_UNKNOWN);
     }
-    // SAFETY: a handle the application passed; valid usage keeps it live for the call.
-    unsafe { handles::pipeline(info.pipeline) }.cloned()
+    // SAFETY: the caller's promise covers the handle.
+    unsafe { compute_pipeline(info.pipeline) }
+}
+
+/// The compute pipeline behind `pipeline`; graphics pipelines report no
+/// executables yet.
+///
+/// # Safety
+/// `pipeline` is a live handle.
+unsafe fn compute_pipeline(
+    pipeline: vk::Pipeline,
+) -> Result<std::sync::Arc<ComputePipeline>, vk::Result> {
+    // SAFETY: the caller's promise.
+    match &**unsafe { handles::pipeline(pipeline) }? {
+        AnyPipeline::Compute(p) => Ok(p.clone()),
+        AnyPipeline::Graphics(_) => {
+            eprintln!(
+                "parsnip: pipeline executable properties of graphics pipelines are not \
+                 reported yet"
+            );
+            Err(vk::Result::ERROR_UNKNOWN)
+        }
+    }
 }
 
 pub unsafe extern "system" fn vkGetPipelineExecutablePropertiesKHR(
@@ -312,7 +334,7 @@ pub unsafe extern "system" fn vkGetPipelineExecutablePropertiesKHR(
             // SAFETY: the application's structure.
             let info = unsafe { ffi::input(p_info) }?;
             // SAFETY: a handle the application passed; valid usage keeps it live for the call.
-            let pipeline = unsafe { handles::pipeline(info.pipeline) }?;
+            let pipeline = unsafe { compute_pipeline(info.pipeline) }?;
             // SAFETY: pExecutableCount is valid.
             let count = unsafe { p_count.as_mut() }.ok_or(vk::Result::ERROR_UNKNOWN)?;
             if p_props.is_null() {

@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 
 use common::draw_rig::DrawRig;
 use common::graphics_state::{
-    draw_auto, program, regid, rgba8_target, Attribute, Output, Pipeline, PrefetchCmd,
+    draw_auto, program, regid, rgba8_buffer, rgba8_target, Attribute, Framebuffer, Output,
+    Pipeline, PrefetchCmd, Setup, VertexBuffer,
 };
 use common::textured_quad::{fs, pitch, sampler, texture, Sampling, TexturedQuad};
 use parsnip_registers::enums::{A6xxFormat, A6xxTexFilter, PcDiPrimtype};
@@ -116,21 +117,13 @@ fn small_triangles() {
     let vs = rig.program(TRIANGLE_VS);
     let fs = rig.program(TRIANGLE_FS);
     let target = rig.buffer(&vec![0u8; (pitch(SIZE) * SIZE) as usize]);
-    let mut p = Pipeline::new(
-        vs,
-        Some(fs),
-        Some(rgba8_target(target, pitch(SIZE), regid(1, 0))),
-        SIZE,
-        SIZE,
-    );
+    let mut p = Pipeline::new(vs, Some(fs), Some(rgba8_target(regid(1, 0))));
     for (offset, reg, format, mask) in [
         (0, regid(0, 0), A6xxFormat::FMT6_32_32_FLOAT, 0x3),
         (8, regid(1, 0), A6xxFormat::FMT6_32_32_32_32_FLOAT, 0xf),
     ] {
         p.attributes.push(Attribute {
-            buffer: vb,
-            size: verts.len() as u32 * 4,
-            stride: 24,
+            binding: 0,
             offset,
             format,
             float: true,
@@ -157,7 +150,16 @@ fn small_triangles() {
     p.fs_full_regs = 2;
     p.ij_persp_pixel = regid(0, 0);
     let mut s = rig.stream();
-    program(&mut s, &p);
+    let setup = Setup {
+        pipeline: p,
+        framebuffer: Framebuffer::color(SIZE, SIZE, rgba8_buffer(target, pitch(SIZE))),
+        vertex_buffers: vec![VertexBuffer {
+            base: vb,
+            size: verts.len() as u32 * 4,
+            stride: 24,
+        }],
+    };
+    program(&mut s, &setup);
     draw_auto(&mut s, PcDiPrimtype::DI_PT_TRILIST, 3 * COUNT, 1);
     let (secs, wall) = time(3, || {
         rig.run(&s).unwrap_or_else(|e| panic!("{e}"));

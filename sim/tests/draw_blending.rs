@@ -7,7 +7,7 @@
 mod common;
 
 use common::draw_rig::DrawRig;
-use common::graphics_state::{regid, rgba8_target, Target};
+use common::graphics_state::{regid, rgba8_buffer, rgba8_target, ColorBuffer, Target};
 use common::scene::{rgba, vertex, Scene, Vertex, COLOUR_FS};
 use common::textured_quad::pitch;
 use common::GPUS;
@@ -231,15 +231,18 @@ fn two_targets_take_their_own_outputs_and_formats() {
             SIZE,
             &verts,
             TWO_FS,
-            rgba8_target(t0, pitch(SIZE.0), regid(1, 0)),
+            rgba8_target(regid(1, 0)),
+            rgba8_buffer(t0, pitch(SIZE.0)),
         );
-        scene.pipeline.targets.push(Target {
-            base: t1,
-            pitch: t1_pitch,
-            format: A6xxFormat::FMT6_16_16_16_16_FLOAT,
-            output: regid(2, 0),
-            ..rgba8_target(t1, t1_pitch, regid(2, 0))
-        });
+        let format = A6xxFormat::FMT6_16_16_16_16_FLOAT;
+        scene
+            .pipeline
+            .targets
+            .push(Target::new(format, regid(2, 0)));
+        scene
+            .framebuffer
+            .colors
+            .push(ColorBuffer::linear(t1, t1_pitch, SIZE.1, format));
         let img = scene.draw(PcDiPrimtype::DI_PT_TRILIST, 6);
         assert_eq!(rgba(&img, SIZE.0, 2, 5), [255, 102, 0, 255], "{gpu}");
         let at = (5 * t1_pitch + 2 * 8) as usize;

@@ -8,7 +8,7 @@
 mod common;
 
 use common::draw_rig::DrawRig;
-use common::graphics_state::{regid, rgba8_target, Depth, StencilFace};
+use common::graphics_state::{regid, rgba8_buffer, rgba8_target, Depth, DepthBuffer, StencilFace};
 use common::scene::{rgba, vertex, Scene, Vertex, COLOUR_FS};
 use common::textured_quad::pitch;
 use common::GPUS;
@@ -102,11 +102,19 @@ fn depth_scene(
         SIZE,
         vertices,
         COLOUR_FS,
-        rgba8_target(target, pitch(SIZE.0), regid(1, 0)),
+        rgba8_target(regid(1, 0)),
+        rgba8_buffer(target, pitch(SIZE.0)),
     );
-    scene.pipeline.depth = Some(Depth {
+    scene.framebuffer.depth = Some(DepthBuffer {
         base: depth,
         pitch: DEPTH_PITCH,
+        array_pitch: u64::from(DEPTH_PITCH) * u64::from(SIZE.1),
+        format,
+        // a6xx's depth is TILE6_3 whatever this says.
+        tile_mode: A6xxTileMode::TILE6_LINEAR,
+        flags: None,
+    });
+    scene.pipeline.depth = Some(Depth {
         format,
         test: true,
         write: true,
@@ -305,11 +313,19 @@ fn early_depth_writes_before_the_shader_kills() {
                 SIZE,
                 &v,
                 KILL_FS,
-                rgba8_target(target, pitch(SIZE.0), regid(1, 0)),
+                rgba8_target(regid(1, 0)),
+                rgba8_buffer(target, pitch(SIZE.0)),
             );
-            scene.pipeline.depth = Some(Depth {
+            scene.framebuffer.depth = Some(DepthBuffer {
                 base: depth,
                 pitch: DEPTH_PITCH,
+                array_pitch: u64::from(DEPTH_PITCH) * u64::from(SIZE.1),
+                format,
+                // a6xx's depth is TILE6_3 whatever this says.
+                tile_mode: A6xxTileMode::TILE6_LINEAR,
+                flags: None,
+            });
+            scene.pipeline.depth = Some(Depth {
                 format,
                 test: true,
                 write: true,

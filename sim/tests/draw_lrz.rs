@@ -16,14 +16,14 @@
 mod common;
 
 use common::draw_rig::DrawRig;
-use common::graphics_state::{program, regid, rgba8_target, Depth};
+use common::graphics_state::{program, regid, rgba8_buffer, rgba8_target, Depth, DepthBuffer};
 use common::resolve_state::event;
 use common::scene::{rgba, vertex, Scene, Vertex, COLOUR_FS};
 use common::textured_quad::pitch;
 use common::{test_options, Stream, GPUS};
 use parsnip_registers::enums::{
-    A6xxDepthFormat, A6xxLrzDirStatus, A6xxZtestMode, AdrenoCompareFunc as F, PcDiPrimtype,
-    VgtEventType,
+    A6xxDepthFormat, A6xxLrzDirStatus, A6xxTileMode, A6xxZtestMode, AdrenoCompareFunc as F,
+    PcDiPrimtype, VgtEventType,
 };
 use parsnip_registers::regs::{self, a6xx, a7xx};
 use parsnip_registers::Chip;
@@ -183,11 +183,19 @@ fn lrz_scene_with(
         SIZE,
         &rect(0.5, RED),
         COLOUR_FS,
-        rgba8_target(target, pitch(SIZE.0), regid(1, 0)),
+        rgba8_target(regid(1, 0)),
+        rgba8_buffer(target, pitch(SIZE.0)),
     );
-    scene.pipeline.depth = Some(Depth {
+    scene.framebuffer.depth = Some(DepthBuffer {
         base: depth,
         pitch: 256,
+        array_pitch: 0x4000,
+        format: A6xxDepthFormat::DEPTH6_16,
+        // a6xx's depth is TILE6_3 whatever this says.
+        tile_mode: A6xxTileMode::TILE6_LINEAR,
+        flags: None,
+    });
+    scene.pipeline.depth = Some(Depth {
         format: A6xxDepthFormat::DEPTH6_16,
         test: true,
         write: true,
@@ -214,7 +222,7 @@ fn direction_byte(scene: &Scene, lrz: &Lrz) -> u8 {
 fn draw(scene: &mut Scene, s: &mut Stream, v: &[Vertex], func: F, d: Option<LrzDraw>) {
     scene.set_vertices(v);
     scene.pipeline.depth.as_mut().unwrap().func = func;
-    program(s, &scene.pipeline);
+    program(s, &scene.setup());
     late_z(s);
     if let Some(d) = d {
         lrz_cntl(s, d);
@@ -429,7 +437,7 @@ fn greater_keeps_the_nearest_bound_and_rejects_fragments_below_it() {
     // the green draw's 128 pixels there.
     for gpu in GPUS {
         let (mut scene, lrz, mut s) = lrz_scene(gpu, UNTOUCHED, false);
-        let depth = scene.pipeline.depth.unwrap().base;
+        let depth = scene.framebuffer.depth.unwrap().base;
         scene
             .rig
             .rig

@@ -7,7 +7,7 @@
 mod common;
 
 use common::draw_rig::DrawRig;
-use common::graphics_state::{draw_auto, program, xy_pipeline, Pipeline, FLAT_FS, XY_VS};
+use common::graphics_state::{draw_auto, program, xy_pipeline, Setup, FLAT_FS, XY_VS};
 use common::GPUS;
 use parsnip_registers::enums::PcDiPrimtype;
 
@@ -48,7 +48,7 @@ fn covered(tri: [[f64; 2]; 3], px: u32, py: u32) -> bool {
 struct Scene {
     rig: DrawRig,
     target: u64,
-    pipeline: Pipeline,
+    pipeline: Setup,
 }
 
 fn scene(gpu: &str, triangles: &[[[f32; 2]; 3]], fs: &str) -> Scene {

@@ -8,9 +8,7 @@ mod common;
 
 use common::blit_state::Surf;
 use common::draw_rig::DrawRig;
-use common::graphics_state::{
-    draw_auto, program, set_marker, xy_pipeline, Pipeline, FLAT_FS, XY_VS,
-};
+use common::graphics_state::{draw_auto, program, set_marker, xy_pipeline, Setup, FLAT_FS, XY_VS};
 use common::resolve_state::{resolve_bin, BlitEvent};
 use common::{lo_hi, Stream, GPUS};
 use parsnip_registers::enums::{
@@ -36,7 +34,7 @@ const TRIANGLES: [[[f32; 2]; 3]; 2] = [
 struct Scene {
     rig: DrawRig,
     target: u64,
-    pipeline: Pipeline,
+    pipeline: Setup,
 }
 
 /// The scene, its target filled with `fill` bytes.

@@ -17,14 +17,16 @@ use super::textures::{bind, Bound};
 use parsnip_compiler::backend::CompiledShader;
 use parsnip_compiler::stage_info::{FragmentInfo, RegId, VertexInfo};
 use parsnip_compiler::varying_linkage::link;
-use parsnip_hw_state::draw::draw_auto;
-use parsnip_hw_state::graphics::{program, Attribute, Depth, Output, Pipeline, Target};
-use parsnip_hw_state::sink::{PacketSink, StateWriter};
+use parsnip_hw_state::draw::{draw_auto, draw_offsets};
+use parsnip_hw_state::graphics::{
+    program, Attribute, ColorBuffer, Depth, DepthBuffer, Framebuffer, Output, Pipeline, Target,
+    VertexBuffer, Viewport,
+};
+use parsnip_hw_state::sink::StateWriter;
 use parsnip_kernel_if::BoUse;
 use parsnip_registers::enums::{
-    A6xxDepthFormat, A6xxFormat, A6xxThreadsize, AdrenoCompareFunc, PcDiPrimtype,
+    A6xxDepthFormat, A6xxFormat, A6xxThreadsize, A6xxTileMode, AdrenoCompareFunc, PcDiPrimtype,
 };
-use parsnip_registers::regs;
 
 /// One vertex attribute as the application's vertex input state gives it.
 pub struct VertexAttribute<'a> {
@@ -124,6 +126,7 @@ pub fn render_to(gpu: &SimGpu, d: &Draw, a: &Attachments) -> Result<Vec<Vec<u8>>
         &a.colour[..]
     };
     let mut targets = Vec::new();
+    let mut colour_buffers = Vec::new();
     let mut target_bos = Vec::new();
     for (location, c) in colours.iter().enumerate() {
         let row = (w * c.bytes).next_multiple_of(64);
@@ -135,17 +138,12 @@ pub fn render_to(gpu: &SimGpu, d: &Draw, a: &Attachments) -> Result<Vec<Vec<u8>>
             .color_output(location as u32)
             .ok_or_else(|| format!("the fragment shader writes no colour {location}"))?;
         targets.push(Target {
-            base: bo.iova(),
-            pitch: row,
-            format: c.format,
-            write_mask: 0xf,
-            blend: None,
-            rop: None,
-            srgb: false,
             output: u32::from(out.reg.0),
             half: out.half,
             integer: c.integer,
+            ..Target::new(c.format, 0)
         });
+        colour_buffers.push(ColorBuffer::linear(bo.iova(), row, h, c.format));
         target_bos.push((bo, image.len()));
     }
     let depth_bo = match &a.depth {
@@ -158,12 +156,24 @@ pub fn render_to(gpu: &SimGpu, d: &Draw, a: &Attachments) -> Result<Vec<Vec<u8>>
         }
         None => None,
     };
-    let mut p = Pipeline::new(vs_code.iova(), Some(fs_code.iova()), None, w, h);
+    let mut fb = Framebuffer {
+        width: w,
+        height: h,
+        colors: colour_buffers,
+        depth: None,
+    };
+    let mut p = Pipeline::new(vs_code.iova(), Some(fs_code.iova()), None);
     p.targets = targets;
     if let (Some(z), Some(bo)) = (&a.depth, &depth_bo) {
-        p.depth = Some(Depth {
+        fb.depth = Some(DepthBuffer {
             base: bo.iova(),
             pitch: DEPTH_PITCH,
+            array_pitch: u64::from(DEPTH_PITCH) * u64::from(h.next_multiple_of(32)),
+            format: A6xxDepthFormat::DEPTH6_32,
+            tile_mode: A6xxTileMode::TILE6_LINEAR,
+            flags: None,
+        });
+        p.depth = Some(Depth {
             format: A6xxDepthFormat::DEPTH6_32,
             test: true,
             write: true,
@@ -181,6 +191,7 @@ pub fn render_to(gpu: &SimGpu, d: &Draw, a: &Attachments) -> Result<Vec<Vec<u8>>
         A6xxThreadsize::THREAD64
     };
     let mut buffers = Vec::new();
+    let mut vertex_buffers = Vec::new();
     for input in &vsi.inputs {
         let a = d
             .attributes
@@ -188,10 +199,9 @@ pub fn render_to(gpu: &SimGpu, d: &Draw, a: &Attachments) -> Result<Vec<Vec<u8>>
             .find(|a| a.location == input.location)
             .ok_or_else(|| format!("no attribute for location {}", input.location))?;
         let bo = gpu.bo_with(a.data, "vertex buffer")?;
+        // A fetch slot for each attribute, each of its own buffer.
         p.attributes.push(Attribute {
-            buffer: bo.iova(),
-            size: a.data.len() as u32,
-            stride: a.stride,
+            binding: vertex_buffers.len() as u32,
             offset: a.offset,
             format: a.format,
             float: a.float,
@@ -200,12 +210,16 @@ pub fn render_to(gpu: &SimGpu, d: &Draw, a: &Attachments) -> Result<Vec<Vec<u8>>
             regid: u32::from(input.reg.0),
             mask: u32::from(input.write_mask()),
         });
+        vertex_buffers.push(VertexBuffer {
+            base: bo.iova(),
+            size: a.data.len() as u32,
+            stride: a.stride,
+        });
         buffers.push(bo);
     }
     let field = |r: Option<RegId>| RegId::field(r);
     p.vertex_id = field(vsi.vertex_id_reg);
     p.instance_id = field(vsi.instance_id_reg);
-    p.instance_start = d.first_instance;
     p.outputs = linkage
         .outputs
         .iter()
@@ -239,44 +253,34 @@ pub fn render_to(gpu: &SimGpu, d: &Draw, a: &Attachments) -> Result<Vec<Vec<u8>>
     p.sample_mask_out = field(fsi.sample_mask_reg);
     p.per_sample = fsi.per_sample;
 
-    let chip = gpu.chip();
-    let mut s = StateWriter::new(chip);
-    program(&mut s, &p).map_err(|e| e.to_string())?;
-    // The code's length in 16-instruction units (the shared crate programs one).
+    // The code's length in 16-instruction units.
     let units = |c: &CompiledShader| c.instr_count.div_ceil(16).max(1);
-    s.reg(&regs::SpVsInstrlen(units(d.vs)))
-        .map_err(|e| e.to_string())?;
-    s.reg(&regs::SpFsInstrlen(units(d.fs)))
-        .map_err(|e| e.to_string())?;
-    let e = |e: parsnip_registers::RegisterError| e.to_string();
-    // Each stage's private memory (SP_*_PVT_MEM_*), sized as the dispatch fixture sizes a
-    // compute shader's.
+    p.vs_instrlen = units(d.vs);
+    p.fs_instrlen = units(d.fs);
+    // Each stage's private memory, sized as the dispatch fixture sizes a compute
+    // shader's.
     let mut private_bos = Vec::new();
-    macro_rules! private_memory {
-        ($shader:expr, $param:ident, $addr:ident, $size:ident) => {{
-            let private = PrivateMemory::new(gpu.info, $shader.private_bytes);
+    let mut private_memory =
+        |shader: &CompiledShader| -> Result<parsnip_hw_state::graphics::PrivateMemory, String> {
+            let private = PrivateMemory::new(gpu.info, shader.private_bytes);
             let mut iova = 0;
             if private.total > 0 {
                 let bo = gpu.bo_with(&vec![0u8; private.total as usize], "private memory")?;
                 iova = bo.iova();
                 private_bos.push(bo);
             }
-            s.reg(&regs::$param {
-                memsizeperitem: private.per_fiber,
-                hwstacksizeperthread: 0,
+            Ok(parsnip_hw_state::graphics::PrivateMemory {
+                iova,
+                per_fiber: private.per_fiber,
+                per_sp: private.per_sp,
             })
-            .map_err(e)?;
-            s.reg(&regs::$addr(iova)).map_err(e)?;
-            s.reg(&regs::$size {
-                totalpvtmemsize: private.per_sp,
-                perwavememlayout: false,
-            })
-            .map_err(e)?;
-        }};
-    }
-    private_memory!(d.vs, SpVsPvtMemParam, SpVsPvtMemAddr, SpVsPvtMemSize);
-    private_memory!(d.fs, SpFsPvtMemParam, SpFsPvtMemAddr, SpFsPvtMemSize);
+        };
+    p.vs_private = private_memory(d.vs)?;
+    p.fs_private = private_memory(d.fs)?;
+    let mut s = StateWriter::new(gpu.chip());
+    program(&mut s, &p, &fb, &Viewport::full(w, h), &vertex_buffers).map_err(|e| e.to_string())?;
     let texture_bos = bind(gpu, &mut s, &a.textures)?;
+    draw_offsets(&mut s, 0, d.first_instance).map_err(|e| e.to_string())?;
     draw_auto(&mut s, d.primitive, d.vertices, d.instances).map_err(|e| e.to_string())?;
     let stream = gpu.bo_with(&words_to_bytes(&s.dwords), "command stream")?;
     let mut uses = vec![BoUse::read(&vs_code), BoUse::read(&fs_code)];

@@ -11,6 +11,7 @@ pub mod control_flow;
 pub mod copies_and_fills;
 pub mod device_addresses;
 pub mod dispatch;
+pub mod draws;
 pub mod image_shaders;
 pub mod images;
 pub mod indirect_dispatch;
@@ -51,6 +52,7 @@ pub fn all() -> Vec<Case> {
         copies_and_fills::CASES,
         images::CASES,
         render_passes::CASES,
+        draws::CASES,
         image_shaders::CASES,
         memory::CASES,
         timeline_semaphores::CASES,

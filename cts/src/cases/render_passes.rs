@@ -40,13 +40,13 @@ fn rect(x: i32, y: i32, width: u32, height: u32) -> vk::Rect2D {
     }
 }
 
-fn color(c: [f32; 4]) -> vk::ClearValue {
+pub(crate) fn color(c: [f32; 4]) -> vk::ClearValue {
     vk::ClearValue {
         color: vk::ClearColorValue { float32: c },
     }
 }
 
-fn depth(d: f32) -> vk::ClearValue {
+pub(crate) fn depth(d: f32) -> vk::ClearValue {
     vk::ClearValue {
         depth_stencil: vk::ClearDepthStencilValue {
             depth: d,
@@ -63,7 +63,18 @@ fn prepared(
     initial: vk::ClearValue,
     layout: vk::ImageLayout,
 ) -> Result<Image, Stop> {
-    let shape = ImageShape::two_d(format, SIZE.0, SIZE.1, vk::ImageTiling::OPTIMAL);
+    prepared_of_size(h, format, SIZE, initial, layout)
+}
+
+/// The same, `size` texels.
+pub(crate) fn prepared_of_size(
+    h: &mut Harness,
+    format: vk::Format,
+    size: (u32, u32),
+    initial: vk::ClearValue,
+    layout: vk::ImageLayout,
+) -> Result<Image, Stop> {
+    let shape = ImageShape::two_d(format, size.0, size.1, vk::ImageTiling::OPTIMAL);
     let image = h.attachment_image(shape)?;
     h.run(|r| {
         r.transition(&image, vk::ImageLayout::UNDEFINED, DST);
@@ -80,13 +91,14 @@ fn prepared(
 }
 
 /// The image's bytes, tightly packed, read after the pass (in `layout`).
-fn read_back(
+pub(crate) fn read_back(
     h: &mut Harness,
     image: &Image,
     layout: vk::ImageLayout,
     texel: u32,
 ) -> Result<Vec<u8>, Stop> {
-    let bytes = u64::from(SIZE.0 * SIZE.1 * texel);
+    let [width, height, _] = image.shape.extent;
+    let bytes = u64::from(width * height * texel);
     let out = h.host_buffer(bytes, vk::BufferUsageFlags::TRANSFER_DST)?;
     let region = image.whole_copy();
     h.run(|r| {

@@ -9,6 +9,7 @@
 //! reports any object the driver or the case leaked as an error.
 
 mod commands;
+mod graphics_pipelines;
 mod images;
 mod memory;
 mod pipelines;
@@ -18,6 +19,7 @@ mod render_passes;
 mod setup;
 
 pub use commands::{Dependency, Recorder, Submission};
+pub use graphics_pipelines::{GraphicsDesc, VertexBinding};
 pub use images::{HostImage, Image, ImageShape};
 pub use memory::{Buffer, Placement, POISON, POISON_WORD};
 pub use pipelines::{Bind, ComputePipeline, PipelineDesc, Slot};

@@ -11,6 +11,7 @@ use parking_lot::Mutex;
 use super::breadcrumb::leaves_breadcrumb;
 use super::cache::{self, CacheOps};
 use super::dispatch::ComputeState;
+use super::draw::GraphicsState;
 use super::init_state;
 use super::packets::PacketWriter;
 use super::pass::PassRecording;
@@ -40,6 +41,7 @@ pub struct Recording {
     pub cs: CommandStream,
     pub upload: UploadBuffer,
     pub compute: ComputeState,
+    pub graphics: GraphicsState,
     /// Cache operations owed before the next GPU work that depends on
     /// earlier work (barriers accumulate here, dispatches and copies emit
     /// them), as Turnip defers its flush bits.
@@ -111,6 +113,7 @@ impl CommandBuffer {
                 cs: CommandStream::new(device),
                 upload: UploadBuffer::new(device),
                 compute: ComputeState::default(),
+                graphics: GraphicsState::default(),
                 pending: CacheOps::default(),
                 keep: Vec::new(),
                 crumbs: Vec::new(),
@@ -229,6 +232,7 @@ impl CommandBuffer {
         }
         rec.upload.reset();
         rec.compute.reset();
+        rec.graphics.reset();
         rec.pending = CacheOps::default();
         rec.keep.clear();
         rec.crumbs.clear();
@@ -280,6 +284,7 @@ impl CommandBuffer {
             // The secondary may have bound anything: nothing bound here
             // can be assumed still programmed.
             rec.compute.invalidate();
+            rec.graphics.invalidate();
             rec.breadcrumb("vkCmdExecuteCommands")
         });
     }

@@ -196,11 +196,7 @@ enum Groups {
 /// compiler placed them, zeros elsewhere.
 fn fill_consts(image: &mut [u32], consts: &ConstLayout, push: &[u32], groups: Groups) {
     image.fill(0);
-    if let Some((at, n)) = consts.push_constants {
-        let at = (at as usize).min(image.len());
-        let n = (n as usize).min(image.len() - at).min(push.len());
-        image[at..at + n].copy_from_slice(&push[..n]);
-    }
+    copy_push_constants(image, consts, push);
     for (param, dword) in &consts.driver_params {
         let value = match (param, groups) {
             (DriverParam::NumWorkgroups(c), Groups::Direct { count, .. }) => count[usize::from(*c)],
@@ -214,6 +210,16 @@ fn fill_consts(image: &mut [u32], consts: &ConstLayout, push: &[u32], groups: Gr
         if let Some(slot) = image.get_mut(*dword as usize) {
             *slot = value;
         }
+    }
+}
+
+/// Copies the push constants into a const image where the compiler
+/// placed them (any stage's).
+pub(crate) fn copy_push_constants(image: &mut [u32], consts: &ConstLayout, push: &[u32]) {
+    if let Some((at, n)) = consts.push_constants {
+        let at = (at as usize).min(image.len());
+        let n = (n as usize).min(image.len() - at).min(push.len());
+        image[at..at + n].copy_from_slice(&push[..n]);
     }
 }
 

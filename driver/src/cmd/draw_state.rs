@@ -23,6 +23,8 @@ use crate::error::VkResult;
 pub enum StateGroup {
     /// A compute pipeline's program state.
     ComputeProgram = 0,
+    /// A graphics pipeline's state (`pipeline::graphics`).
+    GraphicsPipeline = 1,
 }
 
 /// An IB of state built once: where it is and how long.

@@ -1,6 +1,8 @@
-//! CP_LOAD_STATE6 for the compute stage: state loaded into the SP's
-//! caches (shader code, constants), from the packet itself or from memory
-//! (adreno_pm4.xml's CP_LOAD_STATE6 payload).
+//! CP_LOAD_STATE6: state loaded into a shader stage's caches (shader code,
+//! constants), from the packet itself or from memory (adreno_pm4.xml's
+//! CP_LOAD_STATE6 payload). The geometry stages' loads are
+//! CP_LOAD_STATE6_GEOM, the fragment and compute stages'
+//! CP_LOAD_STATE6_FRAG, as Turnip picks the opcode by stage.
 
 use parsnip_registers::enums::{A6xxStateBlock, A6xxStateSrc, A6xxStateType};
 use parsnip_registers::packets::{CpLoadState6Dw0, CpLoadState6Dw1, CpLoadState6Dw2};
@@ -21,6 +23,24 @@ pub enum Source<'a> {
     Inline(usize),
     /// Memory at this address.
     Indirect(u64),
+}
+
+/// The stage a load is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoadStage {
+    Compute,
+    Vertex,
+    Fragment,
+}
+
+impl LoadStage {
+    fn opcode_and_block(self) -> (Opcode, A6xxStateBlock) {
+        match self {
+            LoadStage::Compute => (Opcode::CP_LOAD_STATE6_FRAG, A6xxStateBlock::SB6_CS_SHADER),
+            LoadStage::Vertex => (Opcode::CP_LOAD_STATE6_GEOM, A6xxStateBlock::SB6_VS_SHADER),
+            LoadStage::Fragment => (Opcode::CP_LOAD_STATE6_FRAG, A6xxStateBlock::SB6_FS_SHADER),
+        }
+    }
 }
 
 /// Loads `units` units of `state_type` into the compute stage at
@@ -49,6 +69,18 @@ pub fn load_cs_state_header(
     units: u32,
     source: &Source<'_>,
 ) -> VkResult<[u32; LOAD_STATE_DWORDS]> {
+    load_state_header(LoadStage::Compute, state_type, dst_offset, units, source)
+}
+
+/// The packet header and first three dwords of a load into `stage`.
+pub fn load_state_header(
+    stage: LoadStage,
+    state_type: A6xxStateType,
+    dst_offset: u32,
+    units: u32,
+    source: &Source<'_>,
+) -> VkResult<[u32; LOAD_STATE_DWORDS]> {
+    let (opcode, state_block) = stage.opcode_and_block();
     let (state_src, address, inline) = match *source {
         Source::Direct(data) => (A6xxStateSrc::SS6_DIRECT, 0, data.len()),
         Source::Inline(n) => (A6xxStateSrc::SS6_DIRECT, 0, n),
@@ -59,7 +91,7 @@ pub fn load_cs_state_header(
         dst_off: dst_offset,
         state_type,
         state_src,
-        state_block: A6xxStateBlock::SB6_CS_SHADER,
+        state_block,
         num_unit: units,
     };
     let lo = CpLoadState6Dw1 {
@@ -69,11 +101,26 @@ pub fn load_cs_state_header(
         ext_src_addr_hi: (address >> 32) as u32,
     };
     Ok([
-        pkt7(Opcode::CP_LOAD_STATE6_FRAG.0, (3 + inline) as u32),
+        pkt7(opcode.0, (3 + inline) as u32),
         field(what, dw0.try_to_raw())?,
         field(what, lo.try_to_raw())?,
         field(what, hi.try_to_raw())?,
     ])
+}
+
+/// Loads `image` (whole vec4s) as `stage`'s constants from c0.
+pub fn load_stage_consts(w: &mut impl PacketSink, stage: LoadStage, image: &[u32]) -> VkResult<()> {
+    let units = (image.len() / 4) as u32;
+    let source = Source::Direct(image);
+    w.push_all(&load_state_header(
+        stage,
+        A6xxStateType::ST6_CONSTANTS,
+        0,
+        units,
+        &source,
+    )?);
+    w.push_all(image);
+    Ok(())
 }
 
 /// Loads `dwords` as constants from vec4 `vec4_offset`, padded to whole
@@ -115,5 +162,21 @@ mod tests {
         let mut w = PacketWriter::new(Chip::A6xx);
         load_consts(&mut w, 3, &[1]).unwrap();
         assert_eq!(w.dwords.len(), 1 + 3 + 4);
+    }
+
+    #[test]
+    fn vertex_constants_load_through_the_geometry_opcode() {
+        let mut w = PacketWriter::new(Chip::A6xx);
+        load_stage_consts(&mut w, LoadStage::Vertex, &[1, 2, 3, 4]).unwrap();
+        // adreno_pm4.xml: CP_LOAD_STATE6_GEOM is opcode 0x32; dword 0 has
+        // STATE_TYPE (bits 14-15, CONSTANTS 1), STATE_SRC (16-17, DIRECT
+        // 0), STATE_BLOCK (18-21, SB6_VS_SHADER 8), NUM_UNIT (22-31).
+        assert_eq!(w.dwords[0] >> 16 & 0x7f, 0x32);
+        assert_eq!(w.dwords[1], 1 << 14 | 8 << 18 | 1 << 22);
+        let mut w = PacketWriter::new(Chip::A7xx);
+        load_stage_consts(&mut w, LoadStage::Fragment, &[0; 8]).unwrap();
+        // CP_LOAD_STATE6_FRAG (0x34), SB6_FS_SHADER 12, two vec4s.
+        assert_eq!(w.dwords[0] >> 16 & 0x7f, 0x34);
+        assert_eq!(w.dwords[1], 1 << 14 | 12 << 18 | 2 << 22);
     }
 }

@@ -9,6 +9,8 @@
 //! - [`blit2d`]: the 2D engine's state for one blit, [`image_surface`]:
 //!   images and buffers as the engine's surfaces;
 //! - [`pass`]: render passes, recorded into their own stream;
+//! - [`draw`]: graphics pipelines, vertex and index buffers, dynamic state
+//!   and draws;
 //! - [`dispatch`], [`transfer`], [`copy_image`], [`blit_image`],
 //!   [`clear_image`], [`barrier`], [`query`], [`event`], [`buffer_marker`]:
 //!   the commands; [`push_descriptors`]: the command buffer's own
@@ -25,6 +27,7 @@ pub mod chunk;
 pub mod clear_image;
 pub mod copy_image;
 pub mod dispatch;
+pub mod draw;
 pub mod draw_state;
 pub mod event;
 pub mod image_surface;

@@ -105,6 +105,7 @@ impl Recording {
             subpass: 0,
             outer,
         }));
+        self.graphics.framebuffer_dirty = true;
         Ok(())
     }
 
@@ -116,6 +117,7 @@ impl Recording {
             return Err(vk::Result::ERROR_UNKNOWN);
         }
         pass.subpass += 1;
+        self.graphics.framebuffer_dirty = true;
         Ok(())
     }
 

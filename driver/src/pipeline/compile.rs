@@ -18,7 +18,7 @@ pub struct SpecConstant {
     pub bytes: Vec<u8>,
 }
 
-/// Everything that decides the machine code of a compute shader.
+/// Everything that decides the machine code of a shader.
 pub struct CompileRequest<'a> {
     pub spirv: &'a [u32],
     pub entry_point: &'a str,
@@ -141,9 +141,9 @@ pub fn binary_from_compiled(c: &CompiledShader) -> ShaderBinary {
     }
 }
 
-/// Compiles, or says why not (the compiler names the SPIR-V instruction
-/// where there is one).
-pub fn compile(request: &CompileRequest<'_>) -> Result<ShaderBinary, String> {
+/// Compiles one stage to the compiler's output, or says why not (the
+/// compiler names the SPIR-V instruction where there is one).
+pub fn compile_stage(request: &CompileRequest<'_>) -> Result<CompiledShader, String> {
     let spec_constants: HashMap<u32, u64> = request
         .specialization
         .iter()
@@ -155,8 +155,12 @@ pub fn compile(request: &CompileRequest<'_>) -> Result<ShaderBinary, String> {
         spec_constants,
         layout: request.layout.clone(),
     };
-    let compiled = parsnip_compiler::compile(request.spirv, &options).map_err(|e| e.to_string())?;
-    Ok(binary_from_compiled(&compiled))
+    parsnip_compiler::compile(request.spirv, &options).map_err(|e| e.to_string())
+}
+
+/// Compiles, or says why not.
+pub fn compile(request: &CompileRequest<'_>) -> Result<ShaderBinary, String> {
+    Ok(binary_from_compiled(&compile_stage(request)?))
 }
 
 #[cfg(test)]

@@ -153,9 +153,9 @@ pub fn input_assembly(
     Ok(primitive)
 }
 
-/// Rasterisation: culling, winding, polygon mode, line width, depth bias,
-/// depth clamp (clamping to the viewport's depth range: set the viewport,
-/// and the depth attachment, first).
+/// Rasterisation: culling, winding, polygon mode, line width, depth bias.
+/// Depth clamp (to the viewport's depth range, which is dynamic state) is
+/// not built yet.
 pub fn rasterization(
     p: &mut Pipeline,
     info: &vk::PipelineRasterizationStateCreateInfo<'_>,
@@ -179,10 +179,7 @@ pub fn rasterization(
         info.depth_bias_clamp,
     ));
     if info.depth_clamp_enable == vk::TRUE {
-        let [.., zmin, zmax] = p.viewport;
-        if let Some(d) = p.depth.as_mut() {
-            d.clamp = Some((zmin.min(zmax), zmin.max(zmax)));
-        }
+        return refuse("depth clamp");
     }
     Ok(())
 }
@@ -262,24 +259,24 @@ pub fn color_blend(
     Ok(())
 }
 
-/// The first viewport and scissor (x, y, width, height, min depth, max
-/// depth; x, y, width, height); several are not built yet.
-pub fn viewport_scissor(
-    p: &mut Pipeline,
-    viewports: &[vk::Viewport],
-    scissors: &[vk::Rect2D],
-) -> VkResult<()> {
-    if viewports.len() > 1 || scissors.len() > 1 {
-        return refuse("more than one viewport or scissor");
-    }
-    if let Some(v) = viewports.first() {
-        p.viewport = [v.x, v.y, v.width, v.height, v.min_depth, v.max_depth];
-    }
-    if let Some(s) = scissors.first() {
-        let (x, y) = (s.offset.x.max(0) as u32, s.offset.y.max(0) as u32);
-        p.scissor = [x, y, s.extent.width, s.extent.height];
-    }
-    Ok(())
+/// A viewport as the hardware's description holds it: x, y, width,
+/// height, min depth, max depth.
+pub fn viewport(v: &vk::Viewport) -> [f32; 6] {
+    [v.x, v.y, v.width, v.height, v.min_depth, v.max_depth]
+}
+
+/// A scissor as x, y, width, height; what lies left of or above the
+/// framebuffer is cut off (negative offsets are invalid in Vulkan, and
+/// would only cover pixels that do not exist).
+pub fn scissor(s: &vk::Rect2D) -> [u32; 4] {
+    let cut = |o: i32, len: u32| {
+        let start = o.max(0);
+        let end = (i64::from(o) + i64::from(len)).clamp(0, i64::from(u32::MAX)) as u32;
+        (start as u32, end.saturating_sub(start as u32))
+    };
+    let (x, w) = cut(s.offset.x, s.extent.width);
+    let (y, h) = cut(s.offset.y, s.extent.height);
+    [x, y, w, h]
 }
 
 #[cfg(test)]
@@ -290,11 +287,9 @@ mod tests {
     use parsnip_registers::enums::{A6xxDepthFormat, A6xxFormat};
 
     fn pipeline() -> Pipeline {
-        let target = Target::new(0, 256, A6xxFormat::FMT6_8_8_8_8_UNORM, regid(0, 0));
-        let mut p = Pipeline::new(0x1000, Some(0x2000), Some(target), 64, 64);
+        let target = Target::new(A6xxFormat::FMT6_8_8_8_8_UNORM, regid(0, 0));
+        let mut p = Pipeline::new(0x1000, Some(0x2000), Some(target));
         p.depth = Some(Depth {
-            base: 0,
-            pitch: 128,
             format: A6xxDepthFormat::DEPTH6_16,
             test: false,
             write: false,
@@ -356,13 +351,17 @@ mod tests {
             .depth_bias_constant_factor(4.0)
             .depth_bias_slope_factor(0.5)
             .depth_bias_clamp(0.25)
-            .depth_clamp_enable(true);
+            .depth_clamp_enable(false);
         rasterization(&mut p, &info).unwrap();
         assert!(p.cull_back && !p.cull_front && p.front_cw);
         assert_eq!(p.polygon_mode, A6xxPolygonMode::POLYMODE6_LINES);
         assert_eq!(p.line_width, 2.0);
         assert_eq!(p.depth_bias, Some((0.5, 4.0, 0.25)));
-        assert_eq!(p.depth.unwrap().clamp, Some((0.0, 1.0)));
+        let clamp = info.depth_clamp_enable(true);
+        assert!(
+            rasterization(&mut p, &clamp).is_err(),
+            "depth clamp is refused"
+        );
         let discard = info.rasterizer_discard_enable(true);
         assert!(rasterization(&mut p, &discard).is_err());
     }
@@ -446,8 +445,7 @@ mod tests {
     }
 
     #[test]
-    fn one_viewport_and_scissor_are_taken_and_more_refused() {
-        let mut p = pipeline();
+    fn viewports_keep_their_order_and_scissors_are_cut_at_the_origin() {
         let v = vk::Viewport {
             x: 8.0,
             y: 4.0,
@@ -456,16 +454,14 @@ mod tests {
             min_depth: 0.25,
             max_depth: 0.75,
         };
-        let s = vk::Rect2D {
-            offset: vk::Offset2D { x: 2, y: 3 },
-            extent: vk::Extent2D {
-                width: 10,
-                height: 5,
-            },
+        assert_eq!(viewport(&v), [8.0, 4.0, 32.0, 16.0, 0.25, 0.75]);
+        let rect = |x, y, width, height| vk::Rect2D {
+            offset: vk::Offset2D { x, y },
+            extent: vk::Extent2D { width, height },
         };
-        viewport_scissor(&mut p, &[v], &[s]).unwrap();
-        assert_eq!(p.viewport, [8.0, 4.0, 32.0, 16.0, 0.25, 0.75]);
-        assert_eq!(p.scissor, [2, 3, 10, 5]);
-        assert!(viewport_scissor(&mut p, &[v, v], &[s]).is_err());
+        assert_eq!(scissor(&rect(2, 3, 10, 5)), [2, 3, 10, 5]);
+        // From x = -4, 10 wide: pixels 0 to 5.
+        assert_eq!(scissor(&rect(-4, 0, 10, 5)), [0, 0, 6, 5]);
+        assert_eq!(scissor(&rect(-20, 0, 10, 5)), [0, 0, 0, 5]);
     }
 }

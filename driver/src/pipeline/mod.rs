@@ -1,13 +1,22 @@
 //! Compute pipelines: compiling (through the pipeline cache), the program
 //! state they emit, and what VK_KHR_pipeline_executable_properties reports;
-//! and the fixed-function state of graphics pipelines in the hardware's
-//! terms ([`fixed_function`]) and of their shaders ([`shader_stages`]), which
-//! graphics pipeline creation will use.
+//! graphics pipelines ([`graphics`]), from the fixed-function state in the
+//! hardware's terms ([`fixed_function`]) and their shaders
+//! ([`shader_stages`]).
 
 pub mod binary;
 pub mod cache;
 pub mod compile;
 pub mod compute;
 pub mod fixed_function;
+pub mod graphics;
 pub mod program;
 pub mod shader_stages;
+
+use std::sync::Arc;
+
+/// A `VkPipeline`, of either bind point.
+pub enum AnyPipeline {
+    Compute(Arc<compute::ComputePipeline>),
+    Graphics(Arc<graphics::GraphicsPipeline>),
+}

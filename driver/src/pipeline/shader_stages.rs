@@ -72,14 +72,13 @@ fn vertex_input(p: &mut Pipeline, vs: &VertexInfo, attributes: &[VertexAttribute
                 input.location
             ));
         };
-        let Some(f) = formats::format(a.format).filter(|f| !f.is_depth_or_stencil()) else {
+        let Some(f) = formats::format(a.format).filter(|f| formats::vertex_fetch(f)) else {
             return refuse(format!("vertex format {:?}", a.format));
         };
+        // The binding's buffer and stride are the draw's (its vertex
+        // buffers).
         p.attributes.push(Attribute {
-            // The draw's: vkCmdBindVertexBuffers sets the buffer.
-            buffer: 0,
-            size: 0,
-            stride: a.stride,
+            binding: a.binding,
             offset: a.offset,
             format: f.hw,
             float: !matches!(f.class, Class::Uint | Class::Sint),
@@ -228,7 +227,7 @@ mod tests {
             attribute(1, vk::Format::R32G32B32_SFLOAT),
             attribute(2, vk::Format::R8G8B8A8_UINT),
         ];
-        let mut p = Pipeline::new(0, None, None, 8, 8);
+        let mut p = Pipeline::new(0, None, None);
         vertex_input(&mut p, &vs, &attributes).unwrap();
         let [a, b] = [p.attributes[0], p.attributes[1]];
         assert_eq!(
@@ -242,7 +241,7 @@ mod tests {
             (4, 0x7, true, false)
         );
         assert_eq!(b.format, A6xxFormat::FMT6_32_32_32_FLOAT);
-        assert_eq!((b.offset, b.stride), (4, 20));
+        assert_eq!((b.offset, b.binding), (4, 0));
         // r1.w: (1 << 2) | 3.
         assert_eq!(p.vertex_id, 7);
         assert_eq!(p.instance_id, NONE);

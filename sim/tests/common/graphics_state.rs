@@ -7,17 +7,33 @@ use parsnip_hw_state::graphics;
 // Each test uses some of these.
 #[allow(unused_imports)]
 pub use parsnip_hw_state::graphics::{
-    Attribute, Depth, Output, Pipeline, PrefetchCmd, StencilFace, Target, Textures,
+    Attribute, ColorBuffer, Depth, DepthBuffer, Framebuffer, Output, Pipeline, PrefetchCmd,
+    StencilFace, Target, Textures, VertexBuffer, Viewport,
 };
 pub use parsnip_hw_state::{regid, NONE};
 use parsnip_registers::enums::{A4xxIndexSize, A6xxFormat, A6xxMarker, PcDiPrimtype};
 
 use super::Stream;
 
-/// A linear RGBA8 target at `base`, `pitch` bytes a row, written whole from
-/// the output at `output`.
-pub fn rgba8_target(base: u64, pitch: u32, output: u32) -> Target {
-    Target::new(base, pitch, A6xxFormat::FMT6_8_8_8_8_UNORM, output)
+/// An RGBA8 target written whole from the output at `output`.
+pub fn rgba8_target(output: u32) -> Target {
+    Target::new(A6xxFormat::FMT6_8_8_8_8_UNORM, output)
+}
+
+/// A linear RGBA8 colour buffer at `base`, `pitch` bytes a row.
+pub fn rgba8_buffer(base: u64, pitch: u32) -> ColorBuffer {
+    // Array layers are not drawn to: no array pitch needed.
+    ColorBuffer::linear(base, pitch, 0, A6xxFormat::FMT6_8_8_8_8_UNORM)
+}
+
+/// One draw's state from its three sources: the pipeline, the render
+/// pass's framebuffer, and the command buffer's viewport and vertex
+/// buffers (the viewport covers the framebuffer).
+#[derive(Clone, Debug)]
+pub struct Setup {
+    pub pipeline: Pipeline,
+    pub framebuffer: Framebuffer,
+    pub vertex_buffers: Vec<VertexBuffer>,
 }
 
 /// The vertex shader of [`xy_pipeline`]: position (x, y) from r0.xy, out
@@ -51,18 +67,10 @@ pub fn xy_pipeline(
     target: u64,
     width: u32,
     height: u32,
-) -> Pipeline {
-    let mut p = Pipeline::new(
-        vs,
-        Some(fs),
-        Some(rgba8_target(target, width * 4, regid(0, 0))),
-        width,
-        height,
-    );
+) -> Setup {
+    let mut p = Pipeline::new(vs, Some(fs), Some(rgba8_target(regid(0, 0))));
     p.attributes.push(Attribute {
-        buffer: vb,
-        size: bytes,
-        stride: 8,
+        binding: 0,
         offset: 0,
         format: A6xxFormat::FMT6_32_32_FLOAT,
         float: true,
@@ -78,7 +86,15 @@ pub fn xy_pipeline(
     });
     p.stride = 4;
     p.position = 0;
-    p
+    Setup {
+        pipeline: p,
+        framebuffer: Framebuffer::color(width, height, rgba8_buffer(target, width * 4)),
+        vertex_buffers: vec![VertexBuffer {
+            base: vb,
+            size: bytes,
+            stride: 8,
+        }],
+    }
 }
 
 /// CP_SET_MARKER to render mode `mode`.
@@ -86,9 +102,12 @@ pub fn set_marker(s: &mut Stream, mode: A6xxMarker) {
     parsnip_hw_state::draw::set_marker(s, mode).expect("the marker encodes");
 }
 
-/// Writes every register the pipeline's draws consume.
-pub fn program(s: &mut Stream, p: &Pipeline) {
-    graphics::program(s, p).expect("the pipeline's registers encode");
+/// Writes every register the draws consume.
+pub fn program(s: &mut Stream, setup: &Setup) {
+    let fb = &setup.framebuffer;
+    let viewport = Viewport::full(fb.width, fb.height);
+    graphics::program(s, &setup.pipeline, fb, &viewport, &setup.vertex_buffers)
+        .expect("the draw's registers encode");
 }
 
 /// CP_DRAW_INDX_OFFSET of `count` auto-generated indices.

@@ -10,7 +10,8 @@ use parsnip_registers::enums::{A4xxIndexSize, A6xxFormat, PcDiPrimtype};
 
 use super::draw_rig::DrawRig;
 use super::graphics_state::{
-    draw_auto, draw_indexed, program, regid, rgba8_target, Attribute, Output, Pipeline, Target,
+    draw_auto, draw_indexed, program, regid, rgba8_buffer, rgba8_target, Attribute, ColorBuffer,
+    Framebuffer, Output, Pipeline, Setup, Target, VertexBuffer,
 };
 use super::textured_quad::pitch;
 use super::Stream;
@@ -34,6 +35,7 @@ pub fn vertex(size: (u32, u32), x: f32, y: f32, z: f32, a: [f32; 4], b: [f32; 4]
 pub struct Scene {
     pub rig: DrawRig,
     pub pipeline: Pipeline,
+    pub framebuffer: Framebuffer,
     pub target: u64,
     pub size: (u32, u32),
     vertex_buffer: (u64, u32),
@@ -57,31 +59,33 @@ impl Scene {
             size,
             vertices,
             fs,
-            rgba8_target(target, pitch(size.0), regid(1, 0)),
+            rgba8_target(regid(1, 0)),
+            rgba8_buffer(target, pitch(size.0)),
         )
     }
 
     /// The same with the colour target `t` (its output register chosen
-    /// by the caller).
+    /// by the caller) in `buffer`.
     pub fn with_target(
         mut rig: DrawRig,
         size: (u32, u32),
         vertices: &[Vertex],
         fs: &str,
         t: Target,
+        buffer: ColorBuffer,
     ) -> Scene {
         let floats: Vec<f32> = vertices.iter().flatten().flatten().copied().collect();
         let vb = rig.floats(&floats);
         let vs = rig.program("end\n");
         let fs = rig.program(fs);
-        let target = t.base;
-        let mut p = Pipeline::new(vs, Some(fs), Some(t), size.0, size.1);
+        let target = buffer.base;
+        let mut p = Pipeline::new(vs, Some(fs), Some(t));
         let bytes = floats.len() as u32 * 4;
+        // Each attribute from a fetch slot of its own, all of the one
+        // buffer.
         for k in 0..3u32 {
             p.attributes.push(Attribute {
-                buffer: vb,
-                size: bytes,
-                stride: 48,
+                binding: k,
                 offset: 16 * k,
                 format: A6xxFormat::FMT6_32_32_32_32_FLOAT,
                 float: true,
@@ -108,6 +112,7 @@ impl Scene {
         Scene {
             rig,
             pipeline: p,
+            framebuffer: Framebuffer::color(size.0, size.1, buffer),
             target,
             size,
             vertex_buffer: (vb, bytes),
@@ -125,17 +130,28 @@ impl Scene {
         let floats: Vec<f32> = vertices.iter().flatten().flatten().copied().collect();
         let vb = self.rig.floats(&floats);
         let bytes = floats.len() as u32 * 4;
-        for a in self.pipeline.attributes.iter_mut() {
-            a.buffer = vb;
-            a.size = bytes;
-        }
         self.vertex_buffer = (vb, bytes);
+    }
+
+    /// The pipeline, framebuffer and vertex buffers the scene draws with.
+    pub fn setup(&self) -> Setup {
+        let (base, size) = self.vertex_buffer;
+        let vb = VertexBuffer {
+            base,
+            size,
+            stride: 48,
+        };
+        Setup {
+            pipeline: self.pipeline.clone(),
+            framebuffer: self.framebuffer.clone(),
+            vertex_buffers: vec![vb; 3],
+        }
     }
 
     /// The stream drawing `count` vertices of `primitive` once.
     pub fn stream(&self, primitive: PcDiPrimtype, count: u32) -> Stream {
         let mut s = self.rig.stream();
-        program(&mut s, &self.pipeline);
+        program(&mut s, &self.setup());
         draw_auto(&mut s, primitive, count, 1);
         s
     }
@@ -156,7 +172,7 @@ impl Scene {
         count: u32,
     ) -> Vec<u8> {
         let mut s = self.rig.stream();
-        program(&mut s, &self.pipeline);
+        program(&mut s, &self.setup());
         draw_indexed(&mut s, primitive, size, indices, max, 0, count, 1);
         self.run(&s)
     }

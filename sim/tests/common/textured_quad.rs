@@ -12,8 +12,8 @@ use parsnip_registers::Chip;
 
 use super::draw_rig::DrawRig;
 use super::graphics_state::{
-    draw_auto, program, regid, rgba8_target, Attribute, Output, Pipeline, PrefetchCmd, Textures,
-    NONE,
+    draw_auto, program, regid, rgba8_buffer, rgba8_target, Attribute, Framebuffer, Output,
+    Pipeline, PrefetchCmd, Setup, Textures, VertexBuffer, NONE,
 };
 use super::Stream;
 
@@ -141,18 +141,10 @@ impl TexturedQuad {
         let vs = rig.program(VS);
         let fs = rig.program(how.shader);
         let target = rig.buffer(&vec![0u8; (pitch(w) * h) as usize]);
-        let mut p = Pipeline::new(
-            vs,
-            Some(fs),
-            Some(rgba8_target(target, pitch(w), regid(2, 0))),
-            w,
-            h,
-        );
+        let mut p = Pipeline::new(vs, Some(fs), Some(rgba8_target(regid(2, 0))));
         for (offset, reg) in [(0, regid(0, 0)), (8, regid(1, 0))] {
             p.attributes.push(Attribute {
-                buffer: vb,
-                size: verts.len() as u32 * 4,
-                stride: 16,
+                binding: 0,
                 offset,
                 format: A6xxFormat::FMT6_32_32_FLOAT,
                 float: true,
@@ -188,8 +180,17 @@ impl TexturedQuad {
             sampler_count: 1,
         });
         p.prefetch = how.prefetch.into_iter().collect();
+        let setup = Setup {
+            pipeline: p,
+            framebuffer: Framebuffer::color(w, h, rgba8_buffer(target, pitch(w))),
+            vertex_buffers: vec![VertexBuffer {
+                base: vb,
+                size: verts.len() as u32 * 4,
+                stride: 16,
+            }],
+        };
         let mut stream = rig.stream();
-        program(&mut stream, &p);
+        program(&mut stream, &setup);
         draw_auto(&mut stream, PcDiPrimtype::DI_PT_TRILIST, 6, 1);
         TexturedQuad {
             rig,

@@ -1,14 +1,20 @@
-//! `parsnip-demo`: a compute shader run through the Vulkan loader on
-//! whatever driver `VK_DRIVER_FILES` names (`scripts/demo` picks Parsnip on
-//! the simulated Adreno 660), printing what the GPU computed and whether
-//! the CPU agrees.
+//! `parsnip-demo`: a compute shader and a depth-tested draw run through
+//! the Vulkan loader on whatever driver `VK_DRIVER_FILES` names
+//! (`scripts/demo` picks Parsnip on the simulated Adreno 660), printing
+//! what the GPU computed and whether the CPU agrees, and writing the
+//! rendered image to `out/demo.png` (`[scene]`).
 //!
-//! The shader (`shaders/demo_collatz.comp`) gives, for n = 1..=N, the
-//! number of Collatz steps that take n to 1 and the largest value met.
+//! The compute shader (`shaders/demo_collatz.comp`) gives, for n = 1..=N,
+//! the number of Collatz steps that take n to 1 and the largest value met.
+
+mod memory;
+mod scene;
 
 use std::ffi::CStr;
+use std::path::Path;
 
 use ash::vk;
+use memory::{allocate, barrier_to_host, check};
 use parsnip_cts::shaders::DEMO_COLLATZ;
 
 /// How many numbers: one workgroup of 64 per 64.
@@ -22,10 +28,6 @@ fn collatz(mut n: u32) -> (u32, u32) {
         steps += 1;
     }
     (steps, peak)
-}
-
-fn check(what: &str, r: Result<(), vk::Result>) -> Result<(), String> {
-    r.map_err(|e| format!("{what} failed: {e:?}"))
 }
 
 fn run() -> Result<(), String> {
@@ -89,9 +91,11 @@ fn run_on(instance: &ash::Instance) -> Result<(), String> {
     }
     .map_err(|e| format!("vkCreateDevice failed: {e:?}"))?;
     let result = compute(&device, &memory_props, family);
+    let image = scene::render(&device, &memory_props, family);
     // SAFETY: run_on's objects are destroyed; the device is idle.
     unsafe { device.destroy_device(None) };
     let results = result?;
+    let image = image?;
 
     println!(
         "the GPU computed, for n = 1..={N}, the Collatz steps to 1 (and the peak on the way):"
@@ -119,12 +123,41 @@ fn run_on(instance: &ash::Instance) -> Result<(), String> {
         .iter()
         .filter(|(n, s, p)| collatz(*n) != (*s, *p))
         .count();
-    if wrong == 0 {
-        println!("result: all {N} values match the CPU");
-        Ok(())
-    } else {
-        Err(format!("result: {wrong} of {N} values differ from the CPU"))
+    if wrong != 0 {
+        return Err(format!("result: {wrong} of {N} values differ from the CPU"));
     }
+    println!("result: all {N} values match the CPU");
+
+    let (w, h) = (scene::WIDTH, scene::HEIGHT);
+    println!();
+    println!("the GPU drew three overlapping triangles, depth-tested (the farthest last), {w}x{h}");
+    write_png(Path::new("out/demo.png"), &image, w, h)?;
+    println!("  written to out/demo.png");
+    let (checked, wrong) = scene::verify(&image);
+    if wrong != 0 {
+        return Err(format!(
+            "result: {wrong} of {checked} pixels away from edges show the wrong triangle"
+        ));
+    }
+    println!(
+        "result: all {checked} pixels away from the edges show the nearest triangle, as the CPU works out"
+    );
+    Ok(())
+}
+
+/// Writes RGBA8 `pixels` as a PNG.
+fn write_png(path: &Path, pixels: &[u8], width: u32, height: u32) -> Result<(), String> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), width, height);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder
+        .write_header()
+        .and_then(|mut w| w.write_image_data(pixels))
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Runs the shader and returns (n, steps, peak) for each n.
@@ -138,36 +171,13 @@ fn compute(
     // that refer to locals alive for the call; objects are destroyed in
     // reverse order before returning, after the queue is idle.
     unsafe {
-        let buffer = device
-            .create_buffer(
-                &vk::BufferCreateInfo::default()
-                    .size(size)
-                    .usage(vk::BufferUsageFlags::STORAGE_BUFFER),
-                None,
-            )
-            .map_err(|e| format!("vkCreateBuffer failed: {e:?}"))?;
-        let req = device.get_buffer_memory_requirements(buffer);
-        let wanted = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
-        let type_index = (0..memory_props.memory_type_count)
-            .find(|&i| {
-                req.memory_type_bits & (1 << i) != 0
-                    && memory_props.memory_types[i as usize]
-                        .property_flags
-                        .contains(wanted)
-            })
-            .ok_or("no host-visible memory type")?;
-        let memory = device
-            .allocate_memory(
-                &vk::MemoryAllocateInfo::default()
-                    .allocation_size(req.size)
-                    .memory_type_index(type_index),
-                None,
-            )
-            .map_err(|e| format!("vkAllocateMemory failed: {e:?}"))?;
-        check(
-            "vkBindBufferMemory",
-            device.bind_buffer_memory(buffer, memory, 0),
+        let storage = allocate(
+            device,
+            memory_props,
+            size,
+            vk::BufferUsageFlags::STORAGE_BUFFER,
         )?;
+        let (buffer, memory) = (storage.buffer, storage.memory);
 
         let binding = [vk::DescriptorSetLayoutBinding::default()
             .binding(0)
@@ -260,17 +270,11 @@ fn compute(
             &[],
         );
         device.cmd_dispatch(cmd, N / 64, 1, 1);
-        let to_host = [vk::MemoryBarrier::default()
-            .src_access_mask(vk::AccessFlags::SHADER_WRITE)
-            .dst_access_mask(vk::AccessFlags::HOST_READ)];
-        device.cmd_pipeline_barrier(
+        barrier_to_host(
+            device,
             cmd,
             vk::PipelineStageFlags::COMPUTE_SHADER,
-            vk::PipelineStageFlags::HOST,
-            vk::DependencyFlags::empty(),
-            &to_host,
-            &[],
-            &[],
+            vk::AccessFlags::SHADER_WRITE,
         );
         check("vkEndCommandBuffer", device.end_command_buffer(cmd))?;
         let fence = device
@@ -305,8 +309,7 @@ fn compute(
         device.destroy_shader_module(module, None);
         device.destroy_pipeline_layout(layout, None);
         device.destroy_descriptor_set_layout(set_layout, None);
-        device.destroy_buffer(buffer, None);
-        device.free_memory(memory, None);
+        storage.destroy(device);
         submitted.map_err(|e| format!("the dispatch failed: {e:?}"))?;
         Ok(results)
     }

@@ -1,0 +1,7 @@
+#version 450
+// The interpolated colour, opaque.
+layout(location = 0) in vec3 colour;
+layout(location = 0) out vec4 out_colour;
+void main() {
+    out_colour = vec4(colour, 1.0);
+}

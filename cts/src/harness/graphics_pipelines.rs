@@ -1,0 +1,286 @@
+//! Graphics pipelines for a render pass's subpass, and the draw commands.
+
+use super::commands::Recorder;
+use super::memory::Buffer;
+use super::Harness;
+use crate::case::{OrStop, Stop};
+use crate::shaders::Shader;
+use ash::vk;
+
+/// One vertex buffer binding: its stride and whether it steps per
+/// instance; and the attributes reading it: (location, format, offset).
+#[derive(Clone, Copy)]
+pub struct VertexBinding<'a> {
+    pub stride: u32,
+    pub per_instance: bool,
+    pub attributes: &'a [(u32, vk::Format, u32)],
+}
+
+/// What a graphics pipeline is made of; the viewport and scissor are the
+/// whole `size` unless dynamic.
+#[derive(Clone, Copy)]
+pub struct GraphicsDesc<'a> {
+    pub vs: &'a Shader,
+    pub fs: &'a Shader,
+    pub pass: vk::RenderPass,
+    pub subpass: u32,
+    pub size: (u32, u32),
+    pub topology: vk::PrimitiveTopology,
+    pub bindings: &'a [VertexBinding<'a>],
+    pub cull: vk::CullModeFlags,
+    pub front_face: vk::FrontFace,
+    /// Depth test with this compare op (and writes), if any.
+    pub depth: Option<vk::CompareOp>,
+    /// Blending of every colour attachment, if any.
+    pub blend: Option<vk::PipelineColorBlendAttachmentState>,
+    pub color_attachments: u32,
+    pub dynamic_viewport: bool,
+    /// The size of one push constant range from offset 0, for the vertex
+    /// and fragment stages.
+    pub push_constant_bytes: u32,
+}
+
+impl<'a> GraphicsDesc<'a> {
+    /// A triangle list of `vs` and `fs` into one colour attachment.
+    pub fn new(vs: &'a Shader, fs: &'a Shader, pass: vk::RenderPass, size: (u32, u32)) -> Self {
+        GraphicsDesc {
+            vs,
+            fs,
+            pass,
+            subpass: 0,
+            size,
+            topology: vk::PrimitiveTopology::TRIANGLE_LIST,
+            bindings: &[],
+            cull: vk::CullModeFlags::NONE,
+            front_face: vk::FrontFace::COUNTER_CLOCKWISE,
+            depth: None,
+            blend: None,
+            color_attachments: 1,
+            dynamic_viewport: false,
+            push_constant_bytes: 0,
+        }
+    }
+}
+
+impl Harness {
+    /// A graphics pipeline of `desc`, its layout of no sets and the push
+    /// constants asked for.
+    pub fn graphics_pipeline(&mut self, desc: &GraphicsDesc<'_>) -> Result<vk::Pipeline, Stop> {
+        Ok(self.graphics_pipeline_and_layout(desc)?.0)
+    }
+
+    /// The same, and its layout.
+    pub fn graphics_pipeline_and_layout(
+        &mut self,
+        desc: &GraphicsDesc<'_>,
+    ) -> Result<(vk::Pipeline, vk::PipelineLayout), Stop> {
+        let vs = self.shader_module(desc.vs)?;
+        let fs = self.shader_module(desc.fs)?;
+        let ranges = [vk::PushConstantRange {
+            stage_flags: vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT,
+            offset: 0,
+            size: desc.push_constant_bytes,
+        }];
+        let n = usize::from(desc.push_constant_bytes > 0);
+        let layout_info =
+            vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&ranges[..n]);
+        // SAFETY: the device is alive; `layout_info` outlives the call.
+        let layout = unsafe { self.device().create_pipeline_layout(&layout_info, None) }
+            .or_stop("vkCreatePipelineLayout")?;
+        let layout = self.own(layout);
+        let stages = [
+            vk::PipelineShaderStageCreateInfo::default()
+                .stage(vk::ShaderStageFlags::VERTEX)
+                .module(vs)
+                .name(c"main"),
+            vk::PipelineShaderStageCreateInfo::default()
+                .stage(vk::ShaderStageFlags::FRAGMENT)
+                .module(fs)
+                .name(c"main"),
+        ];
+        let mut bindings = Vec::new();
+        let mut attributes = Vec::new();
+        for (i, b) in desc.bindings.iter().enumerate() {
+            bindings.push(vk::VertexInputBindingDescription {
+                binding: i as u32,
+                stride: b.stride,
+                input_rate: if b.per_instance {
+                    vk::VertexInputRate::INSTANCE
+                } else {
+                    vk::VertexInputRate::VERTEX
+                },
+            });
+            for &(location, format, offset) in b.attributes {
+                attributes.push(vk::VertexInputAttributeDescription {
+                    location,
+                    binding: i as u32,
+                    format,
+                    offset,
+                });
+            }
+        }
+        let vertex = vk::PipelineVertexInputStateCreateInfo::default()
+            .vertex_binding_descriptions(&bindings)
+            .vertex_attribute_descriptions(&attributes);
+        let assembly = vk::PipelineInputAssemblyStateCreateInfo::default().topology(desc.topology);
+        let (w, h) = desc.size;
+        let viewports = [vk::Viewport {
+            x: 0.0,
+            y: 0.0,
+            width: w as f32,
+            height: h as f32,
+            min_depth: 0.0,
+            max_depth: 1.0,
+        }];
+        let scissors = [vk::Rect2D {
+            offset: vk::Offset2D { x: 0, y: 0 },
+            extent: vk::Extent2D {
+                width: w,
+                height: h,
+            },
+        }];
+        let viewport = vk::PipelineViewportStateCreateInfo::default()
+            .viewports(&viewports)
+            .scissors(&scissors);
+        let raster = vk::PipelineRasterizationStateCreateInfo::default()
+            .polygon_mode(vk::PolygonMode::FILL)
+            .cull_mode(desc.cull)
+            .front_face(desc.front_face)
+            .line_width(1.0);
+        let multisample = vk::PipelineMultisampleStateCreateInfo::default()
+            .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+        let depth = vk::PipelineDepthStencilStateCreateInfo::default()
+            .depth_test_enable(desc.depth.is_some())
+            .depth_write_enable(desc.depth.is_some())
+            .depth_compare_op(desc.depth.unwrap_or(vk::CompareOp::ALWAYS));
+        let opaque = vk::PipelineColorBlendAttachmentState::default()
+            .color_write_mask(vk::ColorComponentFlags::RGBA);
+        let blends = vec![desc.blend.unwrap_or(opaque); desc.color_attachments as usize];
+        let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&blends);
+        let dynamic_states = [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
+        let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(
+            if desc.dynamic_viewport {
+                &dynamic_states
+            } else {
+                &[]
+            },
+        );
+        let mut info = vk::GraphicsPipelineCreateInfo::default()
+            .stages(&stages)
+            .vertex_input_state(&vertex)
+            .input_assembly_state(&assembly)
+            .viewport_state(&viewport)
+            .rasterization_state(&raster)
+            .multisample_state(&multisample)
+            .color_blend_state(&blend)
+            .dynamic_state(&dynamic)
+            .layout(layout)
+            .render_pass(desc.pass)
+            .subpass(desc.subpass);
+        if desc.depth.is_some() {
+            info = info.depth_stencil_state(&depth);
+        }
+        // SAFETY: the modules, layout and pass are alive; every pointer in
+        // `info` refers to locals alive for the call.
+        let created = unsafe {
+            self.device()
+                .create_graphics_pipelines(vk::PipelineCache::null(), &[info], None)
+        };
+        match created {
+            Ok(p) => Ok((self.own(p[0]), layout)),
+            Err((_, e)) => Err(Stop::Error(format!(
+                "vkCreateGraphicsPipelines ({}, {}) returned {e:?}",
+                desc.vs.name, desc.fs.name
+            ))),
+        }
+    }
+}
+
+impl Recorder<'_> {
+    pub fn bind_graphics(&self, pipeline: vk::Pipeline) {
+        // SAFETY: the command buffer is recording; the pipeline is alive.
+        unsafe {
+            self.device().cmd_bind_pipeline(
+                self.command_buffer(),
+                vk::PipelineBindPoint::GRAPHICS,
+                pipeline,
+            )
+        };
+    }
+
+    /// Binds `buffers` (each at offset 0) from binding 0.
+    pub fn bind_vertex_buffers(&self, buffers: &[&Buffer]) {
+        let handles: Vec<vk::Buffer> = buffers.iter().map(|b| b.handle).collect();
+        let offsets = vec![0; handles.len()];
+        // SAFETY: the command buffer is recording; the buffers are alive.
+        unsafe {
+            self.device()
+                .cmd_bind_vertex_buffers(self.command_buffer(), 0, &handles, &offsets)
+        };
+    }
+
+    pub fn bind_index_buffer(&self, buffer: &Buffer, offset: u64, ty: vk::IndexType) {
+        // SAFETY: the command buffer is recording; the buffer is alive.
+        unsafe {
+            self.device()
+                .cmd_bind_index_buffer(self.command_buffer(), buffer.handle, offset, ty)
+        };
+    }
+
+    pub fn set_viewport(&self, viewport: vk::Viewport) {
+        // SAFETY: the command buffer is recording.
+        unsafe {
+            self.device()
+                .cmd_set_viewport(self.command_buffer(), 0, &[viewport])
+        };
+    }
+
+    pub fn set_scissor(&self, scissor: vk::Rect2D) {
+        // SAFETY: the command buffer is recording.
+        unsafe {
+            self.device()
+                .cmd_set_scissor(self.command_buffer(), 0, &[scissor])
+        };
+    }
+
+    /// Pushes `bytes` at `offset` for the vertex and fragment stages.
+    pub fn push_graphics_constants(&self, layout: vk::PipelineLayout, offset: u32, bytes: &[u8]) {
+        // SAFETY: the command buffer is recording; the range is the layout's.
+        unsafe {
+            self.device().cmd_push_constants(
+                self.command_buffer(),
+                layout,
+                vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT,
+                offset,
+                bytes,
+            )
+        };
+    }
+
+    pub fn draw(&self, vertices: u32, instances: u32, first_vertex: u32, first_instance: u32) {
+        // SAFETY: the command buffer is recording inside a pass.
+        unsafe {
+            self.device().cmd_draw(
+                self.command_buffer(),
+                vertices,
+                instances,
+                first_vertex,
+                first_instance,
+            )
+        };
+    }
+
+    pub fn draw_indexed(&self, indices: u32, instances: u32, first: u32, vertex_offset: i32) {
+        // SAFETY: the command buffer is recording inside a pass.
+        unsafe {
+            self.device().cmd_draw_indexed(
+                self.command_buffer(),
+                indices,
+                instances,
+                first,
+                vertex_offset,
+                0,
+            )
+        };
+    }
+}

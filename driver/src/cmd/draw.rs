@@ -1,0 +1,484 @@
+//! Graphics recording: binding graphics pipelines, vertex and index
+//! buffers, the viewport and scissor, and the draws of a render pass.
+//!
+//! A draw programs only what changed since the last one, each from its
+//! own source (`parsnip_hw_state::graphics`): the pipeline's state, built
+//! at its creation, by pointing the pipeline draw-state group at it
+//! (CP_SET_DRAW_STATE, run by the CP before the draw); the subpass's
+//! framebuffer (its attachments' memory) once a subpass; the viewport and
+//! scissor, and the vertex buffers, when set. Then the draw's offsets and
+//! CP_DRAW_INDX_OFFSET. Draws are recorded into the pass's stream, which
+//! the pass's end runs in sysmem (`pass.rs`).
+
+use std::sync::Arc;
+
+use ash::vk;
+use parsnip_hw_state::draw::{
+    draw_auto, draw_indexed, draw_indexed_indirect, draw_indirect, draw_offsets, IndexBuffer,
+};
+use parsnip_hw_state::graphics::{
+    program_framebuffer, program_vertex_buffers, program_viewport, ColorBuffer, DepthBuffer,
+    FlagBuffer, Framebuffer, VertexBuffer, Viewport,
+};
+use parsnip_registers::enums::{A4xxIndexSize, A6xxDepthFormat};
+
+use super::blit2d::Surface;
+use super::buffer::Recording;
+use super::dispatch::copy_push_constants;
+use super::draw_state::{set_group, StateGroup, SET_GROUP_DWORDS};
+use super::image_surface::{image_surface, sample_format};
+use super::load_state::{load_stage_consts, LoadStage, LOAD_STATE_DWORDS};
+use crate::buffer::Buffer;
+use crate::error::VkResult;
+use crate::image::view::ImageView;
+use crate::pipeline::binary::DriverParam;
+use crate::pipeline::graphics::GraphicsPipeline;
+
+/// Vertex buffer bindings (VFD_FETCH has 32 entries, a6xx.xml).
+pub const MAX_VERTEX_BUFFERS: usize = 32;
+
+/// A bound vertex or index buffer: address and bytes from it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Bound {
+    iova: u64,
+    size: u64,
+}
+
+/// The graphics state a command buffer has bound.
+#[derive(Default)]
+pub struct GraphicsState {
+    pipeline: Option<Arc<GraphicsPipeline>>,
+    vertex_buffers: [Option<Bound>; MAX_VERTEX_BUFFERS],
+    index: Option<(Bound, vk::IndexType)>,
+    viewport: Option<[f32; 6]>,
+    scissor: Option<[u32; 4]>,
+    /// What the stream no longer has programmed.
+    pipeline_dirty: bool,
+    vertex_buffers_dirty: bool,
+    viewport_dirty: bool,
+    /// Set when a subpass begins: its attachments are programmed at its
+    /// first draw.
+    pub framebuffer_dirty: bool,
+}
+
+impl GraphicsState {
+    pub fn reset(&mut self) {
+        *self = GraphicsState::default();
+    }
+
+    /// After commands that may have programmed anything (a secondary's).
+    pub fn invalidate(&mut self) {
+        self.pipeline_dirty = true;
+        self.vertex_buffers_dirty = true;
+        self.viewport_dirty = true;
+        self.framebuffer_dirty = true;
+    }
+}
+
+fn fail<T>(command: &str, what: impl std::fmt::Display) -> VkResult<T> {
+    eprintln!("parsnip: {command}: {what}");
+    Err(vk::Result::ERROR_UNKNOWN)
+}
+
+/// A buffer's address at `offset` and the bytes after it.
+fn bound(buffer: &Buffer, offset: u64, command: &str) -> VkResult<Bound> {
+    if buffer.binding().is_none() || offset > buffer.size {
+        return fail(
+            command,
+            "a buffer without memory, or an offset past its end",
+        );
+    }
+    Ok(Bound {
+        iova: buffer.iova(offset),
+        size: buffer.size - offset,
+    })
+}
+
+/// The surface a draw writes of `view`'s `aspect`, its layer pitch and
+/// its flag buffer: the view's first level and layer (one layer is drawn,
+/// there being no multiview or layered rendering yet).
+fn view_surface(
+    view: &ImageView,
+    aspect: vk::ImageAspectFlags,
+) -> (Surface, u64, Option<FlagBuffer>) {
+    let range = view.desc.range;
+    let fmt = sample_format(view.format);
+    let s = image_surface(
+        &view.image,
+        aspect,
+        range.base_mip_level,
+        range.base_array_layer,
+        &fmt,
+        None,
+    );
+    let flags = s.flags.map(|(base, pitch)| FlagBuffer {
+        base,
+        pitch,
+        array_pitch: 0,
+    });
+    (s, view.image.plane(aspect).layout.layer_size, flags)
+}
+
+fn color_buffer(view: &ImageView) -> ColorBuffer {
+    let (s, array_pitch, flags) = view_surface(view, vk::ImageAspectFlags::COLOR);
+    ColorBuffer {
+        base: s.iova,
+        pitch: s.pitch,
+        array_pitch,
+        format: view.format.hw,
+        tile_mode: s.tile_mode,
+        swap: s.swap,
+        flags,
+    }
+}
+
+fn depth_buffer(view: &ImageView, format: A6xxDepthFormat) -> DepthBuffer {
+    let (s, array_pitch, flags) = view_surface(view, vk::ImageAspectFlags::DEPTH);
+    DepthBuffer {
+        base: s.iova,
+        pitch: s.pitch,
+        array_pitch,
+        format,
+        tile_mode: s.tile_mode,
+        flags,
+    }
+}
+
+/// Dwords a draw's state may take at most: the framebuffer (8 colour
+/// buffers of 7 registers and the depth buffer's, 3 dwords each at most),
+/// the viewport (10 registers), 32 vertex buffers of 3 registers, the
+/// group, the offsets and the draw.
+const FRAMEBUFFER_DWORDS: usize = 3 * (3 + 8 * 7 + 6);
+const VIEWPORT_DWORDS: usize = 3 * 10;
+const VERTEX_BUFFERS_DWORDS: usize = 3 * 3 * MAX_VERTEX_BUFFERS;
+const DRAW_DWORDS: usize = 2 * 3 + 8;
+
+impl Recording {
+    /// `vkCmdBindPipeline(GRAPHICS)`.
+    pub fn bind_graphics_pipeline(&mut self, pipeline: Arc<GraphicsPipeline>) -> VkResult<()> {
+        let g = &mut self.graphics;
+        if let Some(v) = pipeline.viewport {
+            g.viewport = Some(v);
+            g.viewport_dirty = true;
+        }
+        if let Some(s) = pipeline.scissor {
+            g.scissor = Some(s);
+            g.viewport_dirty = true;
+        }
+        // The strides are the pipeline's.
+        g.vertex_buffers_dirty = true;
+        g.pipeline_dirty = true;
+        g.pipeline = Some(pipeline.clone());
+        self.keep(pipeline);
+        Ok(())
+    }
+
+    /// `vkCmdBindVertexBuffers`: buffers from binding `first`.
+    pub fn bind_vertex_buffers(
+        &mut self,
+        first: u32,
+        buffers: &[(Arc<Buffer>, u64)],
+    ) -> VkResult<()> {
+        let command = "vkCmdBindVertexBuffers";
+        if first as usize + buffers.len() > MAX_VERTEX_BUFFERS {
+            return fail(command, "bindings past the 32 there are");
+        }
+        for (i, (buffer, offset)) in buffers.iter().enumerate() {
+            let b = bound(buffer, *offset, command)?;
+            self.graphics.vertex_buffers[first as usize + i] = Some(b);
+            self.keep(buffer.clone());
+        }
+        self.graphics.vertex_buffers_dirty = true;
+        Ok(())
+    }
+
+    /// `vkCmdBindIndexBuffer`.
+    pub fn bind_index_buffer(
+        &mut self,
+        buffer: Arc<Buffer>,
+        offset: u64,
+        ty: vk::IndexType,
+    ) -> VkResult<()> {
+        let command = "vkCmdBindIndexBuffer";
+        if !matches!(ty, vk::IndexType::UINT16 | vk::IndexType::UINT32) {
+            return fail(command, format!("index type {ty:?} is not supported"));
+        }
+        let b = bound(&buffer, offset, command)?;
+        self.graphics.index = Some((b, ty));
+        self.keep(buffer);
+        Ok(())
+    }
+
+    /// `vkCmdSetViewport`: viewport 0 alone.
+    pub fn set_viewport(&mut self, first: u32, viewports: &[vk::Viewport]) -> VkResult<()> {
+        if first != 0 || viewports.len() > 1 {
+            return fail(
+                "vkCmdSetViewport",
+                "viewports other than 0 are not supported yet",
+            );
+        }
+        if let Some(v) = viewports.first() {
+            self.graphics.viewport = Some(crate::pipeline::fixed_function::viewport(v));
+            self.graphics.viewport_dirty = true;
+        }
+        Ok(())
+    }
+
+    /// `vkCmdSetScissor`: scissor 0 alone.
+    pub fn set_scissor(&mut self, first: u32, scissors: &[vk::Rect2D]) -> VkResult<()> {
+        if first != 0 || scissors.len() > 1 {
+            return fail(
+                "vkCmdSetScissor",
+                "scissors other than 0 are not supported yet",
+            );
+        }
+        if let Some(s) = scissors.first() {
+            self.graphics.scissor = Some(crate::pipeline::fixed_function::scissor(s));
+            self.graphics.viewport_dirty = true;
+        }
+        Ok(())
+    }
+
+    /// `vkCmdDraw`.
+    pub fn draw(
+        &mut self,
+        vertices: u32,
+        instances: u32,
+        first_vertex: u32,
+        first_instance: u32,
+    ) -> VkResult<()> {
+        let pipeline = self.draw_state("vkCmdDraw")?;
+        if vertices == 0 || instances == 0 {
+            return Ok(());
+        }
+        self.emit_consts(
+            "vkCmdDraw",
+            &pipeline,
+            Some((first_vertex as i32, first_instance)),
+        )?;
+        self.cs.emit(DRAW_DWORDS, |r| {
+            draw_offsets(r, first_vertex as i32, first_instance)?;
+            draw_auto(r, pipeline.primitive, vertices, instances)
+        })
+    }
+
+    /// `vkCmdDrawIndexed`.
+    pub fn draw_indexed(
+        &mut self,
+        indices: u32,
+        instances: u32,
+        first_index: u32,
+        vertex_offset: i32,
+        first_instance: u32,
+    ) -> VkResult<()> {
+        let command = "vkCmdDrawIndexed";
+        let pipeline = self.draw_state(command)?;
+        let Some((b, ty)) = self.graphics.index else {
+            return fail(command, "no index buffer is bound");
+        };
+        let buffer = self.index_buffer(command, &pipeline, b, ty)?;
+        if indices == 0 || instances == 0 {
+            return Ok(());
+        }
+        self.emit_consts(command, &pipeline, Some((vertex_offset, first_instance)))?;
+        self.cs.emit(DRAW_DWORDS + 4, |r| {
+            draw_offsets(r, vertex_offset, first_instance)?;
+            draw_indexed(
+                r,
+                pipeline.primitive,
+                buffer,
+                first_index,
+                indices,
+                instances,
+            )
+        })
+    }
+
+    /// `vkCmdDrawIndirect` (`indexed` false) and `vkCmdDrawIndexedIndirect`:
+    /// `count` draws whose commands are `stride` bytes apart from `offset`
+    /// in `buffer`, each one packet the CP reads its command for (it sets
+    /// the draw's offsets from it too).
+    pub fn draw_indirect(
+        &mut self,
+        indexed: bool,
+        buffer: Arc<Buffer>,
+        offset: u64,
+        count: u32,
+        stride: u32,
+    ) -> VkResult<()> {
+        let command = if indexed {
+            "vkCmdDrawIndexedIndirect"
+        } else {
+            "vkCmdDrawIndirect"
+        };
+        let command_bytes = if indexed { 20 } else { 16 };
+        let last = u64::from(count.saturating_sub(1)) * u64::from(stride);
+        if count > 0 && offset + last + command_bytes > buffer.size {
+            return fail(command, "draw commands past the end of the buffer");
+        }
+        let b = bound(&buffer, offset, command)?;
+        self.keep(buffer);
+        let pipeline = self.draw_state(command)?;
+        let indices = if indexed {
+            let Some((ib, ty)) = self.graphics.index else {
+                return fail(command, "no index buffer is bound");
+            };
+            Some(self.index_buffer(command, &pipeline, ib, ty)?)
+        } else {
+            None
+        };
+        self.emit_consts(command, &pipeline, None)?;
+        for i in 0..count {
+            let at = b.iova + u64::from(i) * u64::from(stride);
+            self.cs.emit(DRAW_DWORDS, |r| match indices {
+                Some(ib) => draw_indexed_indirect(r, pipeline.primitive, ib, at),
+                None => draw_indirect(r, pipeline.primitive, at),
+            })?;
+        }
+        Ok(())
+    }
+
+    /// The bound index buffer as a draw reads it.
+    fn index_buffer(
+        &self,
+        command: &str,
+        pipeline: &GraphicsPipeline,
+        b: Bound,
+        ty: vk::IndexType,
+    ) -> VkResult<IndexBuffer> {
+        if pipeline.restart && ty != vk::IndexType::UINT32 {
+            return fail(
+                command,
+                "primitive restart with 16-bit indices is not supported yet",
+            );
+        }
+        let (size, bytes) = match ty {
+            vk::IndexType::UINT16 => (A4xxIndexSize::INDEX4_SIZE_16_BIT, 2),
+            _ => (A4xxIndexSize::INDEX4_SIZE_32_BIT, 4),
+        };
+        Ok(IndexBuffer {
+            size,
+            base: b.iova,
+            // Indices past the buffer are not read (the draw's maximum).
+            max: (b.size / bytes).min(u64::from(u32::MAX)) as u32,
+        })
+    }
+
+    /// Loads each stage's const file (push constants, and the draw's base
+    /// vertex and instance where the shader reads them), for a draw of
+    /// `pipeline`; `None` for an indirect draw, whose bases are in memory.
+    fn emit_consts(
+        &mut self,
+        command: &str,
+        pipeline: &GraphicsPipeline,
+        bases: Option<(i32, u32)>,
+    ) -> VkResult<()> {
+        for (stage, consts) in [
+            (LoadStage::Vertex, &pipeline.vs_consts),
+            (LoadStage::Fragment, &pipeline.fs_consts),
+        ] {
+            if consts.dwords == 0 {
+                continue;
+            }
+            let mut image = vec![0u32; (consts.dwords as usize).next_multiple_of(4)];
+            copy_push_constants(&mut image, consts, &self.compute.push_constants);
+            for (param, dword) in &consts.driver_params {
+                let Some((base_vertex, base_instance)) = bases else {
+                    return fail(
+                        command,
+                        "shaders reading gl_BaseVertex, gl_BaseInstance or gl_InstanceIndex \
+                         in indirect draws are not supported yet",
+                    );
+                };
+                let value = match param {
+                    DriverParam::BaseVertex => base_vertex as u32,
+                    DriverParam::BaseInstance => base_instance,
+                    // A graphics stage reads no dispatch parameters.
+                    DriverParam::NumWorkgroups(_) | DriverParam::BaseWorkgroup(_) => 0,
+                };
+                if let Some(slot) = image.get_mut(*dword as usize) {
+                    *slot = value;
+                }
+            }
+            self.cs.emit(LOAD_STATE_DWORDS + image.len(), |r| {
+                load_stage_consts(r, stage, &image)
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Programs what changed before a draw; the pipeline drawn with.
+    fn draw_state(&mut self, command: &str) -> VkResult<Arc<GraphicsPipeline>> {
+        let Some(pass) = self.pass.as_deref() else {
+            return fail(command, "draws outside a render pass");
+        };
+        let Some(pipeline) = self.graphics.pipeline.clone() else {
+            return fail(command, "no graphics pipeline is bound");
+        };
+        let subpass = &pass.pass.desc.subpasses[pass.subpass as usize];
+        if subpass.colors.len() != pipeline.color_count as usize
+            || subpass.depth_stencil.and_then(|r| r.attachment).is_some() != pipeline.has_depth
+        {
+            return fail(command, "the pipeline is not of this subpass");
+        }
+        self.flush_pending()?;
+        if self.graphics.framebuffer_dirty {
+            let pass = self.pass.as_deref().expect("checked above");
+            let subpass = &pass.pass.desc.subpasses[pass.subpass as usize];
+            let views = &pass.framebuffer.attachments;
+            let mut fb = Framebuffer {
+                width: pass.framebuffer.width,
+                height: pass.framebuffer.height,
+                colors: Vec::new(),
+                depth: None,
+            };
+            for r in &subpass.colors {
+                let a = r
+                    .attachment
+                    .expect("the pipeline refuses unused attachments");
+                fb.colors.push(color_buffer(&views[a as usize]));
+            }
+            if let Some(a) = subpass.depth_stencil.and_then(|r| r.attachment) {
+                let format = pipeline
+                    .depth_format
+                    .expect("the pipeline has a depth attachment");
+                fb.depth = Some(depth_buffer(&views[a as usize], format));
+            }
+            self.cs
+                .emit(FRAMEBUFFER_DWORDS, |r| program_framebuffer(r, &fb))?;
+            self.graphics.framebuffer_dirty = false;
+        }
+        if self.graphics.viewport_dirty {
+            let (Some(viewport), Some(scissor)) = (self.graphics.viewport, self.graphics.scissor)
+            else {
+                return fail(command, "no viewport or no scissor is set");
+            };
+            let v = Viewport { viewport, scissor };
+            self.cs.emit(VIEWPORT_DWORDS, |r| program_viewport(r, &v))?;
+            self.graphics.viewport_dirty = false;
+        }
+        if self.graphics.vertex_buffers_dirty {
+            let mut buffers = Vec::with_capacity(pipeline.strides.len());
+            for (slot, &stride) in pipeline.strides.iter().enumerate() {
+                let b = self.graphics.vertex_buffers[slot].unwrap_or_default();
+                buffers.push(VertexBuffer {
+                    base: b.iova,
+                    size: b.size.min(u64::from(u32::MAX)) as u32,
+                    stride,
+                });
+            }
+            self.cs.emit(VERTEX_BUFFERS_DWORDS, |r| {
+                program_vertex_buffers(r, &buffers)
+            })?;
+            self.graphics.vertex_buffers_dirty = false;
+        }
+        if self.graphics.pipeline_dirty {
+            let ib = pipeline.state;
+            self.cs.emit(SET_GROUP_DWORDS, |r| {
+                set_group(r, StateGroup::GraphicsPipeline, ib, false)
+            })?;
+            self.graphics.pipeline_dirty = false;
+        }
+        Ok(pipeline)
+    }
+}
