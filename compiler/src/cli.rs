@@ -38,6 +38,8 @@ pub struct Args {
     pub bindings: Vec<(u32, u32, DescriptorKind, u32)>,
     /// The stage the entry point must be (`--stage`); the module says which it is.
     pub stage: Option<crate::stage_info::Stage>,
+    /// `-h`/`--help`: print the usage and compile nothing.
+    pub help: bool,
 }
 
 pub fn parse(args: &[String]) -> Result<Args, String> {
@@ -99,7 +101,10 @@ pub fn parse(args: &[String]) -> Result<Args, String> {
                 a.bindings
                     .push((num(parts[0])?, num(parts[1])?, kind, count));
             }
-            "-h" | "--help" => return Err(USAGE.into()),
+            "-h" | "--help" => {
+                a.help = true;
+                return Ok(a);
+            }
             s if s.starts_with('-') => return Err(format!("unknown option {s}\n{USAGE}")),
             s => {
                 if !a.path.is_empty() {
@@ -118,6 +123,9 @@ pub fn parse(args: &[String]) -> Result<Args, String> {
 /// Runs the command; returns what to print, or an error message.
 pub fn run(args: &[String]) -> Result<String, String> {
     let a = parse(args)?;
+    if a.help {
+        return Ok(format!("{USAGE}\n"));
+    }
     let bytes = std::fs::read(&a.path).map_err(|e| format!("{}: {e}", a.path))?;
     if bytes.len() % 4 != 0 {
         return Err(format!(

@@ -22,6 +22,8 @@ fn help_prints_the_usage_and_succeeds() {
         ("parsnip-bisect", env!("CARGO_BIN_EXE_parsnip-bisect")),
         ("parsnip-decode", env!("CARGO_BIN_EXE_parsnip-decode")),
         ("parsnip-ir3", env!("CARGO_BIN_EXE_parsnip-ir3")),
+        ("parsnip-replay", env!("CARGO_BIN_EXE_parsnip-replay")),
+        ("parsnip-compile", env!("CARGO_BIN_EXE_parsnip-compile")),
     ] {
         for flag in ["--help", "-h"] {
             let (ok, stdout) = help(bin, flag);

@@ -37,7 +37,8 @@ struct Args {
     draw_images: Option<String>,
 }
 
-fn parse_args(args: &[String]) -> Result<Args, String> {
+/// `None` for `-h`/`--help`.
+fn parse_args(args: &[String]) -> Result<Option<Args>, String> {
     let mut trace = None;
     let mut text = None;
     let mut dumps = Vec::new();
@@ -57,7 +58,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
             "--override" => {
                 text = Some(it.next().ok_or("--override needs a FILE")?.to_string());
             }
-            "-h" | "--help" => return Err(String::new()),
+            "-h" | "--help" => return Ok(None),
             a if a.starts_with('-') => return Err(format!("unknown option {a}")),
             a if trace.is_none() => trace = Some(a.to_string()),
             a => return Err(format!("a second trace {a}: replay one at a time")),
@@ -69,12 +70,12 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
         (None, None) => return Err("no trace given".into()),
         (Some(_), Some(_)) => return Err("a trace and --override: give one".into()),
     };
-    Ok(Args {
+    Ok(Some(Args {
         source,
         dumps,
         stats,
         draw_images,
-    })
+    }))
 }
 
 fn main() -> ExitCode {
@@ -85,11 +86,13 @@ fn main() -> ExitCode {
         stats: print_stats,
         draw_images,
     } = match parse_args(&args) {
-        Ok(parsed) => parsed,
+        Ok(Some(parsed)) => parsed,
+        Ok(None) => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
         Err(why) => {
-            if !why.is_empty() {
-                eprintln!("parsnip-replay: {why}");
-            }
+            eprintln!("parsnip-replay: {why}");
             eprintln!("{USAGE}");
             return ExitCode::from(2);
         }
