@@ -169,6 +169,10 @@ impl Recording {
             "vkCmdCopyImageToBuffer"
         };
         image_surface::bound(image, command)?;
+        if image.desc.samples != 1 {
+            // Valid usage: buffer copies are of single-sampled images.
+            return Err(invalid(command, "a multisampled image".into()));
+        }
         let chip = self.device.gpu.chip();
         let mut blits = Vec::new();
         for r in regions {
@@ -245,6 +249,7 @@ impl Recording {
                         width: p.x + w,
                         height: p.rows,
                         buffer: true,
+                        samples: 1,
                     };
                     let (img_y, buf_y) = (y + p.first_row, 0);
                     blits.push(if to_image {
@@ -290,6 +295,12 @@ impl Recording {
         let command = "vkCmdCopyImage";
         image_surface::bound(src, command)?;
         image_surface::bound(dst, command)?;
+        if src.desc.samples != 1 || dst.desc.samples != 1 {
+            return Err(invalid(
+                command,
+                "copies of multisampled images are not built yet".into(),
+            ));
+        }
         let mut blits = Vec::new();
         for r in regions {
             let sf = plane_format(src, r.src_subresource.aspect_mask);
