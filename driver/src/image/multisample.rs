@@ -9,14 +9,15 @@
 //! bytes: the 2D engine, which does not write multisampled destinations
 //! (Turnip draws to those, with its 3D blit path), clears one as that
 //! surface, every sample of a texel at once, with the element repeated N
-//! times as the solid colour. That needs the element's bits on the CPU,
-//! so multisampling is offered for the formats whose components are all
-//! of the width the 2D engine's intermediate format hands over (8-bit
-//! components through UNORM8 or INT8, 16-bit through FLOAT16 or INT16,
-//! 32-bit through FLOAT32 or INT32; D16 from its float depth), where all
-//! N samples make 16 bytes at most (the widest 2D engine texel). UBWC is
-//! not used for them: the flag blocks of an N-sample surface are not
-//! those of its single-sampled alias.
+//! times as the solid colour; `vkCmdCopyImage` between two N-sample
+//! images copies those texels as raw bits. The clears need the element's
+//! bits on the CPU, so multisampling is offered for the formats whose
+//! components are all of the width the 2D engine's intermediate format
+//! hands over (8-bit components through UNORM8 or INT8, 16-bit through
+//! FLOAT16 or INT16, 32-bit through FLOAT32 or INT32; D16 from its float
+//! depth), where all N samples make 16 bytes at most (the widest 2D
+//! engine texel). UBWC is not used for them: the flag blocks of an
+//! N-sample surface are not those of its single-sampled alias.
 //!
 //! Sample counts are Turnip's: 1, 2 and 4 (its `sample_counts`). The
 //! hardware also rasterizes 8 (MSAA_EIGHT), which Turnip does not offer;
