@@ -1,7 +1,9 @@
 //! Multisampled draws, 4 samples a pixel (what lavapipe and Parsnip both
 //! offer), resolved into the 64x64 RGBA8 image the draw tests compare: by
-//! a subpass's resolve attachment or by `vkCmdResolveImage`, with a sample
-//! mask, alpha to coverage with alpha to one, and a depth test.
+//! a subpass's resolve attachment or by `vkCmdResolveImage` (after a
+//! `vkCmdCopyImage` between multisampled images in one case), with a
+//! sample mask, alpha to coverage with alpha to one, a depth test, and
+//! clears of a multisampled image outside and inside a pass.
 //!
 //! The colours are UNORM8 codes divisible by 4 over a black clear, so the
 //! average of any number of covered samples is exact and a resolve has one
@@ -31,6 +33,10 @@ pub const CASES: &[Case] = &[
         run: resolve_image,
     },
     Case {
+        name: "draws.msaa_copy",
+        run: copy,
+    },
+    Case {
         name: "draws.msaa_sample_mask",
         run: sample_mask,
     },
@@ -42,10 +48,15 @@ pub const CASES: &[Case] = &[
         name: "draws.msaa_depth_test",
         run: depth_test,
     },
+    Case {
+        name: "draws.msaa_clears",
+        run: clears,
+    },
 ];
 
 const SAMPLES: vk::SampleCountFlags = vk::SampleCountFlags::TYPE_4;
 const BLACK: [f32; 4] = [0.0, 0.0, 0.0, 1.0];
+const CLEAR: vk::AttachmentLoadOp = vk::AttachmentLoadOp::CLEAR;
 const SRC: vk::ImageLayout = vk::ImageLayout::TRANSFER_SRC_OPTIMAL;
 const DST: vk::ImageLayout = vk::ImageLayout::TRANSFER_DST_OPTIMAL;
 
@@ -65,9 +76,10 @@ fn covered(c: [u8; 3], n: u32) -> [u8; 4] {
     [part(c[0]), part(c[1]), part(c[2]), 255]
 }
 
-/// A 4x pass over a 64x64 RGBA8 image cleared to black (with a 4x D16
-/// attachment cleared to 1.0 if `with_depth`), resolved into a
-/// single-sampled image by a resolve attachment if `attach_resolve`.
+/// A 4x pass over a 64x64 RGBA8 image loaded by `load` (cleared to black)
+/// (with a 4x D16 attachment cleared to 1.0 if `with_depth`), resolved
+/// into a single-sampled image by a resolve attachment if
+/// `attach_resolve`.
 struct Target {
     pass: vk::RenderPass,
     fb: vk::Framebuffer,
@@ -87,7 +99,12 @@ fn multisampled(
     Ok(image)
 }
 
-fn target(h: &mut Harness, attach_resolve: bool, with_depth: bool) -> Result<Target, Stop> {
+fn target(
+    h: &mut Harness,
+    load: vk::AttachmentLoadOp,
+    attach_resolve: bool,
+    with_depth: bool,
+) -> Result<Target, Stop> {
     let msaa = multisampled(h, RGBA8, COLOR_LAYOUT)?;
     let resolved = prepared_of_size(h, RGBA8, SIZE, color([0.0; 4]), COLOR_LAYOUT)?;
     let attachment = |image, load, layout| PassAttachment {
@@ -95,10 +112,7 @@ fn target(h: &mut Harness, attach_resolve: bool, with_depth: bool) -> Result<Tar
         load,
         layout,
     };
-    let mut attachments = vec![(
-        attachment(msaa, vk::AttachmentLoadOp::CLEAR, COLOR_LAYOUT),
-        SAMPLES,
-    )];
+    let mut attachments = vec![(attachment(msaa, load, COLOR_LAYOUT), SAMPLES)];
     let mut clears = vec![color(BLACK)];
     let resolve = attach_resolve.then(|| {
         attachments.push((
@@ -205,7 +219,7 @@ const RED: [u8; 3] = [204, 0, 100];
 
 /// The scene at 4x, resolved by the subpass's resolve attachment.
 fn resolve_attachment(h: &mut Harness) -> Result<CaseResult, Stop> {
-    let t = target(h, true, false)?;
+    let t = target(h, CLEAR, true, false)?;
     let pipeline = h.graphics_pipeline(&desc(&t, &shaders::COLOUR_FRAG))?;
     draw(h, &t, pipeline, &scene(RED), |_| {})?;
     let img = read_back(h, &t.resolved, COLOR_LAYOUT, 4)?;
@@ -217,41 +231,96 @@ fn resolve_attachment(h: &mut Harness) -> Result<CaseResult, Stop> {
 
 /// The scene at 4x, stored, then resolved by `vkCmdResolveImage`.
 fn resolve_image(h: &mut Harness) -> Result<CaseResult, Stop> {
-    let t = target(h, false, false)?;
+    let t = target(h, CLEAR, false, false)?;
     let pipeline = h.graphics_pipeline(&desc(&t, &shaders::COLOUR_FRAG))?;
     let (msaa, resolved) = (t.msaa, t.resolved);
     draw(h, &t, pipeline, &scene(RED), |r| {
         r.relayout(&msaa, COLOR_LAYOUT, SRC);
         r.relayout(&resolved, COLOR_LAYOUT, DST);
-        let layers = vk::ImageSubresourceLayers {
-            aspect_mask: vk::ImageAspectFlags::COLOR,
-            mip_level: 0,
-            base_array_layer: 0,
-            layer_count: 1,
-        };
-        let region = vk::ImageResolve {
+        resolve_whole(r, &msaa, &resolved);
+    })?;
+    let img = read_back(h, &t.resolved, DST, 4)?;
+    let mut result = CaseResult::new();
+    probe_scene(&mut result, &img, covered(RED, 4), covered(RED, 2));
+    result.keep_approximate("rgba8", img);
+    Ok(result)
+}
+
+/// The whole of every layer-0 subresource of a 64x64 image.
+fn whole() -> (vk::ImageSubresourceLayers, vk::Extent3D) {
+    let layers = vk::ImageSubresourceLayers {
+        aspect_mask: vk::ImageAspectFlags::COLOR,
+        mip_level: 0,
+        base_array_layer: 0,
+        layer_count: 1,
+    };
+    let extent = vk::Extent3D {
+        width: SIZE.0,
+        height: SIZE.1,
+        depth: 1,
+    };
+    (layers, extent)
+}
+
+/// `vkCmdResolveImage` of all of `msaa` (in TRANSFER_SRC) into
+/// `resolved` (in TRANSFER_DST).
+fn resolve_whole(r: &Recorder<'_>, msaa: &Image, resolved: &Image) {
+    let (layers, extent) = whole();
+    let region = vk::ImageResolve {
+        src_subresource: layers,
+        src_offset: vk::Offset3D::default(),
+        dst_subresource: layers,
+        dst_offset: vk::Offset3D::default(),
+        extent,
+    };
+    // SAFETY: the command buffer is recording outside a pass; both images
+    // are alive and in the layouts named.
+    unsafe {
+        r.device().cmd_resolve_image(
+            r.command_buffer(),
+            msaa.handle,
+            SRC,
+            resolved.handle,
+            DST,
+            &[region],
+        )
+    };
+}
+
+/// The scene at 4x, stored, copied by `vkCmdCopyImage` into another 4x
+/// image, which `vkCmdResolveImage` resolves: the copy moves every
+/// sample.
+fn copy(h: &mut Harness) -> Result<CaseResult, Stop> {
+    let t = target(h, CLEAR, false, false)?;
+    let pipeline = h.graphics_pipeline(&desc(&t, &shaders::COLOUR_FRAG))?;
+    let copied = multisampled(h, RGBA8, COLOR_LAYOUT)?;
+    let (msaa, resolved) = (t.msaa, t.resolved);
+    draw(h, &t, pipeline, &scene(RED), |r| {
+        r.relayout(&msaa, COLOR_LAYOUT, SRC);
+        r.relayout(&copied, COLOR_LAYOUT, DST);
+        let (layers, extent) = whole();
+        let region = vk::ImageCopy {
             src_subresource: layers,
             src_offset: vk::Offset3D::default(),
             dst_subresource: layers,
             dst_offset: vk::Offset3D::default(),
-            extent: vk::Extent3D {
-                width: SIZE.0,
-                height: SIZE.1,
-                depth: 1,
-            },
+            extent,
         };
         // SAFETY: the command buffer is recording outside a pass; both
         // images are alive and in the layouts named.
         unsafe {
-            r.device().cmd_resolve_image(
+            r.device().cmd_copy_image(
                 r.command_buffer(),
                 msaa.handle,
                 SRC,
-                resolved.handle,
+                copied.handle,
                 DST,
                 &[region],
             )
         };
+        r.relayout(&copied, DST, SRC);
+        r.relayout(&resolved, COLOR_LAYOUT, DST);
+        resolve_whole(r, &copied, &resolved);
     })?;
     let img = read_back(h, &t.resolved, DST, 4)?;
     let mut result = CaseResult::new();
@@ -263,7 +332,7 @@ fn resolve_image(h: &mut Harness) -> Result<CaseResult, Stop> {
 /// The scene with the sample mask 0b0011: samples 0 and 1 of each pixel,
 /// of which only sample 1 is right of the centre (the half column).
 fn sample_mask(h: &mut Harness) -> Result<CaseResult, Stop> {
-    let t = target(h, true, false)?;
+    let t = target(h, CLEAR, true, false)?;
     let mut d = desc(&t, &shaders::COLOUR_FRAG);
     d.sample_mask = Some(0b0011);
     let pipeline = h.graphics_pipeline(&d)?;
@@ -284,7 +353,7 @@ fn alpha_to_coverage_and_one(h: &mut Harness) -> Result<CaseResult, Stop> {
     if !h.caps().alpha_to_one {
         return Err(Stop::NotSupported("alphaToOne".into()));
     }
-    let t = target(h, true, false)?;
+    let t = target(h, CLEAR, true, false)?;
     let mut d = desc(&t, &shaders::TRANSLUCENT_FRAG);
     d.alpha_to_coverage = true;
     d.alpha_to_one = true;
@@ -310,7 +379,7 @@ fn alpha_to_coverage_and_one(h: &mut Harness) -> Result<CaseResult, Stop> {
 /// The green's left column covers two samples of each pixel and the blue
 /// under it keeps the other two.
 fn depth_test(h: &mut Harness) -> Result<CaseResult, Stop> {
-    let t = target(h, true, true)?;
+    let t = target(h, CLEAR, true, true)?;
     let mut d = desc(&t, &shaders::COLOUR_FRAG);
     d.depth = Some(vk::CompareOp::LESS);
     let pipeline = h.graphics_pipeline(&d)?;
@@ -335,6 +404,83 @@ fn depth_test(h: &mut Harness) -> Result<CaseResult, Stop> {
         (7, 30, unorm8(BLACK)),
         (30, 15, unorm8(BLACK)),
         (56, 30, unorm8(BLACK)),
+    ] {
+        probe(&mut result, &img, x, y, want);
+    }
+    result.keep_approximate("rgba8", img);
+    Ok(result)
+}
+
+/// The clears of a multisampled image: vkCmdClearColorImage to one colour
+/// before the pass (which loads it), vkCmdClearAttachments of the top
+/// right quarter to another inside it, then a rectangle from window
+/// (20.5, 24) to (44, 40) over both, resolved by a resolve attachment.
+/// Every component differs, so a sample's bytes in the wrong order or
+/// place would show; the rectangle's half column mixes it with the first.
+fn clears(h: &mut Harness) -> Result<CaseResult, Stop> {
+    let t = target(h, vk::AttachmentLoadOp::LOAD, true, false)?;
+    let pipeline = h.graphics_pipeline(&desc(&t, &shaders::COLOUR_FRAG))?;
+    let (first, second) = ([100u8, 204, 0], [0u8, 100, 204]);
+    let value = |c: [u8; 3]| vk::ClearColorValue {
+        float32: [code(c[0]), code(c[1]), code(c[2]), 1.0],
+    };
+    let msaa = t.msaa;
+    h.run(|r| {
+        r.relayout(&msaa, COLOR_LAYOUT, DST);
+        r.clear_color(&msaa, value(first), &[msaa.range()]);
+        r.relayout(&msaa, DST, COLOR_LAYOUT);
+    })?;
+    let v = quad(
+        ndc(20.5),
+        ndc(24.0),
+        ndc(44.0),
+        ndc(40.0),
+        0.5,
+        RED.map(code),
+    );
+    let [vb, offsets] = buffers(h, &v)?;
+    h.run(|r| {
+        r.begin_pass(t.pass, t.fb, full(), &t.clears);
+        r.clear_attachments(
+            &[vk::ClearAttachment {
+                aspect_mask: vk::ImageAspectFlags::COLOR,
+                color_attachment: 0,
+                clear_value: vk::ClearValue {
+                    color: value(second),
+                },
+            }],
+            &[vk::ClearRect {
+                rect: vk::Rect2D {
+                    offset: vk::Offset2D { x: 32, y: 0 },
+                    extent: vk::Extent2D {
+                        width: 32,
+                        height: 32,
+                    },
+                },
+                base_array_layer: 0,
+                layer_count: 1,
+            }],
+        );
+        r.bind_graphics(pipeline);
+        r.bind_vertex_buffers(&[&vb, &offsets]);
+        r.draw(6, 1, 0, 0);
+        r.end_pass();
+    })?;
+    let img = read_back(h, &t.resolved, COLOR_LAYOUT, 4)?;
+    let mut result = CaseResult::new();
+    let half = [152, 102, 50, 255];
+    for (x, y, want) in [
+        (5, 50, covered(first, 4)),
+        (31, 0, covered(first, 4)),
+        (32, 0, covered(second, 4)),
+        (63, 31, covered(second, 4)),
+        (50, 28, covered(second, 4)),
+        (63, 32, covered(first, 4)),
+        (30, 30, covered(RED, 4)),
+        (43, 24, covered(RED, 4)),
+        (20, 30, half),
+        (20, 39, half),
+        (44, 30, covered(second, 4)),
     ] {
         probe(&mut result, &img, x, y, want);
     }
