@@ -8,6 +8,7 @@
 use ash::vk;
 
 use crate::gpu_info::GpuInfo;
+use crate::image::multisample;
 
 /// Descriptor sets a pipeline may bind. The hardware has 5 bindless bases
 /// on a6xx (SP_BINDLESS_BASE[0..5], a6xx.xml); one is kept for the driver's
@@ -141,9 +142,11 @@ pub fn limits(gpu: &GpuInfo) -> vk::PhysicalDeviceLimits {
         max_framebuffer_width: MAX_FRAMEBUFFER_SIZE,
         max_framebuffer_height: MAX_FRAMEBUFFER_SIZE,
         max_framebuffer_layers: MAX_FRAMEBUFFER_LAYERS,
-        framebuffer_color_sample_counts: vk::SampleCountFlags::TYPE_1,
-        framebuffer_depth_sample_counts: vk::SampleCountFlags::TYPE_1,
-        framebuffer_stencil_sample_counts: vk::SampleCountFlags::TYPE_1,
+        // What `image::multisample` creates and pipelines rasterize
+        // (Turnip's 1, 2 and 4); shaders read no multisampled images.
+        framebuffer_color_sample_counts: multisample::SAMPLE_COUNTS,
+        framebuffer_depth_sample_counts: multisample::SAMPLE_COUNTS,
+        framebuffer_stencil_sample_counts: multisample::SAMPLE_COUNTS,
         framebuffer_no_attachments_sample_counts: vk::SampleCountFlags::TYPE_1,
         max_color_attachments: 8,
         sampled_image_color_sample_counts: vk::SampleCountFlags::TYPE_1,

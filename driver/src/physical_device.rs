@@ -139,6 +139,9 @@ impl PhysicalDevice {
             .shader_int16(true)
             .shader_storage_image_read_without_format(true)
             .shader_storage_image_write_without_format(true)
+            // RB_BLEND_CNTL.ALPHA_TO_ONE (pipeline/multisample.rs; the cts's
+            // draws.msaa_alpha_to_coverage_and_one case).
+            .alpha_to_one(true)
     }
 
     /// Multiview, which Vulkan 1.1 requires, is the render pass side:

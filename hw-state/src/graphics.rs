@@ -182,6 +182,9 @@ pub struct Pipeline {
     pub per_sample: bool,
     pub sample_mask: u32,
     pub alpha_to_coverage: bool,
+    /// RB_BLEND_CNTL.ALPHA_TO_ONE: the fragment's alpha is 1 for blending
+    /// and the targets.
+    pub alpha_to_one: bool,
     pub blend_constant: [f32; 4],
     pub provoking_last: bool,
     pub restart: Option<u32>,
@@ -358,6 +361,7 @@ impl Pipeline {
             per_sample: false,
             sample_mask: 0xffff,
             alpha_to_coverage: false,
+            alpha_to_one: false,
             blend_constant: [0.0; 4],
             provoking_last: false,
             restart: None,
@@ -795,9 +799,25 @@ pub fn program_rasterizer<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), 
     s.reg(&regs::RbSampleCntl {
         per_samp_mode: p.per_sample,
     })?;
+    // The sample count, to each unit that needs it, and MSAA off for one
+    // sample, as Turnip's traces write them (triangle_sysmem.log:
+    // GRAS_DEST_MSAA_CNTL { SAMPLES = MSAA_ONE | MSAA_DISABLE }).
+    let msaa_disable = p.samples == A3xxMsaaSamples::MSAA_ONE;
+    s.reg(&regs::SpTpRasMsaaCntl {
+        samples: p.samples,
+        ..Default::default()
+    })?;
+    s.reg(&regs::SpTpDestMsaaCntl {
+        samples: p.samples,
+        msaa_disable,
+    })?;
     s.reg(&regs::GrasRasMsaaCntl {
         samples: p.samples,
         ..Default::default()
+    })?;
+    s.reg(&regs::GrasDestMsaaCntl {
+        samples: p.samples,
+        msaa_disable,
     })?;
     s.reg(&regs::RbRasMsaaCntl {
         samples: p.samples,
@@ -805,9 +825,12 @@ pub fn program_rasterizer<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), 
     })?;
     s.reg(&regs::RbDestMsaaCntl {
         samples: p.samples,
-        ..Default::default()
+        msaa_disable,
     })?;
+    // The standard sample locations.
+    s.reg(&regs::SpTpSampleConfig::default())?;
     s.reg(&regs::GrasSampleConfig::default())?;
+    s.reg(&regs::RbSampleConfig::default())?;
     Ok(())
 }
 
@@ -826,6 +849,7 @@ pub fn program_output<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::E
         independent_blend: true,
         sample_mask: p.sample_mask,
         alpha_to_coverage: p.alpha_to_coverage,
+        alpha_to_one: p.alpha_to_one,
         ..Default::default()
     })?;
     s.reg(&regs::RbFsOutputCntl0 {

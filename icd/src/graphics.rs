@@ -17,6 +17,7 @@ use std::sync::Arc;
 
 use ash::vk;
 use parsnip_driver::pipeline::graphics::{GraphicsPipeline, GraphicsPipelineDesc, StageDesc};
+use parsnip_driver::pipeline::multisample::Multisample;
 use parsnip_driver::pipeline::AnyPipeline;
 
 use crate::commands::record_with;
@@ -163,7 +164,16 @@ unsafe fn create(
         attributes,
         input_assembly: *assembly,
         rasterization: *raster,
-        samples: multisample.map_or(vk::SampleCountFlags::TYPE_1, |m| m.rasterization_samples),
+        multisample: multisample.map_or_else(Multisample::default, |m| Multisample {
+            samples: m.rasterization_samples,
+            // SAFETY: pSampleMask, when given, holds one word per 32 samples.
+            sample_mask: unsafe { m.p_sample_mask.as_ref() }
+                .copied()
+                .unwrap_or(u32::MAX),
+            alpha_to_coverage: m.alpha_to_coverage_enable == vk::TRUE,
+            alpha_to_one: m.alpha_to_one_enable == vk::TRUE,
+            sample_shading: m.sample_shading_enable == vk::TRUE,
+        }),
         depth_stencil: depth.copied(),
         blend,
         viewports,

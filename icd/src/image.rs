@@ -580,17 +580,19 @@ pub unsafe extern "system" fn vkCmdResolveImage(
     _src_layout: vk::ImageLayout,
     dst: vk::Image,
     _dst_layout: vk::ImageLayout,
-    _count: u32,
-    _p_regions: *const vk::ImageResolve,
+    count: u32,
+    p_regions: *const vk::ImageResolve,
 ) {
     record_with(
         "vkCmdResolveImage",
         command_buffer,
         || {
+            // SAFETY: pRegions holds regionCount structures.
+            let regions = unsafe { ffi::slice(p_regions, count) }.to_vec();
             // SAFETY: handles the application passed; valid usage keeps them live for the call.
-            Ok(unsafe { (handles::image(src)?, handles::image(dst)?) })
+            Ok(unsafe { (handles::image(src)?, handles::image(dst)?, regions) })
         },
-        |rec, (src, dst)| rec.resolve_image(src, dst),
+        |rec, (src, dst, regions)| rec.resolve_image(src, dst, &regions),
     );
 }
 
@@ -783,16 +785,28 @@ pub unsafe extern "system" fn vkCmdResolveImage2(
         "vkCmdResolveImage2",
         command_buffer,
         || {
-            // SAFETY: the application's structure.
+            // SAFETY: the application's structure and its region array.
             let info = unsafe { ffi::input(p_info) }?;
+            // SAFETY: as above.
+            let regions = unsafe { ffi::slice(info.p_regions, info.region_count) }
+                .iter()
+                .map(|r| vk::ImageResolve {
+                    src_subresource: r.src_subresource,
+                    src_offset: r.src_offset,
+                    dst_subresource: r.dst_subresource,
+                    dst_offset: r.dst_offset,
+                    extent: r.extent,
+                })
+                .collect::<Vec<_>>();
             Ok((
                 // SAFETY: a handle the application passed; valid usage keeps it live for the call.
                 unsafe { handles::image(info.src_image) }?,
                 // SAFETY: a handle the application passed; valid usage keeps it live for the call.
                 unsafe { handles::image(info.dst_image) }?,
+                regions,
             ))
         },
-        |rec, (src, dst)| rec.resolve_image(src, dst),
+        |rec, (src, dst, regions)| rec.resolve_image(src, dst, &regions),
     );
 }
 

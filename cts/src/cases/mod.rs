@@ -16,6 +16,7 @@ pub mod image_shaders;
 pub mod images;
 pub mod indirect_dispatch;
 pub mod memory;
+pub mod multisample;
 pub mod non_semantic;
 mod one_dispatch;
 pub mod pipeline_cache;
@@ -53,6 +54,7 @@ pub fn all() -> Vec<Case> {
         images::CASES,
         render_passes::CASES,
         draws::CASES,
+        multisample::CASES,
         image_shaders::CASES,
         memory::CASES,
         timeline_semaphores::CASES,

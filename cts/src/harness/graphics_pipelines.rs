@@ -38,6 +38,12 @@ pub struct GraphicsDesc<'a> {
     /// The size of one push constant range from offset 0, for the vertex
     /// and fragment stages.
     pub push_constant_bytes: u32,
+    /// Rasterization samples, the sample mask (all ones if none), alpha
+    /// to coverage and alpha to one.
+    pub samples: vk::SampleCountFlags,
+    pub sample_mask: Option<u32>,
+    pub alpha_to_coverage: bool,
+    pub alpha_to_one: bool,
 }
 
 impl<'a> GraphicsDesc<'a> {
@@ -58,6 +64,10 @@ impl<'a> GraphicsDesc<'a> {
             color_attachments: 1,
             dynamic_viewport: false,
             push_constant_bytes: 0,
+            samples: vk::SampleCountFlags::TYPE_1,
+            sample_mask: None,
+            alpha_to_coverage: false,
+            alpha_to_one: false,
         }
     }
 }
@@ -147,8 +157,14 @@ impl Harness {
             .cull_mode(desc.cull)
             .front_face(desc.front_face)
             .line_width(1.0);
-        let multisample = vk::PipelineMultisampleStateCreateInfo::default()
-            .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+        let sample_mask = [desc.sample_mask.unwrap_or(u32::MAX)];
+        let mut multisample = vk::PipelineMultisampleStateCreateInfo::default()
+            .rasterization_samples(desc.samples)
+            .alpha_to_coverage_enable(desc.alpha_to_coverage)
+            .alpha_to_one_enable(desc.alpha_to_one);
+        if desc.sample_mask.is_some() {
+            multisample = multisample.sample_mask(&sample_mask);
+        }
         let depth = vk::PipelineDepthStencilStateCreateInfo::default()
             .depth_test_enable(desc.depth.is_some())
             .depth_write_enable(desc.depth.is_some())

@@ -62,7 +62,7 @@ impl Harness {
     /// it (vkGetPhysicalDeviceImageFormatProperties refuses it, or lacks
     /// the levels or layers).
     pub fn image(&mut self, shape: ImageShape) -> Result<Image, Stop> {
-        self.image_for(shape, USAGE)
+        self.image_for(shape, USAGE, vk::SampleCountFlags::TYPE_1)
     }
 
     /// An image for transfers and rendering to (colour or depth/stencil
@@ -73,10 +73,32 @@ impl Harness {
         } else {
             vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
         };
-        self.image_for(shape, USAGE | attachment)
+        self.image_for(shape, USAGE | attachment, vk::SampleCountFlags::TYPE_1)
     }
 
-    fn image_for(&mut self, shape: ImageShape, usage: vk::ImageUsageFlags) -> Result<Image, Stop> {
+    /// A multisampled attachment image of `samples` (2D, one level and
+    /// layer), for rendering to, clearing and resolving from (a colour
+    /// format) or rendering to and clearing (depth/stencil);
+    /// `NotSupported` when the device does not offer the sample count.
+    pub fn multisampled_image(
+        &mut self,
+        shape: ImageShape,
+        samples: vk::SampleCountFlags,
+    ) -> Result<Image, Stop> {
+        let usage = if aspects(shape.format) == vk::ImageAspectFlags::COLOR {
+            USAGE | vk::ImageUsageFlags::COLOR_ATTACHMENT
+        } else {
+            vk::ImageUsageFlags::TRANSFER_DST | vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
+        };
+        self.image_for(shape, usage, samples)
+    }
+
+    fn image_for(
+        &mut self,
+        shape: ImageShape,
+        usage: vk::ImageUsageFlags,
+        samples: vk::SampleCountFlags,
+    ) -> Result<Image, Stop> {
         // SAFETY: a query on the live physical device.
         let props = unsafe {
             self.instance.get_physical_device_image_format_properties(
@@ -94,7 +116,10 @@ impl Harness {
                 shape.format, shape.tiling
             ))
         })?;
-        if props.max_mip_levels < shape.levels || props.max_array_layers < shape.layers {
+        if props.max_mip_levels < shape.levels
+            || props.max_array_layers < shape.layers
+            || !props.sample_counts.contains(samples)
+        {
             return Err(Stop::NotSupported(format!(
                 "{:?} {:?}: {props:?}",
                 shape.format, shape.tiling
@@ -111,7 +136,7 @@ impl Harness {
             })
             .mip_levels(shape.levels)
             .array_layers(shape.layers)
-            .samples(vk::SampleCountFlags::TYPE_1)
+            .samples(samples)
             .tiling(shape.tiling)
             .usage(usage)
             .sharing_mode(vk::SharingMode::EXCLUSIVE)

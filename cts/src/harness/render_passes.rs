@@ -37,6 +37,23 @@ pub struct PassAttachment {
     pub layout: vk::ImageLayout,
 }
 
+impl PassAttachment {
+    /// The attachment at `samples`, stored, keeping its layout.
+    fn description(&self, samples: vk::SampleCountFlags) -> vk::AttachmentDescription {
+        vk::AttachmentDescription {
+            format: self.image.shape.format,
+            samples,
+            load_op: self.load,
+            store_op: vk::AttachmentStoreOp::STORE,
+            stencil_load_op: self.load,
+            stencil_store_op: vk::AttachmentStoreOp::STORE,
+            initial_layout: self.layout,
+            final_layout: self.layout,
+            ..Default::default()
+        }
+    }
+}
+
 impl Harness {
     /// A render pass over `attachments` whose subpass `i` renders to the
     /// colour attachments `colors[i]` (indices) and the depth/stencil
@@ -53,17 +70,7 @@ impl Harness {
     ) -> Result<vk::RenderPass, Stop> {
         let descs: Vec<vk::AttachmentDescription> = attachments
             .iter()
-            .map(|a| vk::AttachmentDescription {
-                format: a.image.shape.format,
-                samples: vk::SampleCountFlags::TYPE_1,
-                load_op: a.load,
-                store_op: vk::AttachmentStoreOp::STORE,
-                stencil_load_op: a.load,
-                stencil_store_op: vk::AttachmentStoreOp::STORE,
-                initial_layout: a.layout,
-                final_layout: a.layout,
-                ..Default::default()
-            })
+            .map(|a| a.description(vk::SampleCountFlags::TYPE_1))
             .collect();
         let refs: Vec<Vec<vk::AttachmentReference>> = colors
             .iter()
@@ -87,47 +94,8 @@ impl Harness {
             .collect();
         let subpasses: Vec<vk::SubpassDescription> =
             subpasses!(vk::SubpassDescription, refs, depth_refs);
-        // The subpass side of a dependency names graphics stages only.
-        let stages = vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT
-            | vk::PipelineStageFlags::EARLY_FRAGMENT_TESTS
-            | vk::PipelineStageFlags::LATE_FRAGMENT_TESTS;
-        let transfer = vk::AccessFlags::TRANSFER_READ | vk::AccessFlags::TRANSFER_WRITE;
-        let access = vk::AccessFlags::COLOR_ATTACHMENT_WRITE
-            | vk::AccessFlags::COLOR_ATTACHMENT_READ
-            | vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_WRITE
-            | vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_READ;
         let last = subpasses.len() as u32 - 1;
-        let mut dependencies = vec![
-            vk::SubpassDependency {
-                src_subpass: vk::SUBPASS_EXTERNAL,
-                dst_subpass: 0,
-                src_stage_mask: stages | vk::PipelineStageFlags::TRANSFER,
-                dst_stage_mask: stages,
-                src_access_mask: access | transfer,
-                dst_access_mask: access,
-                ..Default::default()
-            },
-            vk::SubpassDependency {
-                src_subpass: last,
-                dst_subpass: vk::SUBPASS_EXTERNAL,
-                src_stage_mask: stages,
-                dst_stage_mask: stages | vk::PipelineStageFlags::TRANSFER,
-                src_access_mask: access,
-                dst_access_mask: access | transfer,
-                ..Default::default()
-            },
-        ];
-        for i in 1..=last {
-            dependencies.push(vk::SubpassDependency {
-                src_subpass: i - 1,
-                dst_subpass: i,
-                src_stage_mask: stages,
-                dst_stage_mask: stages,
-                src_access_mask: access,
-                dst_access_mask: access,
-                ..Default::default()
-            });
-        }
+        let dependencies = subpass_dependencies(last);
         let info = vk::RenderPassCreateInfo::default()
             .attachments(&descs)
             .subpasses(&subpasses)
@@ -196,6 +164,50 @@ impl Harness {
         Ok(self.own(pass))
     }
 
+    /// A one-subpass render pass over `attachments` of `samples` each,
+    /// rendering to colour attachment `color` (resolved into `resolve` at
+    /// the end of the subpass, if given) and depth attachment `depth`;
+    /// every attachment is stored and keeps its layout, transfers before
+    /// and after are ordered with it.
+    pub fn multisampled_render_pass(
+        &mut self,
+        attachments: &[(PassAttachment, vk::SampleCountFlags)],
+        color: u32,
+        resolve: Option<u32>,
+        depth: Option<u32>,
+    ) -> Result<vk::RenderPass, Stop> {
+        let descs: Vec<vk::AttachmentDescription> = attachments
+            .iter()
+            .map(|(a, samples)| a.description(*samples))
+            .collect();
+        let reference = |i: u32| vk::AttachmentReference {
+            attachment: i,
+            layout: attachments[i as usize].0.layout,
+        };
+        let colors = [reference(color)];
+        let resolves = resolve.map(|r| [reference(r)]);
+        let depth_ref = depth.map(reference);
+        let mut subpass = vk::SubpassDescription::default()
+            .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
+            .color_attachments(&colors);
+        if let Some(r) = &resolves {
+            subpass = subpass.resolve_attachments(r);
+        }
+        if let Some(d) = &depth_ref {
+            subpass = subpass.depth_stencil_attachment(d);
+        }
+        let subpasses = [subpass];
+        let dependencies = subpass_dependencies(0);
+        let info = vk::RenderPassCreateInfo::default()
+            .attachments(&descs)
+            .subpasses(&subpasses)
+            .dependencies(&dependencies);
+        // SAFETY: the device is alive; `info` and what it points at are valid for the call.
+        let pass = unsafe { self.device().create_render_pass(&info, None) }
+            .or_stop("vkCreateRenderPass")?;
+        Ok(self.own(pass))
+    }
+
     /// A framebuffer of `pass` over views of the attachments' images.
     pub fn framebuffer(
         &mut self,
@@ -218,6 +230,52 @@ impl Harness {
             .or_stop("vkCreateFramebuffer")?;
         Ok(self.own(fb))
     }
+}
+
+/// Each subpass after the one before it, and transfers before and after
+/// the pass ordered with it, for a pass of subpasses 0..=`last`.
+fn subpass_dependencies(last: u32) -> Vec<vk::SubpassDependency> {
+    // The subpass side of a dependency names graphics stages only.
+    let stages = vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT
+        | vk::PipelineStageFlags::EARLY_FRAGMENT_TESTS
+        | vk::PipelineStageFlags::LATE_FRAGMENT_TESTS;
+    let transfer = vk::AccessFlags::TRANSFER_READ | vk::AccessFlags::TRANSFER_WRITE;
+    let access = vk::AccessFlags::COLOR_ATTACHMENT_WRITE
+        | vk::AccessFlags::COLOR_ATTACHMENT_READ
+        | vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_WRITE
+        | vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_READ;
+    let mut dependencies = vec![
+        vk::SubpassDependency {
+            src_subpass: vk::SUBPASS_EXTERNAL,
+            dst_subpass: 0,
+            src_stage_mask: stages | vk::PipelineStageFlags::TRANSFER,
+            dst_stage_mask: stages,
+            src_access_mask: access | transfer,
+            dst_access_mask: access,
+            ..Default::default()
+        },
+        vk::SubpassDependency {
+            src_subpass: last,
+            dst_subpass: vk::SUBPASS_EXTERNAL,
+            src_stage_mask: stages,
+            dst_stage_mask: stages | vk::PipelineStageFlags::TRANSFER,
+            src_access_mask: access,
+            dst_access_mask: access | transfer,
+            ..Default::default()
+        },
+    ];
+    for i in 1..=last {
+        dependencies.push(vk::SubpassDependency {
+            src_subpass: i - 1,
+            dst_subpass: i,
+            src_stage_mask: stages,
+            dst_stage_mask: stages,
+            src_access_mask: access,
+            dst_access_mask: access,
+            ..Default::default()
+        });
+    }
+    dependencies
 }
 
 impl Recorder<'_> {

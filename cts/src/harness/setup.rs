@@ -38,6 +38,8 @@ pub struct Capabilities {
     /// `robustBufferAccess`, enabled when offered (every conforming device
     /// offers it).
     pub robust_buffer_access: bool,
+    /// `alphaToOne`, enabled when offered.
+    pub alpha_to_one: bool,
     /// `vkCmdDispatchBase` (Vulkan 1.1).
     pub dispatch_base: bool,
     /// `VK_KHR_pipeline_executable_properties` with `pipelineExecutableInfo`.
@@ -337,6 +339,7 @@ impl PartialHarness {
             buffer_device_address: address.buffer_device_address == vk::TRUE,
             non_semantic_info: at_least(3) || non_semantic_ext,
             robust_buffer_access: supported.robust_buffer_access == vk::TRUE,
+            alpha_to_one: supported.alpha_to_one == vk::TRUE,
             dispatch_base: at_least(1),
             pipeline_executable_info: executable.pipeline_executable_info == vk::TRUE,
             timestamp_valid_bits: families[queue_family].timestamp_valid_bits,
@@ -375,7 +378,8 @@ impl PartialHarness {
         let features = vk::PhysicalDeviceFeatures::default()
             .shader_int64(caps.shader_int64)
             .shader_int16(caps.sixteen_bit)
-            .robust_buffer_access(caps.robust_buffer_access);
+            .robust_buffer_access(caps.robust_buffer_access)
+            .alpha_to_one(caps.alpha_to_one);
         let priorities = [1.0f32];
         let queues = [vk::DeviceQueueCreateInfo::default()
             .queue_family_index(queue_family as u32)

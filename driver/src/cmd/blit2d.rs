@@ -51,6 +51,24 @@ pub struct Surface {
     /// A buffer rather than an image: sources use the IMG_BUFFER type on
     /// a7xx and write no flag registers; destinations write no flags.
     pub buffer: bool,
+    /// Samples a pixel. A multisampled source is resolved: its samples
+    /// averaged into a float destination, sample 0 taken for an integer
+    /// one (Vulkan's vkCmdResolveImage rule; Turnip's SAMPLES_AVERAGE is
+    /// set for non-integer formats only). Destinations are single-sampled:
+    /// the 2D engine does not write multisampled surfaces (Turnip draws
+    /// to them).
+    pub samples: u32,
+}
+
+/// The a3xx_msaa_samples value of a surface's sample count.
+fn msaa(samples: u32) -> VkResult<A3xxMsaaSamples> {
+    Ok(match samples {
+        1 => A3xxMsaaSamples::MSAA_ONE,
+        2 => A3xxMsaaSamples::MSAA_TWO,
+        4 => A3xxMsaaSamples::MSAA_FOUR,
+        8 => A3xxMsaaSamples::MSAA_EIGHT,
+        n => return Err(internal("a 2D engine source", format!("{n} samples"))),
+    })
 }
 
 /// Where a blit's texels come from.
@@ -161,6 +179,15 @@ macro_rules! chip_regs {
                 },
             )?;
             let d = &b.dst;
+            if d.samples != 1 {
+                return Err(internal(
+                    "a 2D engine destination",
+                    format!(
+                        "{} samples: the engine writes single-sampled surfaces",
+                        d.samples
+                    ),
+                ));
+            }
             w(
                 out,
                 chip,
@@ -219,7 +246,8 @@ macro_rules! chip_regs {
                             color_swap: s.swap,
                             flags: s.flags.is_some(),
                             srgb: s.srgb,
-                            samples: A3xxMsaaSamples::MSAA_ONE,
+                            samples: msaa(s.samples)?,
+                            samples_average: s.samples > 1 && b.kind == DstKind::Float,
                             filter,
                             unk20: true,
                             unk22: true,
@@ -349,6 +377,7 @@ mod tests {
                     width: 16,
                     height: 16,
                     buffer: true,
+                    samples: 1,
                 },
                 rect: [0, 0, 15, 15],
                 filter: false,
@@ -364,6 +393,7 @@ mod tests {
                 width: 16,
                 height: 16,
                 buffer: false,
+                samples: 1,
             },
             dst_rect: [0, 0, 15, 15],
             ifmt: A6xx2dIfmt::R2D_INT32,
@@ -438,6 +468,40 @@ mod tests {
         let writes = reg_writes(&a7.dwords);
         assert!(writes.contains(&(0xb2d2, 0xa000_0000 | 2 << 16)));
         assert!(writes.contains(&(0xb2c2, 0x0003_5100)));
+    }
+
+    #[test]
+    fn a_multisampled_source_is_resolved_and_a_multisampled_destination_refused() {
+        // A 4x RGBA8 image into a single-sampled one: SP_PS_2D_SRC_INFO
+        // names the samples and averages them for a float destination;
+        // an integer one takes sample 0.
+        let mut b = buffer_to_image(0x1_0002_6000, 0x1_0002_9000);
+        if let Source::Surface { surface, .. } = &mut b.src {
+            surface.buffer = false;
+            surface.tile_mode = A6xxTileMode::TILE6_3;
+            surface.pitch = 1024;
+            surface.samples = 4;
+            surface.format = A6xxFormat::FMT6_8_8_8_8_UNORM;
+        }
+        b.dst.format = A6xxFormat::FMT6_8_8_8_8_UNORM;
+        b.ifmt = A6xx2dIfmt::R2D_UNORM8;
+        b.kind = DstKind::Float;
+        let src_info = |b: &Blit| {
+            let mut w = PacketWriter::new(Chip::A6xx);
+            emit(&mut w, b).unwrap();
+            let (_, v) = reg_writes(&w.dwords)
+                .into_iter()
+                .find(|(o, _)| *o == 0xb4c0)
+                .unwrap();
+            a6xx::SpPs2dSrcInfo::from_raw(v)
+        };
+        let info = src_info(&b);
+        assert_eq!(info.samples, A3xxMsaaSamples::MSAA_FOUR);
+        assert!(info.samples_average);
+        b.kind = DstKind::Uint;
+        assert!(!src_info(&b).samples_average);
+        b.dst.samples = 4;
+        assert!(emit(&mut PacketWriter::new(Chip::A6xx), &b).is_err());
     }
 
     #[test]

@@ -2,9 +2,7 @@
 //! is scaled to the destination's, filtered when asked, mirrored by the
 //! engine's rotation (HFLIP/VFLIP/180, Turnip's choice for mirrored
 //! blits), converting between the formats through the destination's
-//! intermediate format. `vkCmdResolveImage`: Parsnip creates no
-//! multisampled images (they need the 3D path), so a resolve has nothing
-//! valid to resolve and is refused.
+//! intermediate format. Resolves are `resolve`'s.
 
 use std::sync::Arc;
 
@@ -39,6 +37,11 @@ impl Recording {
     ) -> VkResult<()> {
         image_surface::bound(src, "vkCmdBlitImage")?;
         image_surface::bound(dst, "vkCmdBlitImage")?;
+        if src.desc.samples != 1 || dst.desc.samples != 1 {
+            // Valid usage: blits are of single-sampled images (resolves are
+            // vkCmdResolveImage's).
+            return Err(invalid("a multisampled image".into()));
+        }
         if filter == vk::Filter::CUBIC_EXT {
             return Err(invalid("cubic filtering is not offered".into()));
         }
@@ -142,15 +145,5 @@ impl Recording {
         self.keep(src.clone());
         self.keep(dst.clone());
         self.run_blits(&blits)
-    }
-
-    /// `vkCmdResolveImage`: refused, there are no multisampled images.
-    pub fn resolve_image(&mut self, src: &Arc<Image>, _dst: &Arc<Image>) -> VkResult<()> {
-        eprintln!(
-            "parsnip: vkCmdResolveImage: the source has {} sample(s); Parsnip creates no \
-             multisampled images (they need the 3D path)",
-            src.desc.samples
-        );
-        Err(vk::Result::ERROR_UNKNOWN)
     }
 }

@@ -18,10 +18,10 @@ use parsnip_registers::enums::{A6xx2dIfmt, A6xxRotation};
 use super::blit2d::{Blit, Source};
 use super::buffer::Recording;
 use super::copy_image::urect;
-use super::image_surface::{self, image_surface, render_format, BlitFormat};
+use super::image_surface::{self, image_surface, raw_format, render_format, BlitFormat};
 use crate::error::VkResult;
-use crate::formats::{self, Class};
-use crate::image::Image;
+use crate::formats::{self, Class, Format};
+use crate::image::{multisample, Image};
 
 /// The sRGB encoding of a linear value in [0, 1].
 pub fn linear_to_srgb(v: f32) -> f32 {
@@ -76,6 +76,30 @@ fn clip(area: Option<vk::Rect2D>, width: u32, height: u32) -> Option<[u32; 4]> {
     Some([x0, y0, x1 as u32 - 1, y1 as u32 - 1])
 }
 
+/// The format and solid colour that clear a `samples`-sample surface of
+/// `f` (cleared as `fmt` to `solid`) as the single-sampled surface of its
+/// whole texels (see `image::multisample`): the raw integer format of
+/// their size, and the element repeated once per sample.
+fn multisampled_solid(
+    f: &Format,
+    fmt: &BlitFormat,
+    solid: [u32; 4],
+    samples: u32,
+) -> Option<(BlitFormat, [u32; 4])> {
+    let element = multisample::element_bytes(f, fmt.hw, fmt.ifmt, solid)?;
+    let texel = element.repeat(samples as usize);
+    let raw = raw_format(texel.len() as u32)?;
+    let mut out = [0u32; 4];
+    if texel.len() == 2 {
+        out[0] = u32::from(u16::from_le_bytes([texel[0], texel[1]]));
+    } else {
+        for (o, w) in out.iter_mut().zip(texel.chunks_exact(4)) {
+            *o = u32::from_le_bytes(w.try_into().expect("four bytes"));
+        }
+    }
+    Some((raw, out))
+}
+
 impl Recording {
     /// The blits clearing `ranges` of `image`, each within `area` if given
     /// (a render area or an attachment clear's rectangle).
@@ -121,6 +145,19 @@ impl Recording {
                     return Err(vk::Result::ERROR_UNKNOWN);
                 };
                 let c = colour(aspect, &fmt);
+                let samples = image.desc.samples;
+                let (fmt, c) = if samples > 1 {
+                    let Some(alias) = multisampled_solid(f, &fmt, c, samples) else {
+                        eprintln!(
+                            "parsnip: {command}: {:?} with {samples} samples cannot be cleared",
+                            image.desc.format
+                        );
+                        return Err(vk::Result::ERROR_UNKNOWN);
+                    };
+                    alias
+                } else {
+                    (fmt, c)
+                };
                 for level in r.base_mip_level..r.base_mip_level + levels {
                     let depth = (image.desc.extent.depth >> level).max(1);
                     let slices = if image.desc.image_type == vk::ImageType::TYPE_3D {
@@ -129,7 +166,10 @@ impl Recording {
                         r.base_array_layer..r.base_array_layer + layers
                     };
                     for layer in slices {
-                        let d = image_surface(image, aspect, level, layer, &fmt, None);
+                        let mut d = image_surface(image, aspect, level, layer, &fmt, None);
+                        // A multisampled level as the single-sampled
+                        // surface of its whole texels.
+                        d.samples = 1;
                         let Some(dst_rect) = clip(area, d.width, d.height) else {
                             continue;
                         };

@@ -5,7 +5,8 @@
 //!
 //! Buffer rows the engine cannot address in one blit (a base or pitch not
 //! 64-byte aligned, where the engine needs it) are blitted row by row.
-//! Compressed images are copied in texel blocks.
+//! Compressed images are copied in texel blocks, multisampled ones as
+//! the raw bits of all their samples (see `image::multisample`).
 
 use std::sync::Arc;
 
@@ -169,6 +170,10 @@ impl Recording {
             "vkCmdCopyImageToBuffer"
         };
         image_surface::bound(image, command)?;
+        if image.desc.samples != 1 {
+            // Valid usage: buffer copies are of single-sampled images.
+            return Err(invalid(command, "a multisampled image".into()));
+        }
         let chip = self.device.gpu.chip();
         let mut blits = Vec::new();
         for r in regions {
@@ -245,6 +250,7 @@ impl Recording {
                         width: p.x + w,
                         height: p.rows,
                         buffer: true,
+                        samples: 1,
                     };
                     let (img_y, buf_y) = (y + p.first_row, 0);
                     blits.push(if to_image {
@@ -290,6 +296,13 @@ impl Recording {
         let command = "vkCmdCopyImage";
         image_surface::bound(src, command)?;
         image_surface::bound(dst, command)?;
+        let samples = src.desc.samples;
+        if dst.desc.samples != samples {
+            return Err(invalid(
+                command,
+                format!("{samples} samples to {}", dst.desc.samples),
+            ));
+        }
         let mut blits = Vec::new();
         for r in regions {
             let sf = plane_format(src, r.src_subresource.aspect_mask);
@@ -303,7 +316,20 @@ impl Recording {
                     format!("{:?} and {:?} differ in texel size", sf.vk, df.vk),
                 ));
             }
-            let (fmt, src_swap, dst_swap) = shared_format(src, dst, r, &s_fmt, &d_fmt, sf, df);
+            let (mut fmt, mut src_swap, mut dst_swap) =
+                shared_format(src, dst, r, &s_fmt, &d_fmt, sf, df);
+            if samples > 1 {
+                // Multisampled levels copy as the single-sampled surfaces
+                // of their whole texels (see `image::multisample`), every
+                // sample's bits moved as they are.
+                let Some(raw) = raw_format(sf.bytes * samples) else {
+                    return Err(invalid(
+                        command,
+                        format!("{:?} at {samples} samples", sf.vk),
+                    ));
+                };
+                (fmt, src_swap, dst_swap) = (raw, None, None);
+            }
             let s_layers = layers_of(src, &r.src_subresource, r.extent.depth, command)?;
             let d_layers = layers_of(dst, &r.dst_subresource, r.extent.depth, command)?;
             if s_layers != d_layers {
@@ -343,7 +369,7 @@ impl Recording {
                         sub.base_array_layer + i
                     }
                 };
-                let s = image_surface(
+                let mut s = image_surface(
                     src,
                     r.src_subresource.aspect_mask,
                     r.src_subresource.mip_level,
@@ -351,7 +377,7 @@ impl Recording {
                     &fmt,
                     src_swap,
                 );
-                let d = image_surface(
+                let mut d = image_surface(
                     dst,
                     r.dst_subresource.aspect_mask,
                     r.dst_subresource.mip_level,
@@ -359,6 +385,7 @@ impl Recording {
                     &fmt,
                     dst_swap,
                 );
+                (s.samples, d.samples) = (1, 1);
                 blits.push(Blit {
                     src: Source::Surface {
                         surface: s,

@@ -198,6 +198,7 @@ pub fn image_surface(
         width: lv.width,
         height: lv.height,
         buffer: false,
+        samples: image.desc.samples,
     }
 }
 

@@ -12,7 +12,7 @@
 //! - [`draw`]: graphics pipelines, vertex and index buffers, dynamic state
 //!   and draws;
 //! - [`dispatch`], [`transfer`], [`copy_image`], [`blit_image`],
-//!   [`clear_image`], [`barrier`], [`query`], [`event`], [`buffer_marker`]:
+//!   [`clear_image`], [`resolve`], [`barrier`], [`query`], [`event`], [`buffer_marker`]:
 //!   the commands; [`push_descriptors`]: the command buffer's own
 //!   descriptor set; [`breadcrumb`]: what follows each when breadcrumbs are on.
 
@@ -38,6 +38,7 @@ pub mod pass;
 pub mod pool;
 pub mod push_descriptors;
 pub mod query;
+pub mod resolve;
 pub mod stream;
 pub mod transfer;
 pub mod upload;

@@ -11,7 +11,8 @@
 //! In sysmem the pass is: the render-mode marker (RM6_DIRECT_RENDER, as
 //! Turnip's `*_sysmem` streams start a pass), the load-op clears of the
 //! render area by the 2D engine (Turnip clears sysmem attachments with the
-//! blitter too), then the pass's own commands. Stores need nothing: the
+//! blitter too), then the pass's own commands, then the resolves of the
+//! subpasses' resolve attachments (`resolve`). Stores need nothing: the
 //! attachments are written in place, and what reads them later waits for
 //! the CCU flush its barrier asks for.
 
@@ -23,6 +24,7 @@ use parsnip_hw_state::draw::sysmem_marker;
 use super::blit2d::Blit;
 use super::buffer::Recording;
 use super::clear_image::pack_color;
+use super::resolve::{pass_resolves, resolves_fit_the_end};
 use super::stream::CommandStream;
 use crate::error::VkResult;
 use crate::framebuffer::Framebuffer;
@@ -73,18 +75,14 @@ impl Recording {
             return Err(vk::Result::ERROR_UNKNOWN);
         }
         // Not built yet, and refused rather than rendered wrong: multiview
-        // (its clears are per view, not per framebuffer layer) and resolve
-        // attachments.
+        // (its clears are per view, not per framebuffer layer), and a
+        // resolve followed by a subpass that uses what it resolves (the
+        // resolves run at the end of the pass).
         let multiview = pass.desc.subpasses.iter().any(|s| s.view_mask != 0);
-        let resolves = pass
-            .desc
-            .subpasses
-            .iter()
-            .any(|s| s.resolves.iter().any(|r| r.attachment.is_some()));
-        if multiview || resolves {
+        if multiview || !resolves_fit_the_end(&pass) {
             eprintln!(
-                "parsnip: vkCmdBeginRenderPass: multiview and resolve attachments are not \
-                 supported yet"
+                "parsnip: vkCmdBeginRenderPass: multiview, and resolves whose attachments a \
+                 later subpass uses, are not supported yet"
             );
             return Err(vk::Result::ERROR_UNKNOWN);
         }
@@ -147,6 +145,10 @@ impl Recording {
                 let loads = load_clears(&render_pass, &framebuffer, area, &clears, self)?;
                 self.run_blits(&loads)?;
                 self.cs.add_ibs(&ibs)?;
+                // The subpasses' resolve attachments, from memory after
+                // the draws (in GMEM they would be tile stores).
+                let resolves = pass_resolves(&render_pass, &framebuffer, area)?;
+                self.run_resolves(&resolves)?;
             }
         }
         Ok(())

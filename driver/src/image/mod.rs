@@ -10,6 +10,7 @@
 
 pub mod layout;
 pub mod modifier;
+pub mod multisample;
 pub mod sampler;
 pub mod view;
 
@@ -101,6 +102,11 @@ pub fn ubwc_possible(f: &Format, desc: &ImageDesc, gpu: &UbwcFacts) -> bool {
         return false;
     }
     if f.is_depth_or_stencil() && gpu.broken_depth_stencil {
+        return false;
+    }
+    // Multisampled images are cleared as single-sampled surfaces of their
+    // whole texels (see `multisample`), whose flag blocks differ.
+    if desc.samples > 1 {
         return false;
     }
     // D24S8's stencil is sampled as 8_8_8_8_UINT without Z24_UINT_S8_UINT,
@@ -319,10 +325,21 @@ fn check_limits(desc: &ImageDesc) -> Result<(), String> {
         return Err(format!("{} levels for {e:?}", desc.levels));
     }
     if desc.samples != 1 {
-        return Err(format!(
-            "{} samples: multisampled images need the 3D path (draws)",
-            desc.samples
-        ));
+        let f = formats::format(desc.format).ok_or_else(|| format!("{:?}", desc.format))?;
+        let shape_ok = desc.image_type == vk::ImageType::TYPE_2D
+            && desc.levels == 1
+            && desc.tiling == vk::ImageTiling::OPTIMAL
+            && !desc.flags.contains(vk::ImageCreateFlags::CUBE_COMPATIBLE);
+        if !shape_ok
+            || !multisample::USAGE.contains(desc.usage)
+            || !multisample::supported(f, desc.samples)
+        {
+            return Err(format!(
+                "{} samples of {:?} {:?} with {:?}: multisampled images are 2D, optimal, \
+                 single-level attachments of the formats `image::multisample` lists",
+                desc.samples, desc.format, desc.image_type, desc.usage
+            ));
+        }
     }
     Ok(())
 }
@@ -438,6 +455,12 @@ pub fn format_properties(
     if tiling != vk::ImageTiling::OPTIMAL {
         props.max_mip_levels = 1;
         props.max_array_layers = 1;
+    }
+    if tiling == vk::ImageTiling::OPTIMAL
+        && image_type == vk::ImageType::TYPE_2D
+        && !flags.contains(vk::ImageCreateFlags::CUBE_COMPATIBLE)
+    {
+        props.sample_counts = multisample::sample_counts(f, usage);
     }
     Ok(props)
 }

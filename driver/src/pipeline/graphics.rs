@@ -10,7 +10,7 @@
 //! What is not built yet is refused with a message naming it
 //! (`VK_ERROR_UNKNOWN`, which creation may return), never drawn wrong:
 //! descriptors in graphics stages,
-//! multisampling, several viewports, dynamic state other than the
+//! sample shading, several viewports, dynamic state other than the
 //! viewport and scissor, unused colour attachments, stencil.
 
 use std::sync::Arc;
@@ -27,6 +27,7 @@ use parsnip_registers::enums::{A6xxDepthFormat, AdrenoCompareFunc, PcDiPrimtype}
 use super::binary::ConstLayout;
 use super::compile::{binary_from_compiled, compile_stage, CompileRequest, SpecConstant};
 use super::fixed_function;
+use super::multisample::{multisample, Multisample};
 use super::program::PrivateMemory;
 use super::shader_stages::{program_shaders, StageCode, VertexAttribute};
 use crate::cmd::draw_state::StateIb;
@@ -58,7 +59,7 @@ pub struct GraphicsPipelineDesc<'a> {
     pub attributes: Vec<vk::VertexInputAttributeDescription>,
     pub input_assembly: vk::PipelineInputAssemblyStateCreateInfo<'a>,
     pub rasterization: vk::PipelineRasterizationStateCreateInfo<'a>,
-    pub samples: vk::SampleCountFlags,
+    pub multisample: Multisample,
     pub depth_stencil: Option<vk::PipelineDepthStencilStateCreateInfo<'a>>,
     /// Logic op enable, logic op, one state per colour attachment, the
     /// blend constants.
@@ -178,9 +179,6 @@ fn private_memory(
 }
 
 fn check_unsupported(desc: &GraphicsPipelineDesc<'_>) -> VkResult<()> {
-    if desc.samples != vk::SampleCountFlags::TYPE_1 {
-        return refuse("multisampling is not supported yet");
-    }
     if desc.viewports.len() > 1 || desc.scissors.len() > 1 {
         return refuse("more than one viewport or scissor is not supported yet");
     }
@@ -281,6 +279,7 @@ impl GraphicsPipeline {
         let has_depth = targets(&mut p, &desc.render_pass, desc.subpass)?;
         let primitive = fixed_function::input_assembly(&mut p, &desc.input_assembly)?;
         fixed_function::rasterization(&mut p, &desc.rasterization)?;
+        multisample(&mut p, &desc.multisample)?;
         if let Some(ds) = &desc.depth_stencil {
             fixed_function::depth_stencil(&mut p, ds)?;
         }

@@ -10,6 +10,7 @@ pub mod compile;
 pub mod compute;
 pub mod fixed_function;
 pub mod graphics;
+pub mod multisample;
 pub mod program;
 pub mod shader_stages;
 
