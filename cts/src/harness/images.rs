@@ -76,7 +76,11 @@ impl Harness {
         self.image_for(shape, USAGE | attachment)
     }
 
-    fn image_for(&mut self, shape: ImageShape, usage: vk::ImageUsageFlags) -> Result<Image, Stop> {
+    pub(super) fn image_for(
+        &mut self,
+        shape: ImageShape,
+        usage: vk::ImageUsageFlags,
+    ) -> Result<Image, Stop> {
         // SAFETY: a query on the live physical device.
         let props = unsafe {
             self.instance.get_physical_device_image_format_properties(

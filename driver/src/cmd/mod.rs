@@ -13,8 +13,8 @@
 //!   and draws;
 //! - [`dispatch`], [`transfer`], [`copy_image`], [`blit_image`],
 //!   [`clear_image`], [`barrier`], [`query`], [`event`], [`buffer_marker`]:
-//!   the commands; [`push_descriptors`]: the command buffer's own
-//!   descriptor set; [`breadcrumb`]: what follows each when breadcrumbs are on.
+//!   the commands; [`descriptor_bindings`]: each bind point's descriptor
+//!   sets; [`push_descriptors`]: the command buffer's own descriptor set; [`breadcrumb`]: what follows each when breadcrumbs are on.
 
 pub mod barrier;
 pub mod blit2d;
@@ -26,6 +26,7 @@ pub mod cache;
 pub mod chunk;
 pub mod clear_image;
 pub mod copy_image;
+pub mod descriptor_bindings;
 pub mod dispatch;
 pub mod draw;
 pub mod draw_state;
