@@ -47,6 +47,10 @@ pub const CASES: &[Case] = &[
         run: storage_buffer,
     },
     Case {
+        name: "draws.texel_buffer_and_storage_image_in_fragment_shader",
+        run: texel_buffer_and_storage_image,
+    },
+    Case {
         name: "draws.push_descriptor_textures",
         run: push_descriptor_textures,
     },
@@ -405,6 +409,87 @@ fn storage_buffer(h: &mut Harness) -> Result<CaseResult, Stop> {
         &[(15, 32), (48, 32), (0, 0)],
         unorm8(CLEAR),
     );
+    result.keep_approximate("rgba8", img);
+    Ok(result)
+}
+
+/// The full-screen quad coloured from a uniform texel buffer (R32_UINT,
+/// a packed RGBA8 colour for each 16x16 block) that the fragment shader
+/// fetches, and writing each colour's word, mixed with the pixel's
+/// position, into a 64x64 R32_UINT storage image, read back.
+fn texel_buffer_and_storage_image(h: &mut Harness) -> Result<CaseResult, Stop> {
+    if !h.caps().fragment_stores_and_atomics {
+        return Err(Stop::NotSupported("fragmentStoresAndAtomics".into()));
+    }
+    let storage_image = Slot {
+        ty: vk::DescriptorType::STORAGE_IMAGE,
+        count: 1,
+    };
+    let layout = h.graphics_layout(&[&[Slot::UNIFORM_TEXEL, storage_image]], None, 0)?;
+    let full = quad(-1.0, -1.0, 1.0, 1.0, 0.5, RED);
+    let (scene, pipeline) = scene(
+        h,
+        &full,
+        &shaders::UV_VERT,
+        &shaders::TEXEL_AND_IMAGE_FRAG,
+        &layout,
+    )?;
+    let palette: Vec<u32> = Sequence::new(23)
+        .u32s(16)
+        .iter()
+        .map(|w| w | 0xff00_0000)
+        .collect();
+    let buffer = h.host_buffer_with(
+        vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER,
+        &to_bytes(&palette),
+    )?;
+    let view = h.buffer_view(
+        &buffer,
+        vk::Format::R32_UINT,
+        0,
+        vk::WHOLE_SIZE,
+        vk::FormatFeatureFlags::UNIFORM_TEXEL_BUFFER,
+    )?;
+    let marks = h.host_image(
+        vk::Format::R32_UINT,
+        [SIZE.0, SIZE.1],
+        4,
+        vk::ImageUsageFlags::STORAGE,
+        vk::FormatFeatureFlags::STORAGE_IMAGE,
+    )?;
+    let marks_info = vk::DescriptorImageInfo {
+        sampler: vk::Sampler::null(),
+        image_view: h.image_view(&marks.image, vk::ImageViewType::TYPE_2D)?,
+        image_layout: vk::ImageLayout::GENERAL,
+    };
+    let set = h.graphics_set(&layout, 0, &[Bind::Texel(view), Bind::Image(marks_info)])?;
+    let img = draw_between(
+        h,
+        &scene,
+        pipeline,
+        |r| r.for_shaders_at(&[&marks], vk::PipelineStageFlags::FRAGMENT_SHADER),
+        |r| {
+            r.bind_graphics_sets(&layout, 0, &[set], &[]);
+            r.draw(6, 1, 0, 0);
+        },
+        |_| {},
+    )?;
+    let colour = |x: u32, y: u32| palette[(x / 16 + 4 * (y / 16)) as usize];
+    let want: Vec<u32> = (0..SIZE.1)
+        .flat_map(|y| (0..SIZE.0).map(move |x| colour(x, y) ^ (x * 64 + y)))
+        .collect();
+    let mut result = CaseResult::new();
+    let got: Vec<u32> = h
+        .read_image(&marks)?
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    result.check("marks", &got, &want);
+    for y in (0..SIZE.1).step_by(5) {
+        for x in (0..SIZE.0).step_by(3) {
+            probe(&mut result, &img, x, y, colour(x, y).to_le_bytes());
+        }
+    }
     result.keep_approximate("rgba8", img);
     Ok(result)
 }
