@@ -27,6 +27,10 @@ pub const CASES: &[Case] = &[
         run: textured_quad_nearest,
     },
     Case {
+        name: "draws.texture_in_vertex_shader",
+        run: texture_in_vertex_shader,
+    },
+    Case {
         name: "draws.separate_sampler_and_image",
         run: separate_sampler_and_image,
     },
@@ -192,6 +196,50 @@ fn textured_quad_nearest(h: &mut Harness) -> Result<CaseResult, Stop> {
     let img = draw_one(h, &scene, pipeline, &layout, set)?;
     let mut result = CaseResult::new();
     check_texture(&mut result, &img, 0..SIZE.0, 0);
+    result.keep_approximate("rgba8", img);
+    Ok(result)
+}
+
+/// The vertex shader fetches each quad's colour from a texture: the left
+/// quad texel (0, 1), the right one texel (1, 1).
+fn texture_in_vertex_shader(h: &mut Harness) -> Result<CaseResult, Stop> {
+    let layout = h.graphics_layout(&[&[COMBINED]], None, 0)?;
+    let mut v = quad(-0.75, -0.5, -0.25, 0.5, 0.5, RED);
+    v.extend(quad(0.25, -0.5, 0.75, 0.5, 0.5, RED));
+    let (scene, pipeline) = scene(
+        h,
+        &v,
+        &shaders::TEXEL_COLOUR_VERT,
+        &shaders::COLOUR_FRAG,
+        &layout,
+    )?;
+    let tex = texture(h, 4)?;
+    let sampler = h.clamped_sampler(vk::Filter::NEAREST)?;
+    let set = h.graphics_set(&layout, 0, &[Bind::Image(tex.info(sampler))])?;
+    let img = scene.draw(h, pipeline, |r| {
+        r.bind_graphics_sets(&layout, 0, &[set], &[]);
+        r.draw(12, 1, 0, 0);
+    })?;
+    let mut result = CaseResult::new();
+    // Window x 8..24 and 40..56, y 16..48.
+    probe_all(
+        &mut result,
+        &img,
+        &[(8, 16), (23, 47), (16, 32)],
+        texel(0, 1, 4),
+    );
+    probe_all(
+        &mut result,
+        &img,
+        &[(40, 16), (55, 47), (48, 32)],
+        texel(1, 1, 4),
+    );
+    probe_all(
+        &mut result,
+        &img,
+        &[(32, 32), (7, 32), (56, 32)],
+        unorm8(CLEAR),
+    );
     result.keep_approximate("rgba8", img);
     Ok(result)
 }
