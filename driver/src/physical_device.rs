@@ -132,9 +132,11 @@ impl PhysicalDevice {
     /// format in its descriptor (tests/texel_buffers.rs runs every storage
     /// format so); 16-bit integers, in half registers (the compiler's int16
     /// and storage16 tests, the cts's sixteen_bit case); stores and atomics
-    /// in fragment shaders, which bind buffers and images bindless like
-    /// compute, run late-Z when they write, and whose helper invocations
-    /// write nothing (the cts's draws.storage_buffer_in_fragment_shader).
+    /// in vertex and fragment shaders, which bind buffers and images
+    /// bindless like compute (fragment shaders that write run late-Z, and
+    /// their helper invocations write nothing: the cts's
+    /// draws.storage_buffer_in_vertex_shader, _in_fragment_shader and
+    /// draws.texel_buffer_and_storage_image_in_fragment_shader).
     pub fn features(&self) -> vk::PhysicalDeviceFeatures {
         vk::PhysicalDeviceFeatures::default()
             .robust_buffer_access(true)
@@ -143,6 +145,7 @@ impl PhysicalDevice {
             .shader_storage_image_read_without_format(true)
             .shader_storage_image_write_without_format(true)
             .fragment_stores_and_atomics(true)
+            .vertex_pipeline_stores_and_atomics(true)
     }
 
     /// Multiview, which Vulkan 1.1 requires, is the render pass side:

@@ -51,6 +51,10 @@ pub const CASES: &[Case] = &[
         run: storage_buffer,
     },
     Case {
+        name: "draws.storage_buffer_in_vertex_shader",
+        run: storage_buffer_in_vertex_shader,
+    },
+    Case {
         name: "draws.texel_buffer_and_storage_image_in_fragment_shader",
         run: texel_buffer_and_storage_image,
     },
@@ -101,15 +105,18 @@ fn texture(h: &mut Harness, seed: u32) -> Result<Texture, Stop> {
     h.texture(vk::Format::R8G8B8A8_UNORM, [4, 4], &texels(seed))
 }
 
-/// The scene of draws.rs with `vertices`, and a pipeline of `vs` and
-/// `fs` reading the scene's positions in `layout`.
+/// The scene of draws.rs with `vertices`, the layout of `sets` (set
+/// `push_set` a push descriptor set), and a pipeline of `vs` and `fs`
+/// reading the scene's positions in it.
 fn scene(
     h: &mut Harness,
     vertices: &[f32],
     vs: &'static Shader,
     fs: &'static Shader,
-    layout: &GraphicsLayout,
-) -> Result<(Scene, vk::Pipeline), Stop> {
+    sets: &[&[Slot]],
+    push_set: Option<usize>,
+) -> Result<(GraphicsLayout, Scene, vk::Pipeline), Stop> {
+    let layout = h.graphics_layout(sets, push_set, 0)?;
     let scene = Scene::new(h, vertices, false)?;
     let desc = GraphicsDesc {
         vs,
@@ -118,12 +125,12 @@ fn scene(
         ..scene.desc()
     };
     let pipeline = h.graphics_pipeline_in(&desc, layout.layout)?;
-    Ok((scene, pipeline))
+    Ok((layout, scene, pipeline))
 }
 
 /// Records `before`, then the scene's pass (cleared to CLEAR) with
 /// `pipeline` and the vertex buffers bound and `body` in it, then `after`
-/// and a dependency of the fragment shaders' and dispatches' writes on the
+/// and a dependency of the shaders' and dispatches' writes on the
 /// host's reads; returns the image.
 fn draw_between(
     h: &mut Harness,
@@ -143,7 +150,9 @@ fn draw_between(
         r.end_pass();
         after(r);
         r.barrier(Dependency::new(
-            vk::PipelineStageFlags::FRAGMENT_SHADER | vk::PipelineStageFlags::COMPUTE_SHADER,
+            vk::PipelineStageFlags::VERTEX_SHADER
+                | vk::PipelineStageFlags::FRAGMENT_SHADER
+                | vk::PipelineStageFlags::COMPUTE_SHADER,
             vk::AccessFlags::SHADER_WRITE,
             vk::PipelineStageFlags::HOST,
             vk::AccessFlags::HOST_READ,
@@ -164,6 +173,23 @@ fn draw_one(
         r.bind_graphics_sets(layout, 0, &[set], &[]);
         r.draw(6, 1, 0, 0);
     })
+}
+
+/// [`draw_one`] after `before`, the shaders' writes made visible to the
+/// host.
+fn draw_one_to_host(
+    h: &mut Harness,
+    scene: &Scene,
+    pipeline: vk::Pipeline,
+    layout: &GraphicsLayout,
+    set: vk::DescriptorSet,
+    before: impl FnOnce(&Recorder<'_>),
+) -> Result<Vec<u8>, Stop> {
+    let body = |r: &Recorder<'_>| {
+        r.bind_graphics_sets(layout, 0, &[set], &[]);
+        r.draw(6, 1, 0, 0);
+    };
+    draw_between(h, scene, pipeline, before, body, |_| {})
 }
 
 /// Checks that each pixel of `at` is `want`.
@@ -187,9 +213,15 @@ fn check_texture(result: &mut CaseResult, img: &[u8], xs: std::ops::Range<u32>, 
 /// A full-screen quad sampling a 4x4 texture (uploaded through a staging
 /// copy) with a nearest, clamping combined image sampler.
 fn textured_quad_nearest(h: &mut Harness) -> Result<CaseResult, Stop> {
-    let layout = h.graphics_layout(&[&[COMBINED]], None, 0)?;
     let full = quad(-1.0, -1.0, 1.0, 1.0, 0.5, RED);
-    let (scene, pipeline) = scene(h, &full, &shaders::UV_VERT, &shaders::TEXTURE_FRAG, &layout)?;
+    let (layout, scene, pipeline) = scene(
+        h,
+        &full,
+        &shaders::UV_VERT,
+        &shaders::TEXTURE_FRAG,
+        &[&[COMBINED]],
+        None,
+    )?;
     let tex = texture(h, 0)?;
     let sampler = h.clamped_sampler(vk::Filter::NEAREST)?;
     let set = h.graphics_set(&layout, 0, &[Bind::Image(tex.info(sampler))])?;
@@ -203,15 +235,15 @@ fn textured_quad_nearest(h: &mut Harness) -> Result<CaseResult, Stop> {
 /// The vertex shader fetches each quad's colour from a texture: the left
 /// quad texel (0, 1), the right one texel (1, 1).
 fn texture_in_vertex_shader(h: &mut Harness) -> Result<CaseResult, Stop> {
-    let layout = h.graphics_layout(&[&[COMBINED]], None, 0)?;
     let mut v = quad(-0.75, -0.5, -0.25, 0.5, 0.5, RED);
     v.extend(quad(0.25, -0.5, 0.75, 0.5, 0.5, RED));
-    let (scene, pipeline) = scene(
+    let (layout, scene, pipeline) = scene(
         h,
         &v,
         &shaders::TEXEL_COLOUR_VERT,
         &shaders::COLOUR_FRAG,
-        &layout,
+        &[&[COMBINED]],
+        None,
     )?;
     let tex = texture(h, 4)?;
     let sampler = h.clamped_sampler(vk::Filter::NEAREST)?;
@@ -247,14 +279,14 @@ fn texture_in_vertex_shader(h: &mut Harness) -> Result<CaseResult, Stop> {
 /// The same quad through a SAMPLED_IMAGE and a SAMPLER in separate
 /// bindings, combined in the shader.
 fn separate_sampler_and_image(h: &mut Harness) -> Result<CaseResult, Stop> {
-    let layout = h.graphics_layout(&[&[SAMPLED, SAMPLER]], None, 0)?;
     let full = quad(-1.0, -1.0, 1.0, 1.0, 0.5, RED);
-    let (scene, pipeline) = scene(
+    let (layout, scene, pipeline) = scene(
         h,
         &full,
         &shaders::UV_VERT,
         &shaders::SEPARATE_SAMPLER_FRAG,
-        &layout,
+        &[&[SAMPLED, SAMPLER]],
+        None,
     )?;
     let tex = texture(h, 1)?;
     let sampler = h.clamped_sampler(vk::Filter::NEAREST)?;
@@ -283,14 +315,14 @@ fn uniform(h: &mut Harness, values: &[f32]) -> Result<crate::harness::Buffer, St
 /// The centre quad (window 16..48) in the colour of a uniform buffer the
 /// fragment shader reads.
 fn uniform_colour(h: &mut Harness) -> Result<CaseResult, Stop> {
-    let layout = h.graphics_layout(&[&[Slot::UNIFORM]], None, 0)?;
     let v = quad(-0.5, -0.5, 0.5, 0.5, 0.5, RED);
-    let (scene, pipeline) = scene(
+    let (layout, scene, pipeline) = scene(
         h,
         &v,
         &shaders::UV_VERT,
         &shaders::UNIFORM_COLOUR_FRAG,
-        &layout,
+        &[&[Slot::UNIFORM]],
+        None,
     )?;
     let colour = [0.25f32, 0.75, 0.5, 1.0];
     let ubo = uniform(h, &colour)?;
@@ -317,14 +349,14 @@ fn uniform_colour(h: &mut Harness) -> Result<CaseResult, Stop> {
 /// in the vertex shader, from a uniform buffer that also gives its colour:
 /// window x 40..56, y 8..40.
 fn uniform_transform(h: &mut Harness) -> Result<CaseResult, Stop> {
-    let layout = h.graphics_layout(&[&[Slot::UNIFORM]], None, 0)?;
     let v = quad(-0.5, -0.5, 0.5, 0.5, 0.5, RED);
-    let (scene, pipeline) = scene(
+    let (layout, scene, pipeline) = scene(
         h,
         &v,
         &shaders::UNIFORM_TRANSFORM_VERT,
         &shaders::COLOUR_FRAG,
-        &layout,
+        &[&[Slot::UNIFORM]],
+        None,
     )?;
     let ubo = uniform(h, &[0.5, 1.0, 0.5, -0.25, 0.0, 0.0, 1.0, 1.0])?;
     let set = h.graphics_set(&layout, 0, &[Bind::whole(&ubo)])?;
@@ -354,15 +386,15 @@ const DYNAMIC_STRIDE: usize = 256;
 /// dynamic offsets: the left quad in the colour at offset 0, the right one
 /// in the colour at offset 256.
 fn dynamic_uniform_offsets(h: &mut Harness) -> Result<CaseResult, Stop> {
-    let layout = h.graphics_layout(&[&[Slot::UNIFORM_DYNAMIC]], None, 0)?;
     let mut v = quad(-0.75, -0.5, -0.25, 0.5, 0.5, RED);
     v.extend(quad(0.25, -0.5, 0.75, 0.5, 0.5, RED));
-    let (scene, pipeline) = scene(
+    let (layout, scene, pipeline) = scene(
         h,
         &v,
         &shaders::UV_VERT,
         &shaders::UNIFORM_COLOUR_FRAG,
-        &layout,
+        &[&[Slot::UNIFORM_DYNAMIC]],
+        None,
     )?;
     let (left, right) = ([0.0f32, 0.5, 1.0, 1.0], [1.0f32, 0.25, 0.0, 1.0]);
     let mut values = vec![0.0f32; 2 * DYNAMIC_STRIDE / 4];
@@ -409,26 +441,22 @@ fn storage_buffer(h: &mut Harness) -> Result<CaseResult, Stop> {
     if !h.caps().fragment_stores_and_atomics {
         return Err(Stop::NotSupported("fragmentStoresAndAtomics".into()));
     }
-    let layout = h.graphics_layout(&[&[Slot::STORAGE, Slot::STORAGE]], None, 0)?;
     let v = quad(-0.5, -0.5, 0.5, 0.5, 0.5, RED);
-    let (scene, pipeline) = scene(h, &v, &shaders::UV_VERT, &shaders::STORAGE_FRAG, &layout)?;
+    let (layout, scene, pipeline) = scene(
+        h,
+        &v,
+        &shaders::UV_VERT,
+        &shaders::STORAGE_FRAG,
+        &[&[Slot::STORAGE, Slot::STORAGE]],
+        None,
+    )?;
     let pixels = (SIZE.0 * SIZE.1) as usize;
     let initial = Sequence::new(17).u32s(pixels);
     let usage = vk::BufferUsageFlags::STORAGE_BUFFER;
     let words = h.host_buffer_with(usage, &to_bytes(&initial))?;
     let count = h.host_buffer_with(usage, &to_bytes(&[0u32]))?;
     let set = h.graphics_set(&layout, 0, &[Bind::whole(&words), Bind::whole(&count)])?;
-    let img = draw_between(
-        h,
-        &scene,
-        pipeline,
-        |_| {},
-        |r| {
-            r.bind_graphics_sets(&layout, 0, &[set], &[]);
-            r.draw(6, 1, 0, 0);
-        },
-        |_| {},
-    )?;
+    let img = draw_one_to_host(h, &scene, pipeline, &layout, set, |_| {})?;
     let inside = |i: usize| {
         let (x, y) = (i as u32 % SIZE.0, i as u32 / SIZE.0);
         (16..48).contains(&x) && (16..48).contains(&y)
@@ -461,6 +489,48 @@ fn storage_buffer(h: &mut Harness) -> Result<CaseResult, Stop> {
     Ok(result)
 }
 
+/// The vertex shader writes a storage buffer: each of the centre quad's
+/// six vertices stores 2p + (1, 0.5) of its position p at its index (a
+/// value that does not depend on how often a vertex runs).
+fn storage_buffer_in_vertex_shader(h: &mut Harness) -> Result<CaseResult, Stop> {
+    if !h.caps().vertex_pipeline_stores_and_atomics {
+        return Err(Stop::NotSupported("vertexPipelineStoresAndAtomics".into()));
+    }
+    let v = quad(-0.5, -0.5, 0.5, 0.5, 0.5, RED);
+    let (layout, scene, pipeline) = scene(
+        h,
+        &v,
+        &shaders::STORAGE_VERT,
+        &shaders::COLOUR_FRAG,
+        &[&[Slot::STORAGE]],
+        None,
+    )?;
+    let words = h.host_buffer_with(vk::BufferUsageFlags::STORAGE_BUFFER, &floats(&[-9.0; 12]))?;
+    let set = h.graphics_set(&layout, 0, &[Bind::whole(&words)])?;
+    let img = draw_one_to_host(h, &scene, pipeline, &layout, set, |_| {})?;
+    // quad()'s vertices: position (x, y, z) then colour, 7 floats each.
+    let want: Vec<f32> = v
+        .chunks_exact(7)
+        .flat_map(|p| [p[0] * 2.0 + 1.0, p[1] * 2.0 + 0.5])
+        .collect();
+    let mut result = CaseResult::new();
+    result.check("positions", &h.read_as::<f32>(&words)?, &want);
+    probe_all(
+        &mut result,
+        &img,
+        &[(16, 16), (47, 47), (32, 32)],
+        opaque([1.0, 1.0, 0.0]),
+    );
+    probe_all(
+        &mut result,
+        &img,
+        &[(15, 32), (48, 32), (0, 0)],
+        unorm8(CLEAR),
+    );
+    result.keep_approximate("rgba8", img);
+    Ok(result)
+}
+
 /// The full-screen quad coloured from a uniform texel buffer (R32_UINT,
 /// a packed RGBA8 colour for each 16x16 block) that the fragment shader
 /// fetches, and writing each colour's word, mixed with the pixel's
@@ -473,14 +543,14 @@ fn texel_buffer_and_storage_image(h: &mut Harness) -> Result<CaseResult, Stop> {
         ty: vk::DescriptorType::STORAGE_IMAGE,
         count: 1,
     };
-    let layout = h.graphics_layout(&[&[Slot::UNIFORM_TEXEL, storage_image]], None, 0)?;
     let full = quad(-1.0, -1.0, 1.0, 1.0, 0.5, RED);
-    let (scene, pipeline) = scene(
+    let (layout, scene, pipeline) = scene(
         h,
         &full,
         &shaders::UV_VERT,
         &shaders::TEXEL_AND_IMAGE_FRAG,
-        &layout,
+        &[&[Slot::UNIFORM_TEXEL, storage_image]],
+        None,
     )?;
     let palette: Vec<u32> = Sequence::new(23)
         .u32s(16)
@@ -511,17 +581,9 @@ fn texel_buffer_and_storage_image(h: &mut Harness) -> Result<CaseResult, Stop> {
         image_layout: vk::ImageLayout::GENERAL,
     };
     let set = h.graphics_set(&layout, 0, &[Bind::Texel(view), Bind::Image(marks_info)])?;
-    let img = draw_between(
-        h,
-        &scene,
-        pipeline,
-        |r| r.for_shaders_at(&[&marks], vk::PipelineStageFlags::FRAGMENT_SHADER),
-        |r| {
-            r.bind_graphics_sets(&layout, 0, &[set], &[]);
-            r.draw(6, 1, 0, 0);
-        },
-        |_| {},
-    )?;
+    let img = draw_one_to_host(h, &scene, pipeline, &layout, set, |r| {
+        r.for_shaders_at(&[&marks], vk::PipelineStageFlags::FRAGMENT_SHADER)
+    })?;
     let colour = |x: u32, y: u32| palette[(x / 16 + 4 * (y / 16)) as usize];
     let want: Vec<u32> = (0..SIZE.1)
         .flat_map(|y| (0..SIZE.0).map(move |x| colour(x, y) ^ (x * 64 + y)))
@@ -550,10 +612,16 @@ fn push_descriptor_textures(h: &mut Harness) -> Result<CaseResult, Stop> {
     if !h.caps().push_descriptor {
         return Err(Stop::NotSupported("VK_KHR_push_descriptor".into()));
     }
-    let layout = h.graphics_layout(&[&[COMBINED]], Some(0), 0)?;
     let mut v = quad(-1.0, -1.0, 0.0, 1.0, 0.5, RED);
     v.extend(quad(0.0, -1.0, 1.0, 1.0, 0.5, RED));
-    let (scene, pipeline) = scene(h, &v, &shaders::UV_VERT, &shaders::TEXTURE_FRAG, &layout)?;
+    let (layout, scene, pipeline) = scene(
+        h,
+        &v,
+        &shaders::UV_VERT,
+        &shaders::TEXTURE_FRAG,
+        &[&[COMBINED]],
+        Some(0),
+    )?;
     let (left, right) = (texture(h, 2)?, texture(h, 3)?);
     let sampler = h.clamped_sampler(vk::Filter::NEAREST)?;
     let entries = [vk::DescriptorUpdateTemplateEntry {
@@ -623,15 +691,15 @@ fn push_descriptor_textures(h: &mut Harness) -> Result<CaseResult, Stop> {
 /// red; after the pass a dispatch with no compute rebind must still read
 /// the compute set (B -> C).
 fn compute_and_graphics_sets(h: &mut Harness) -> Result<CaseResult, Stop> {
-    let layout = h.graphics_layout(&[&[Slot::UNIFORM]], None, 0)?;
     let mut v = quad(-0.75, -0.5, -0.25, 0.5, 0.5, RED);
     v.extend(quad(0.25, -0.5, 0.75, 0.5, 0.5, RED));
-    let (scene, pipeline) = scene(
+    let (layout, scene, pipeline) = scene(
         h,
         &v,
         &shaders::UV_VERT,
         &shaders::UNIFORM_COLOUR_FRAG,
-        &layout,
+        &[&[Slot::UNIFORM]],
+        None,
     )?;
     let green = uniform(h, &[0.0, 1.0, 0.0, 1.0])?;
     let red = uniform(h, &[1.0, 0.0, 0.0, 1.0])?;
