@@ -1,6 +1,7 @@
 //! The README's demo program on Parsnip's simulated a660 through the
 //! loader: it succeeds (the GPU's Collatz values and every pixel away
-//! from the triangles' edges as the CPU works them out), and its
+//! from the triangles' and the texels' edges as the CPU works them out:
+//! the nearest triangle, textured), and its
 //! `out/demo.png` equals lavapipe's (interior pixels exact, at most
 //! `EDGE_PIXELS` edge pixels apart).
 
@@ -28,7 +29,10 @@ fn demo(driver: &Path, env: &[(&str, &str)], dir: &Path) -> (usize, usize, Vec<u
         driver.display(),
         String::from_utf8_lossy(&output.stderr)
     );
-    assert!(stdout.contains("show the nearest triangle"), "{stdout}");
+    assert!(
+        stdout.contains("show the nearest triangle and its texel"),
+        "{stdout}"
+    );
     let png = std::fs::read(dir.join("out/demo.png")).expect("out/demo.png");
     parsnip_reference::image::decode_png(&png)
 }

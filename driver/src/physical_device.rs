@@ -131,7 +131,12 @@ impl PhysicalDevice {
     /// format in the shader: typed `ldib`/`stib` convert through the view's
     /// format in its descriptor (tests/texel_buffers.rs runs every storage
     /// format so); 16-bit integers, in half registers (the compiler's int16
-    /// and storage16 tests, the cts's sixteen_bit case).
+    /// and storage16 tests, the cts's sixteen_bit case); stores and atomics
+    /// in vertex and fragment shaders, which bind buffers and images
+    /// bindless like compute (fragment shaders that write run late-Z, and
+    /// their helper invocations write nothing: the cts's
+    /// draws.storage_buffer_in_vertex_shader, _in_fragment_shader and
+    /// draws.texel_buffer_and_storage_image_in_fragment_shader).
     pub fn features(&self) -> vk::PhysicalDeviceFeatures {
         vk::PhysicalDeviceFeatures::default()
             .robust_buffer_access(true)
@@ -142,6 +147,8 @@ impl PhysicalDevice {
             // RB_BLEND_CNTL.ALPHA_TO_ONE (pipeline/multisample.rs; the cts's
             // draws.msaa_alpha_to_coverage_and_one case).
             .alpha_to_one(true)
+            .fragment_stores_and_atomics(true)
+            .vertex_pipeline_stores_and_atomics(true)
     }
 
     /// Multiview, which Vulkan 1.1 requires, is the render pass side:

@@ -151,7 +151,13 @@ fn record(device: &Arc<Device>, spirv: &[u8], gate: u32) -> Work {
         r.bind_compute_pipeline(pipeline.clone())
     });
     cmd.record_command("vkCmdBindDescriptorSets", |r| {
-        r.bind_descriptor_sets(&layout, 0, std::slice::from_ref(&set), &[])
+        r.bind_descriptor_sets(
+            vk::PipelineBindPoint::COMPUTE,
+            &layout,
+            0,
+            std::slice::from_ref(&set),
+            &[],
+        )
     });
     cmd.record_command("vkCmdDispatch", |r| {
         r.dispatch([0; 3], [(INVOCATIONS / 64) as u32, 1, 1])

@@ -113,7 +113,15 @@ fn record_and_submit(gpu: &'static str, spirv: &[u8], trace: &Path) -> u64 {
     let cmd = cmd_pool.allocate(Level::Primary);
     cmd.begin().unwrap();
     cmd.record(|r| r.bind_compute_pipeline(pipeline.clone()));
-    cmd.record(|r| r.bind_descriptor_sets(&layout, 0, std::slice::from_ref(&set), &[]));
+    cmd.record(|r| {
+        r.bind_descriptor_sets(
+            vk::PipelineBindPoint::COMPUTE,
+            &layout,
+            0,
+            std::slice::from_ref(&set),
+            &[],
+        )
+    });
     cmd.record(|r| r.dispatch([0; 3], [4, 1, 1]));
     cmd.end().unwrap();
     let fence = common::submit(&device, &cmd);

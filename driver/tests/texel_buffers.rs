@@ -368,7 +368,15 @@ fn dispatch(
     .map_err(|e| format!("the pipeline: {e:?}"))?;
     submit_and_wait(device, |cmd| {
         cmd.record(|r| r.bind_compute_pipeline(pipeline.clone()));
-        cmd.record(|r| r.bind_descriptor_sets(&layout, 0, std::slice::from_ref(&set), &[]));
+        cmd.record(|r| {
+            r.bind_descriptor_sets(
+                vk::PipelineBindPoint::COMPUTE,
+                &layout,
+                0,
+                std::slice::from_ref(&set),
+                &[],
+            )
+        });
         cmd.record(|r| r.dispatch([0; 3], [1, 1, 1]));
     })
     .map_err(|e| format!("the dispatch: {e:?}"))

@@ -167,7 +167,15 @@ fn copy_between_dispatches(gpu: &'static str) {
     };
     submit_and_wait(&device, |cmd| {
         cmd.record(|r| r.bind_compute_pipeline(pipeline.clone()));
-        cmd.record(|r| r.bind_descriptor_sets(&layout, 0, std::slice::from_ref(&set), &[]));
+        cmd.record(|r| {
+            r.bind_descriptor_sets(
+                vk::PipelineBindPoint::COMPUTE,
+                &layout,
+                0,
+                std::slice::from_ref(&set),
+                &[],
+            )
+        });
         cmd.record(|r| r.push_constants(0, &7u32.to_le_bytes()));
         cmd.record(|r| r.dispatch([0; 3], [GROUPS, 1, 1]));
         cmd.record(|r| r.pipeline_barrier(&[to_copy]));

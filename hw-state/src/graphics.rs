@@ -105,6 +105,18 @@ pub struct Textures {
     pub sampler_count: u32,
 }
 
+/// The descriptor kinds a stage reads through bindless bases
+/// (SP_xS_CONFIG's BINDLESS_TEX, _SAMP, _IBO and _UBO, a6xx.xml: "set if
+/// the given resource type is used with the Vulkan/bindless binding
+/// model"; Turnip's a660 `mip_lod` fragment shader has TEX and SAMP).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Bindless {
+    pub tex: bool,
+    pub samp: bool,
+    pub ibo: bool,
+    pub ubo: bool,
+}
+
 /// One SP_FS_PREFETCH command (non-bindless).
 #[derive(Clone, Copy, Debug)]
 pub struct PrefetchCmd {
@@ -133,12 +145,14 @@ pub struct Pipeline {
     pub vs_constlen: u32,
     pub vs_full_regs: u32,
     pub vs_private: PrivateMemory,
+    pub vs_bindless: Bindless,
     pub fs: Option<u64>,
     pub fs_instrlen: u32,
     pub fs_constlen: u32,
     pub fs_full_regs: u32,
     pub fs_half_regs: u32,
     pub fs_private: PrivateMemory,
+    pub fs_bindless: Bindless,
     pub fs_threadsize: A6xxThreadsize,
     pub attributes: Vec<Attribute>,
     pub vertex_id: u32,
@@ -315,12 +329,14 @@ impl Pipeline {
             vs_constlen: 8,
             vs_full_regs: 4,
             vs_private: PrivateMemory::default(),
+            vs_bindless: Bindless::default(),
             fs,
             fs_instrlen: 1,
             fs_constlen: 8,
             fs_full_regs: 4,
             fs_half_regs: 0,
             fs_private: PrivateMemory::default(),
+            fs_bindless: Bindless::default(),
             fs_threadsize: A6xxThreadsize::THREAD64,
             attributes: Vec::new(),
             vertex_id: NONE,
@@ -503,7 +519,12 @@ pub fn program_vertex_buffers<S: PacketSink>(
 /// The vertex shader (SP_VS, HLSQ_VS).
 pub fn program_vs<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::Error> {
     let chip = s.chip();
+    let b = p.vs_bindless;
     s.reg(&regs::SpVsConfig {
+        bindless_tex: b.tex,
+        bindless_samp: b.samp,
+        bindless_ibo: b.ibo,
+        bindless_ubo: b.ubo,
         enabled: true,
         ..Default::default()
     })?;
@@ -631,7 +652,12 @@ pub fn program_fs<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::Error
     match p.fs {
         Some(fs) => {
             let t = p.textures;
+            let b = p.fs_bindless;
             s.reg(&regs::SpFsConfig {
+                bindless_tex: b.tex,
+                bindless_samp: b.samp,
+                bindless_ibo: b.ibo,
+                bindless_ubo: b.ubo,
                 enabled: true,
                 ntex: t.map_or(0, |t| t.count),
                 nsamp: t.map_or(0, |t| t.sampler_count),

@@ -9,8 +9,11 @@
 //!
 //! - [`sink`]: where packets go, and a growing buffer of them;
 //! - [`graphics`]: a graphics pipeline's state, group by group;
-//! - [`draw`]: render-mode markers and draw packets.
+//! - [`draw`]: render-mode markers and draw packets;
+//! - [`descriptors`]: the bindless bases each bind point reads its
+//!   descriptor sets through.
 
+pub mod descriptors;
 pub mod draw;
 pub mod graphics;
 pub mod sink;

@@ -76,7 +76,7 @@ pub unsafe extern "system" fn vkCmdBindPipeline(
 
 pub unsafe extern "system" fn vkCmdBindDescriptorSets(
     command_buffer: vk::CommandBuffer,
-    _bind_point: vk::PipelineBindPoint,
+    bind_point: vk::PipelineBindPoint,
     layout: vk::PipelineLayout,
     first_set: u32,
     set_count: u32,
@@ -96,6 +96,7 @@ pub unsafe extern "system" fn vkCmdBindDescriptorSets(
             )
         };
         rec.bind_descriptor_sets_each(
+            bind_point,
             layout,
             first_set,
             sets.len(),

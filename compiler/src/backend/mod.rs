@@ -76,6 +76,12 @@ pub struct CompiledShader {
     /// SP_xS_CONFIG.BINDLESS_SAMP, from ir3's `bindless_samp`, which only instructions
     /// naming a sampler set.
     pub bindless_samplers: bool,
+    /// The shader stores to or does atomics on memory other invocations can see (buffers
+    /// and images: `stib`, `atomic.b.*`, `stg`, global atomics). A fragment shader that
+    /// does must run before the depth test decides on its fragments (late Z) unless it
+    /// asks for early fragment tests: the spec makes its side effects happen for every
+    /// fragment that is rasterised.
+    pub writes_memory: bool,
     /// The stage and what the driver programs for its inputs and outputs.
     pub stage: StageInfo,
     pub stats: Stats,
@@ -205,6 +211,14 @@ pub fn compile(shader: &ir::Shader, model: &dyn ShaderModel) -> Result<CompiledS
         .blocks
         .iter()
         .any(|b| b.instrs.iter().any(|op| matches!(op, mir::MOp::Tex { .. })));
+    let writes_memory = m.blocks.iter().any(|b| {
+        b.instrs.iter().any(|op| match op {
+            mir::MOp::Ibo { op, .. } => *op != parsnip_isa::Opcode::LdibB,
+            mir::MOp::Global { op, .. } => *op == parsnip_isa::Opcode::Stg,
+            mir::MOp::GlobalAtomic { .. } => true,
+            _ => false,
+        })
+    });
     let tex_op = |want: &[parsnip_isa::Opcode]| {
         m.blocks.iter().any(|b| {
             b.instrs
@@ -257,6 +271,7 @@ pub fn compile(shader: &ir::Shader, model: &dyn ShaderModel) -> Result<CompiledS
         private_bytes,
         bindless_textures,
         bindless_samplers,
+        writes_memory,
         stage,
         stats,
         disassembly,

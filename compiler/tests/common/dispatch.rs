@@ -27,12 +27,14 @@ use parsnip_compiler::backend::CompiledShader;
 use parsnip_compiler::descriptor_layout::DescriptorKind;
 use parsnip_compiler::ir::DriverParam;
 use parsnip_compiler::stage_info::{ComputeInfo, RegId};
+use parsnip_hw_state::descriptors::{bind_sets, BindPoint};
+use parsnip_hw_state::sink::PacketSink;
 use parsnip_kernel_if::sim::SimDevice;
 use parsnip_kernel_if::{Bo, BoDesc, BoUse, CommandBuffer, Deadline, KernelDevice, Submit};
 use parsnip_registers::descriptors::{a6xx as desc6, a7xx as desc7, UboDescriptor};
 use parsnip_registers::enums::{
-    A3xxColorSwap, A3xxThreadmode, A6xxBindlessDescriptorSize, A6xxFormat, A6xxStateBlock,
-    A6xxStateSrc, A6xxStateType, A6xxTexSwiz, A6xxTexType, A6xxThreadsize, A6xxTileMode,
+    A3xxColorSwap, A3xxThreadmode, A6xxFormat, A6xxStateBlock, A6xxStateSrc, A6xxStateType,
+    A6xxTexSwiz, A6xxTexType, A6xxThreadsize, A6xxTileMode,
 };
 use parsnip_registers::gpu::{self, GpuInfo};
 use parsnip_registers::packets::{
@@ -41,7 +43,7 @@ use parsnip_registers::packets::{
 };
 use parsnip_registers::pm4::{self, Opcode};
 use parsnip_registers::regs::{self, a6xx, a7xx};
-use parsnip_registers::{ArrayRegister, Chip, Register};
+use parsnip_registers::{ArrayRegister, Chip, Register, RegisterError};
 use parsnip_sim::SimOptions;
 use rspirv::spirv::ImageFormat;
 
@@ -181,40 +183,8 @@ impl SimGpu {
                 Load::Direct(&consts),
             )?;
         }
-        let mut bases = 0u32;
-        for (i, bo) in set_bos.iter().enumerate() {
-            let Some(bo) = bo else { continue };
-            let size = A6xxBindlessDescriptorSize::BINDLESS_DESCRIPTOR_64B;
-            cs.array_reg(
-                &regs::SpCsBindlessBaseDescriptor {
-                    desc_size: size,
-                    addr: bo.iova(),
-                },
-                i as u32,
-            )?;
-            if chip == Chip::A6xx {
-                cs.array_reg(
-                    &regs::HlsqCsBindlessBaseDescriptor {
-                        desc_size: size,
-                        addr: bo.iova(),
-                    },
-                    i as u32,
-                )?;
-            }
-            bases |= 1 << i;
-        }
-        if bases != 0 {
-            match chip {
-                Chip::A6xx => cs.reg(&a6xx::HlsqInvalidateCmd {
-                    cs_bindless: bases,
-                    ..Default::default()
-                })?,
-                Chip::A7xx => cs.reg(&a7xx::HlsqInvalidateCmd {
-                    cs_bindless: bases,
-                    ..Default::default()
-                })?,
-            }
-        }
+        let bases: Vec<Option<u64>> = set_bos.iter().map(|bo| bo.as_ref().map(Bo::iova)).collect();
+        bind_sets(&mut cs, BindPoint::Compute, &bases)?;
         dispatch_packets(&mut cs, chip, compute_info(s)?.local_size, d.groups)?;
 
         let stream = self.bo_with(&words_to_bytes(&cs.dwords), "command stream")?;
@@ -275,6 +245,27 @@ pub fn words_to_bytes(words: &[u32]) -> Vec<u8> {
 struct Stream {
     chip: Chip,
     dwords: Vec<u32>,
+}
+
+/// The shared state emission (`parsnip_hw_state`) writes into the fixture's stream too.
+impl PacketSink for Stream {
+    type Error = String;
+
+    fn chip(&self) -> Chip {
+        self.chip
+    }
+
+    fn push(&mut self, dword: u32) {
+        self.dwords.push(dword);
+    }
+
+    fn push_all(&mut self, dwords: &[u32]) {
+        self.dwords.extend_from_slice(dwords);
+    }
+
+    fn encoding_error(error: RegisterError) -> String {
+        error.to_string()
+    }
 }
 
 enum Load<'a> {

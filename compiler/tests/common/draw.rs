@@ -185,6 +185,10 @@ pub fn render_to(gpu: &SimGpu, d: &Draw, a: &Attachments) -> Result<Vec<Vec<u8>>
     p.vs_full_regs = d.vs.full_regs.max(1);
     p.fs_full_regs = d.fs.full_regs.max(1);
     p.fs_half_regs = d.fs.half_regs;
+    for (b, shader) in [(&mut p.vs_bindless, d.vs), (&mut p.fs_bindless, d.fs)] {
+        b.tex = shader.bindless_textures;
+        b.samp = shader.bindless_samplers;
+    }
     p.fs_threadsize = if d.fs.wave_size == 128 {
         A6xxThreadsize::THREAD128
     } else {

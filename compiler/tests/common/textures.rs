@@ -1,20 +1,20 @@
 //! Sampled textures and samplers for the draw fixture (`common::draw`): their bindless
 //! descriptors in descriptor-set memory at the slots the compiler's `DescriptorLayout`
-//! gives, and SP_BINDLESS_BASE (with HLSQ_BINDLESS_BASE on a6xx) for each set, as Turnip
-//! binds graphics descriptor sets (its a660/a740 sysmem streams of `mip_lod`).
+//! gives, bound at the graphics bind point by `parsnip_hw_state::descriptors` (the
+//! driver's code for it).
 //!
 //! Textures are linear 2D images of 32-bit texels whose levels follow each other, each level's rows
 //! `pitch` bytes apart (the layout the model reads a TILE6_LINEAR descriptor with).
 
 use super::dispatch::SimGpu;
+use parsnip_hw_state::descriptors::{bind_sets, BindPoint};
 use parsnip_hw_state::sink::{PacketSink, StateWriter};
 use parsnip_kernel_if::Bo;
 use parsnip_registers::descriptors::{a6xx as desc6, a7xx as desc7, SamplerDescriptor};
 use parsnip_registers::enums::{
-    A3xxColorSwap, A3xxMsaaSamples, A6xxBindlessDescriptorSize, A6xxFormat, A6xxTexClamp,
-    A6xxTexFilter, A6xxTexSwiz, A6xxTexType, A6xxTileMode,
+    A3xxColorSwap, A3xxMsaaSamples, A6xxFormat, A6xxTexClamp, A6xxTexFilter, A6xxTexSwiz,
+    A6xxTexType, A6xxTileMode,
 };
-use parsnip_registers::regs::{self, a6xx, a7xx};
 use parsnip_registers::Chip;
 
 /// Dwords in one bindless descriptor (BINDLESS_DESCRIPTOR_64B).
@@ -134,12 +134,13 @@ fn image_descriptor(
 pub fn bind(gpu: &SimGpu, s: &mut StateWriter, bound: &[Bound]) -> Result<Vec<Bo>, String> {
     let mut bos = Vec::new();
     let sets = bound.iter().map(|b| b.set + 1).max().unwrap_or(0);
-    let mut bases = 0u32;
+    let mut bases = Vec::new();
     let chip = s.chip();
     let e = |e: parsnip_registers::RegisterError| e.to_string();
     for set in 0..sets {
         let in_set: Vec<&Bound> = bound.iter().filter(|b| b.set == set).collect();
         let Some(slots) = in_set.iter().map(|b| b.descriptor + 1).max() else {
+            bases.push(None);
             continue;
         };
         let mut words = vec![0u32; slots as usize * DESCRIPTOR_DWORDS];
@@ -166,41 +167,10 @@ pub fn bind(gpu: &SimGpu, s: &mut StateWriter, bound: &[Bound]) -> Result<Vec<Bo
         }
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         let set_bo = gpu.bo_with(&bytes, "descriptor set")?;
-        let size = A6xxBindlessDescriptorSize::BINDLESS_DESCRIPTOR_64B;
-        s.array_reg(
-            &regs::SpBindlessBaseDescriptor {
-                desc_size: size,
-                addr: set_bo.iova(),
-            },
-            set,
-        )
-        .map_err(e)?;
-        if chip == Chip::A6xx {
-            s.array_reg(
-                &regs::HlsqBindlessBaseDescriptor {
-                    desc_size: size,
-                    addr: set_bo.iova(),
-                },
-                set,
-            )
-            .map_err(e)?;
-        }
-        bases |= 1 << set;
+        bases.push(Some(set_bo.iova()));
         bos.push(set_bo);
     }
-    if bases != 0 {
-        match chip {
-            Chip::A6xx => s.reg(&a6xx::HlsqInvalidateCmd {
-                gfx_bindless: bases,
-                ..Default::default()
-            }),
-            Chip::A7xx => s.reg(&a7xx::HlsqInvalidateCmd {
-                gfx_bindless: bases,
-                ..Default::default()
-            }),
-        }
-        .map_err(e)?;
-    }
+    bind_sets(s, BindPoint::Graphics, &bases).map_err(e)?;
     Ok(bos)
 }
 

@@ -12,6 +12,7 @@ pub mod copies_and_fills;
 pub mod device_addresses;
 pub mod dispatch;
 pub mod draws;
+pub mod graphics_descriptors;
 pub mod image_shaders;
 pub mod images;
 pub mod indirect_dispatch;
@@ -55,6 +56,7 @@ pub fn all() -> Vec<Case> {
         render_passes::CASES,
         draws::CASES,
         multisample::CASES,
+        graphics_descriptors::CASES,
         image_shaders::CASES,
         memory::CASES,
         timeline_semaphores::CASES,

@@ -84,8 +84,6 @@ impl Harness {
         &mut self,
         desc: &GraphicsDesc<'_>,
     ) -> Result<(vk::Pipeline, vk::PipelineLayout), Stop> {
-        let vs = self.shader_module(desc.vs)?;
-        let fs = self.shader_module(desc.fs)?;
         let ranges = [vk::PushConstantRange {
             stage_flags: vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT,
             offset: 0,
@@ -98,6 +96,17 @@ impl Harness {
         let layout = unsafe { self.device().create_pipeline_layout(&layout_info, None) }
             .or_stop("vkCreatePipelineLayout")?;
         let layout = self.own(layout);
+        Ok((self.graphics_pipeline_in(desc, layout)?, layout))
+    }
+
+    /// A graphics pipeline of `desc` with the pipeline layout `layout`.
+    pub fn graphics_pipeline_in(
+        &mut self,
+        desc: &GraphicsDesc<'_>,
+        layout: vk::PipelineLayout,
+    ) -> Result<vk::Pipeline, Stop> {
+        let vs = self.shader_module(desc.vs)?;
+        let fs = self.shader_module(desc.fs)?;
         let stages = [
             vk::PipelineShaderStageCreateInfo::default()
                 .stage(vk::ShaderStageFlags::VERTEX)
@@ -203,7 +212,7 @@ impl Harness {
                 .create_graphics_pipelines(vk::PipelineCache::null(), &[info], None)
         };
         match created {
-            Ok(p) => Ok((self.own(p[0]), layout)),
+            Ok(p) => Ok(self.own(p[0])),
             Err((_, e)) => Err(Stop::Error(format!(
                 "vkCreateGraphicsPipelines ({}, {}) returned {e:?}",
                 desc.vs.name, desc.fs.name

@@ -93,7 +93,7 @@ impl Harness {
         self.image_for(shape, usage, samples)
     }
 
-    fn image_for(
+    pub(super) fn image_for(
         &mut self,
         shape: ImageShape,
         usage: vk::ImageUsageFlags,
@@ -391,6 +391,11 @@ impl Recorder<'_> {
     /// initial layout to GENERAL, what the host wrote made visible to the
     /// shader.
     pub fn for_shaders(&self, images: &[&HostImage]) {
+        self.for_shaders_at(images, vk::PipelineStageFlags::COMPUTE_SHADER);
+    }
+
+    /// [`Recorder::for_shaders`] for the shaders of `stages`.
+    pub fn for_shaders_at(&self, images: &[&HostImage], stages: vk::PipelineStageFlags) {
         let barriers: Vec<_> = images
             .iter()
             .map(|i| {
@@ -410,7 +415,7 @@ impl Recorder<'_> {
             self.device().cmd_pipeline_barrier(
                 self.command_buffer(),
                 vk::PipelineStageFlags::HOST,
-                vk::PipelineStageFlags::COMPUTE_SHADER,
+                stages,
                 vk::DependencyFlags::empty(),
                 &[],
                 &[],

@@ -10,6 +10,7 @@
 
 mod commands;
 mod graphics_pipelines;
+mod graphics_sets;
 mod images;
 mod memory;
 mod pipelines;
@@ -20,6 +21,7 @@ mod setup;
 
 pub use commands::{Dependency, Recorder, Submission};
 pub use graphics_pipelines::{GraphicsDesc, VertexBinding};
+pub use graphics_sets::{GraphicsLayout, Texture, GRAPHICS_STAGES};
 pub use images::{HostImage, Image, ImageShape};
 pub use memory::{Buffer, Placement, POISON, POISON_WORD};
 pub use pipelines::{Bind, ComputePipeline, PipelineDesc, Slot};

@@ -169,12 +169,24 @@ impl Harness {
     }
 
     /// A descriptor set layout with `slots` as bindings 0, 1, ... (those
-    /// with descriptors), listed backwards if asked, created with `flags`.
+    /// with descriptors), listed backwards if asked, created with `flags`,
+    /// for the compute stage.
     pub fn set_layout(
         &mut self,
         slots: &[Slot],
         backwards: bool,
         flags: vk::DescriptorSetLayoutCreateFlags,
+    ) -> Result<vk::DescriptorSetLayout, Stop> {
+        self.set_layout_for(slots, backwards, flags, vk::ShaderStageFlags::COMPUTE)
+    }
+
+    /// [`Harness::set_layout`] for the shader stages `stages`.
+    pub fn set_layout_for(
+        &mut self,
+        slots: &[Slot],
+        backwards: bool,
+        flags: vk::DescriptorSetLayoutCreateFlags,
+        stages: vk::ShaderStageFlags,
     ) -> Result<vk::DescriptorSetLayout, Stop> {
         let mut bindings: Vec<_> = slots
             .iter()
@@ -185,7 +197,7 @@ impl Harness {
                     .binding(i as u32)
                     .descriptor_type(s.ty)
                     .descriptor_count(s.count)
-                    .stage_flags(vk::ShaderStageFlags::COMPUTE)
+                    .stage_flags(stages)
             })
             .collect();
         if backwards {
@@ -294,10 +306,22 @@ impl Harness {
         let Some(slots) = pipeline.sets.get(set) else {
             return Err(Stop::Error(format!("the pipeline has no set {set}")));
         };
+        self.descriptor_set_of(pipeline.set_layouts[set], slots, binds)
+    }
+
+    /// A descriptor set of `layout`, whose bindings are `slots`, from a
+    /// pool of its own, with `binds` written to the bindings' elements in
+    /// order.
+    pub fn descriptor_set_of(
+        &mut self,
+        layout: vk::DescriptorSetLayout,
+        slots: &[Slot],
+        binds: &[Bind],
+    ) -> Result<vk::DescriptorSet, Stop> {
         let needed: u32 = slots.iter().map(|s| s.count).sum();
         if binds.len() != needed as usize {
             return Err(Stop::Error(format!(
-                "set {set} takes {needed} descriptors, {} given",
+                "the set takes {needed} descriptors, {} given",
                 binds.len()
             )));
         }
@@ -316,7 +340,7 @@ impl Harness {
         let pool = unsafe { self.device.create_descriptor_pool(&pool_info, None) }
             .or_stop("vkCreateDescriptorPool")?;
         let pool = self.own(pool);
-        let layouts = [pipeline.set_layouts[set]];
+        let layouts = [layout];
         let alloc = vk::DescriptorSetAllocateInfo::default()
             .descriptor_pool(pool)
             .set_layouts(&layouts);

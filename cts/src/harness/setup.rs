@@ -20,6 +20,10 @@ pub struct Capabilities {
     pub synchronization2: bool,
     pub host_query_reset: bool,
     pub shader_int64: bool,
+    /// `fragmentStoresAndAtomics` and `vertexPipelineStoresAndAtomics`,
+    /// enabled when offered.
+    pub fragment_stores_and_atomics: bool,
+    pub vertex_pipeline_stores_and_atomics: bool,
     /// 16-bit integer and float arithmetic and 16-bit storage in storage and
     /// uniform buffers and push constants (shaderInt16, shaderFloat16 and
     /// the three 16-bit storage features), all enabled when all are offered.
@@ -329,6 +333,9 @@ impl PartialHarness {
             synchronization2: sync2.synchronization2 == vk::TRUE,
             host_query_reset: host_reset.host_query_reset == vk::TRUE,
             shader_int64: supported.shader_int64 == vk::TRUE,
+            fragment_stores_and_atomics: supported.fragment_stores_and_atomics == vk::TRUE,
+            vertex_pipeline_stores_and_atomics: supported.vertex_pipeline_stores_and_atomics
+                == vk::TRUE,
             sixteen_bit: supported.shader_int16 == vk::TRUE
                 && float16.shader_float16 == vk::TRUE
                 && storage16.storage_buffer16_bit_access == vk::TRUE
@@ -377,6 +384,8 @@ impl PartialHarness {
             vk::PhysicalDeviceScalarBlockLayoutFeatures::default().scalar_block_layout(true);
         let features = vk::PhysicalDeviceFeatures::default()
             .shader_int64(caps.shader_int64)
+            .fragment_stores_and_atomics(caps.fragment_stores_and_atomics)
+            .vertex_pipeline_stores_and_atomics(caps.vertex_pipeline_stores_and_atomics)
             .shader_int16(caps.sixteen_bit)
             .robust_buffer_access(caps.robust_buffer_access)
             .alpha_to_one(caps.alpha_to_one);

@@ -18,43 +18,30 @@
 //! what changed; everything is written straight into the stream's chunk.
 //! Binds and push constants only record state: dispatches emit it.
 
+use parsnip_hw_state::descriptors::BindPoint;
 use parsnip_hw_state::PacketSink as _;
 use std::sync::Arc;
 
 use ash::vk;
-use parsnip_registers::enums::{
-    A6xxBindlessDescriptorSize, A6xxMarker, A6xxStateType, SetMarkerMode,
-};
+use parsnip_registers::enums::{A6xxMarker, A6xxStateType, SetMarkerMode};
 use parsnip_registers::packets::CpExecCsIndirectDw3;
 use parsnip_registers::pm4::Opcode;
 use parsnip_registers::regs::{self, Register};
 use parsnip_registers::Chip;
 
 use super::buffer::Recording;
+use super::descriptor_bindings::{BoundSet, DescriptorBindings, EMIT_DWORDS as DESCRIPTOR_DWORDS};
 use super::draw_state::{set_group, StateGroup, StateIb, SET_GROUP_DWORDS};
 use super::load_state::{load_cs_state, load_cs_state_header, Source, LOAD_STATE_DWORDS};
 use super::packets::{copy_memory, field, PacketSink, PacketWriter};
-use super::push_descriptors::PushBank;
 use super::stream::Reserved;
 use crate::buffer::Buffer;
-use crate::descriptor::pool::DescriptorPool;
-use crate::descriptor::set::DescriptorSet;
 use crate::error::{internal, VkResult};
-use crate::limits::{MAX_PUSH_CONSTANTS_SIZE, MAX_SETS, MAX_WORKGROUP_COUNT};
+use crate::limits::{MAX_PUSH_CONSTANTS_SIZE, MAX_WORKGROUP_COUNT};
 use crate::pipeline::binary::{ConstLayout, DriverParam};
 use crate::pipeline::compute::ComputePipeline;
-use crate::pipeline_layout::PipelineLayout;
-
-/// Bind points: the application's sets, then the driver's internal one.
-const SET_SLOTS: usize = MAX_SETS as usize + 1;
 
 const PUSH_DWORDS: usize = MAX_PUSH_CONSTANTS_SIZE as usize / 4;
-
-/// A bound descriptor set: the address its descriptors are read from.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct BoundSet {
-    pub iova: u64,
-}
 
 /// What the stream has programmed since the recording began, so that a
 /// dispatch emits only what differs. `None` is "unknown": emit it.
@@ -64,8 +51,6 @@ struct Programmed {
     /// pipeline, worked out once when it is first emitted.
     program: Option<StateIb>,
     facts: ProgramFacts,
-    /// The bindless base of each slot.
-    sets: [Option<BoundSet>; SET_SLOTS],
     /// CP_SET_MARKER RM6_COMPUTE is the render mode.
     compute_mode: bool,
     /// HLSQ_CS_NDRANGE_0..6's values.
@@ -120,22 +105,16 @@ impl ProgramFacts {
 
 pub struct ComputeState {
     pub pipeline: Option<Arc<ComputePipeline>>,
-    /// The application's sets, then the driver's internal one.
-    pub sets: [Option<BoundSet>; SET_SLOTS],
+    /// The descriptor sets of the compute bind point.
+    pub descriptors: DescriptorBindings,
     /// Push constants as the const file holds them (the spec keeps
     /// offsets and sizes multiples of 4).
     pub push_constants: [u32; PUSH_DWORDS],
-    /// The push descriptors (`VK_KHR_push_descriptor`) of this bind point.
-    pub push: PushBank,
-    /// A set was bound since the last dispatch.
-    sets_dirty: bool,
     programmed: Programmed,
-    /// What the recorded commands read, kept alive while they live: the
-    /// pipelines dispatched, and the pools of the sets bound (the GPU
-    /// reads descriptors from the pool's BO). Each once: a command buffer
-    /// uses few, and rebinding one must cost nothing.
+    /// The pipelines dispatched, kept alive while the recorded commands
+    /// are. Each once: a command buffer uses few, and rebinding one must
+    /// cost nothing.
     pipelines: Vec<Arc<ComputePipeline>>,
-    pools: Vec<Arc<DescriptorPool>>,
 }
 
 /// Adds `object` to `list` unless it is there.
@@ -149,13 +128,10 @@ impl Default for ComputeState {
     fn default() -> Self {
         ComputeState {
             pipeline: None,
-            sets: [None; SET_SLOTS],
+            descriptors: DescriptorBindings::default(),
             push_constants: [0; PUSH_DWORDS],
-            push: PushBank::default(),
-            sets_dirty: false,
             programmed: Programmed::default(),
             pipelines: Vec::new(),
-            pools: Vec::new(),
         }
     }
 }
@@ -164,24 +140,16 @@ impl ComputeState {
     /// Forgets what the stream has programmed (after secondaries ran).
     pub fn invalidate(&mut self) {
         self.programmed = Programmed::default();
-        self.sets_dirty = true;
-    }
-
-    /// Binds `set` at set index `index`, for the next dispatch to program.
-    pub fn bind_set(&mut self, index: usize, set: BoundSet) {
-        self.sets[index] = Some(set);
-        self.sets_dirty = true;
+        self.descriptors.invalidate();
     }
 
     /// Back to a new command buffer's state, keeping the lists' memory.
     pub fn reset(&mut self) {
         self.pipeline = None;
-        self.sets = [None; SET_SLOTS];
+        self.descriptors.reset();
         self.push_constants = [0; PUSH_DWORDS];
-        self.sets_dirty = false;
         self.programmed = Programmed::default();
         self.pipelines.clear();
-        self.pools.clear();
     }
 }
 
@@ -242,29 +210,6 @@ fn compute_marker(chip: Chip) -> VkResult<u32> {
     field("CP_SET_MARKER", raw)
 }
 
-/// Writes SP_CS_BINDLESS_BASE[index] (and HLSQ_CS_BINDLESS_BASE[index] on
-/// a6xx) for `set`.
-fn bindless_base(w: &mut impl PacketSink, index: u32, set: BoundSet) -> VkResult<()> {
-    let desc_size = A6xxBindlessDescriptorSize::BINDLESS_DESCRIPTOR_64B;
-    w.array_reg(
-        &regs::SpCsBindlessBaseDescriptor {
-            desc_size,
-            addr: set.iova,
-        },
-        index,
-    )?;
-    if w.chip() == Chip::A6xx {
-        w.array_reg(
-            &regs::HlsqCsBindlessBaseDescriptor {
-                desc_size,
-                addr: set.iova,
-            },
-            index,
-        )?;
-    }
-    Ok(())
-}
-
 /// HLSQ_CS_NDRANGE_0..6 for `local`-sized groups making `global`
 /// invocations, as one packet (the registers are consecutive).
 fn ndrange(w: &mut impl PacketSink, values: &[u32; 7]) -> VkResult<()> {
@@ -298,72 +243,6 @@ impl Recording {
         // Kept once dispatched: binding alone programs nothing.
         self.compute.pipeline = Some(pipeline);
         Ok(())
-    }
-
-    /// `vkCmdBindDescriptorSets` (compute), for `count` sets that `set`
-    /// gives one by one: sets with dynamic buffers are copied with their
-    /// offsets applied, since one set may be bound with different offsets
-    /// in different places.
-    pub fn bind_descriptor_sets_each<'a>(
-        &mut self,
-        layout: &PipelineLayout,
-        first_set: u32,
-        count: usize,
-        mut set: impl FnMut(usize) -> VkResult<&'a Arc<DescriptorSet>>,
-        dynamic_offsets: &[u32],
-    ) -> VkResult<()> {
-        let end = first_set as usize + count;
-        if end > layout.sets.len() || end > MAX_SETS as usize {
-            eprintln!(
-                "parsnip: vkCmdBindDescriptorSets: sets {first_set}..{end} are not all in the \
-                 pipeline layout's {} sets",
-                layout.sets.len()
-            );
-            return Err(vk::Result::ERROR_UNKNOWN);
-        }
-        let mut offsets = dynamic_offsets;
-        for i in 0..count {
-            let set = set(i)?;
-            let index = first_set as usize + i;
-            let n = set.layout.dynamic_count as usize;
-            let iova = if n == 0 {
-                set.iova()
-            } else {
-                if offsets.len() < n {
-                    return Err(too_few_offsets(dynamic_offsets.len()));
-                }
-                let (mine, rest) = offsets.split_at(n);
-                offsets = rest;
-                let dwords =
-                    set.layout.slots as usize * crate::descriptor::encoding::DESCRIPTOR_DWORDS;
-                let (iova, room) = self.upload.alloc(dwords, crate::limits::DESCRIPTOR_SIZE)?;
-                set.write_with_dynamic_offsets(mine, room)?;
-                iova
-            };
-            self.compute.bind_set(index, BoundSet { iova });
-            keep_once(&mut self.compute.pools, &set.pool);
-        }
-        if !offsets.is_empty() {
-            return Err(too_few_offsets(dynamic_offsets.len()));
-        }
-        Ok(())
-    }
-
-    /// [`Recording::bind_descriptor_sets_each`] of a slice.
-    pub fn bind_descriptor_sets(
-        &mut self,
-        layout: &PipelineLayout,
-        first_set: u32,
-        sets: &[Arc<DescriptorSet>],
-        dynamic_offsets: &[u32],
-    ) -> VkResult<()> {
-        self.bind_descriptor_sets_each(
-            layout,
-            first_set,
-            sets.len(),
-            |i| Ok(&sets[i]),
-            dynamic_offsets,
-        )
     }
 
     /// `vkCmdPushConstants` (offset and size are multiples of 4).
@@ -417,11 +296,10 @@ impl Recording {
         push[..n].copy_from_slice(&params[..n]);
         let saved_pipeline = self.compute.pipeline.replace(pipeline);
         let saved_push = std::mem::replace(&mut self.compute.push_constants, push);
-        self.compute.sets[internal] = Some(set);
-        self.compute.sets_dirty = true;
+        self.compute.descriptors.bind(internal, set);
         self.compute.programmed.consts = None;
         let result = self.dispatch([0; 3], [groups, 1, 1]);
-        self.compute.sets[internal] = None;
+        self.compute.descriptors.unbind(internal);
         self.compute.pipeline = saved_pipeline;
         self.compute.push_constants = saved_push;
         self.compute.programmed.consts = None;
@@ -454,15 +332,13 @@ impl Recording {
         };
         // Everything below, at its largest: the program group, the const
         // load (inline image, or a CP_MEM_TO_MEM per work group count and
-        // a CP_WAIT_FOR_ME), two 64-bit bindless bases a slot and their
-        // invalidation, the marker, NDRANGE, LAST_LOCAL_SIZE, CP_EXEC_CS.
+        // a CP_WAIT_FOR_ME), the bindless bases and their invalidation, the marker, NDRANGE, LAST_LOCAL_SIZE, CP_EXEC_CS.
         let reserve = SET_GROUP_DWORDS
             + LOAD_STATE_DWORDS
             + image_dwords
             + consts.driver_params.len() * 6
             + 1
-            + SET_SLOTS * 6
-            + 2
+            + DESCRIPTOR_DWORDS
             + 2
             + 8
             + 2
@@ -482,9 +358,7 @@ impl Recording {
                 state.programmed.program = Some(program);
             }
             emit_consts(w, state, program, image_dwords, groups, indirect_image)?;
-            if state.sets_dirty {
-                emit_sets(w, state)?;
-            }
+            state.descriptors.emit(w, BindPoint::Compute)?;
             if !state.programmed.compute_mode {
                 w.packet(Opcode::CP_SET_MARKER, &[compute_marker(chip)?]);
                 state.programmed.compute_mode = true;
@@ -499,12 +373,6 @@ impl Recording {
         }
         Ok(())
     }
-}
-
-#[cold]
-fn too_few_offsets(given: usize) -> vk::Result {
-    eprintln!("parsnip: vkCmdBindDescriptorSets: {given} dynamic offsets do not match the sets' dynamic descriptors");
-    vk::Result::ERROR_UNKNOWN
 }
 
 /// Loads the const file, when the shader reads one and what it holds
@@ -560,27 +428,6 @@ fn emit_consts(
             state.programmed.consts = None;
         }
         (Groups::Indirect { .. }, None) => {}
-    }
-    Ok(())
-}
-
-/// The bindless bases of the bound sets that changed, then their
-/// invalidation.
-fn emit_sets(w: &mut impl PacketSink, state: &mut ComputeState) -> VkResult<()> {
-    state.sets_dirty = false;
-    let mut changed = false;
-    for (i, set) in state.sets.iter().enumerate() {
-        let Some(set) = *set else { continue };
-        if state.programmed.sets[i] == Some(set) {
-            continue;
-        }
-        bindless_base(w, i as u32, set)?;
-        state.programmed.sets[i] = Some(set);
-        changed = true;
-    }
-    if changed {
-        let all = super::init_state::all_bindless_bases(w.chip());
-        super::init_state::hlsq_invalidate_bindless(w, all)?;
     }
     Ok(())
 }

@@ -6,13 +6,15 @@
 //! at its creation, by pointing the pipeline draw-state group at it
 //! (CP_SET_DRAW_STATE, run by the CP before the draw); the subpass's
 //! framebuffer (its attachments' memory) once a subpass; the viewport and
-//! scissor, and the vertex buffers, when set. Then the draw's offsets and
+//! scissor, the vertex buffers and the graphics bind point's descriptor
+//! sets (SP_BINDLESS_BASE), when set. Then the draw's offsets and
 //! CP_DRAW_INDX_OFFSET. Draws are recorded into the pass's stream, which
 //! the pass's end runs in sysmem (`pass.rs`).
 
 use std::sync::Arc;
 
 use ash::vk;
+use parsnip_hw_state::descriptors::BindPoint;
 use parsnip_hw_state::draw::{
     draw_auto, draw_indexed, draw_indexed_indirect, draw_indirect, draw_offsets, IndexBuffer,
 };
@@ -24,6 +26,7 @@ use parsnip_registers::enums::{A4xxIndexSize, A6xxDepthFormat};
 
 use super::blit2d::Surface;
 use super::buffer::Recording;
+use super::descriptor_bindings::{DescriptorBindings, EMIT_DWORDS as DESCRIPTOR_DWORDS};
 use super::dispatch::copy_push_constants;
 use super::draw_state::{set_group, StateGroup, SET_GROUP_DWORDS};
 use super::image_surface::{image_surface, sample_format};
@@ -59,11 +62,19 @@ pub struct GraphicsState {
     /// Set when a subpass begins: its attachments are programmed at its
     /// first draw.
     pub framebuffer_dirty: bool,
+    /// The descriptor sets of the graphics bind point.
+    pub descriptors: DescriptorBindings,
 }
 
 impl GraphicsState {
     pub fn reset(&mut self) {
-        *self = GraphicsState::default();
+        // The push descriptors' bank keeps its memory.
+        let mut descriptors = std::mem::take(&mut self.descriptors);
+        descriptors.reset();
+        *self = GraphicsState {
+            descriptors,
+            ..GraphicsState::default()
+        };
     }
 
     /// After commands that may have programmed anything (a secondary's).
@@ -72,6 +83,7 @@ impl GraphicsState {
         self.vertex_buffers_dirty = true;
         self.viewport_dirty = true;
         self.framebuffer_dirty = true;
+        self.descriptors.invalidate();
     }
 }
 
@@ -471,6 +483,11 @@ impl Recording {
                 program_vertex_buffers(r, &buffers)
             })?;
             self.graphics.vertex_buffers_dirty = false;
+        }
+        if self.graphics.descriptors.is_dirty() {
+            let sets = &mut self.graphics.descriptors;
+            self.cs
+                .emit(DESCRIPTOR_DWORDS, |r| sets.emit(r, BindPoint::Graphics))?;
         }
         if self.graphics.pipeline_dirty {
             let ib = pipeline.state;

@@ -13,11 +13,12 @@
 //!   catalogue gives for the GPU (`parsnip_registers::gpu::magic_regs`);
 //! - no draw state groups (CP_SET_DRAW_STATE with DISABLE_ALL_GROUPS).
 
+use parsnip_hw_state::descriptors::all_bases;
 use parsnip_hw_state::PacketSink as _;
 use parsnip_registers::enums::{A6xxCoordRound, A6xxIsamMode, A6xxNearestMode, CpThread};
 use parsnip_registers::packets::{CpSetDrawStateDw0, CpThreadControlDw0};
 use parsnip_registers::pm4::Opcode;
-use parsnip_registers::regs::{self, ArrayRegister};
+use parsnip_registers::regs;
 use parsnip_registers::Chip;
 
 use super::cache::{self, CacheOps};
@@ -25,12 +26,6 @@ use super::packets::{field, PacketSink, PacketWriter};
 use crate::device::Device;
 use crate::error::VkResult;
 use crate::gpu_info::GpuInfo;
-
-/// A mask with one bit per bindless base the chip has (5 on a6xx, 8 on
-/// a7xx: the length of SP_BINDLESS_BASE in a6xx.xml).
-pub fn all_bindless_bases(chip: Chip) -> u32 {
-    regs::SpBindlessBaseDescriptor::layout(chip).map_or(0, |(_, _, len)| (1 << len) - 1)
-}
 
 /// HLSQ_INVALIDATE_CMD invalidating every stage's state, IBOs and bindless
 /// bases, or only compute's (`compute_only`).
@@ -62,21 +57,6 @@ pub fn hlsq_invalidate(w: &mut impl PacketSink, compute_only: bool, bindless: u3
             gfx_ibo: gfx,
             cs_bindless: bindless,
             gfx_bindless: if gfx { bindless } else { 0 },
-        }),
-    }
-}
-
-/// HLSQ_INVALIDATE_CMD of compute's bindless bases in `mask` only, after
-/// SP_CS_BINDLESS_BASE changes (Turnip invalidates every base).
-pub fn hlsq_invalidate_bindless(w: &mut impl PacketSink, mask: u32) -> VkResult<()> {
-    match w.chip() {
-        Chip::A6xx => w.reg(&regs::a6xx::HlsqInvalidateCmd {
-            cs_bindless: mask,
-            ..Default::default()
-        }),
-        Chip::A7xx => w.reg(&regs::a7xx::HlsqInvalidateCmd {
-            cs_bindless: mask,
-            ..Default::default()
         }),
     }
 }
@@ -122,7 +102,7 @@ pub fn packets(device: &Device) -> VkResult<PacketWriter> {
         device.internal.scratch_iova(),
     )?;
     w.packet(Opcode::CP_WAIT_FOR_IDLE, &[]);
-    hlsq_invalidate(&mut w, false, all_bindless_bases(chip))?;
+    hlsq_invalidate(&mut w, false, all_bases(chip))?;
     w.packet(Opcode::CP_WAIT_FOR_IDLE, &[]);
 
     magic_regs(&mut w, gpu)?;
@@ -218,7 +198,7 @@ mod tests {
         let inv = find(&w.dwords, parsnip_registers::pm4::pkt4(0xab1f, 1)).unwrap()[0];
         let decoded = regs::a7xx::HlsqInvalidateCmd::from_raw(inv);
         assert_eq!((decoded.cs_bindless, decoded.gfx_bindless), (0xff, 0xff));
-        assert_eq!(all_bindless_bases(Chip::A6xx), 0x1f);
+        assert_eq!(all_bases(Chip::A6xx), 0x1f);
         // a740 compute.log: TPL1_DBG_ECO_CNTL 0x11100000, which sets bits
         // above the 0-25 a6xx.xml gives the register; UCHE_CACHE_WAYS
         // (0e17) 0x00040004, from the GPU's list of other registers.

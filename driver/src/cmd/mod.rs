@@ -12,8 +12,9 @@
 //! - [`draw`]: graphics pipelines, vertex and index buffers, dynamic state
 //!   and draws;
 //! - [`dispatch`], [`transfer`], [`copy_image`], [`blit_image`],
-//!   [`clear_image`], [`resolve`], [`barrier`], [`query`], [`event`], [`buffer_marker`]:
-//!   the commands; [`push_descriptors`]: the command buffer's own
+//!   [`clear_image`], [`resolve`], [`barrier`], [`query`], [`event`],
+//!   [`buffer_marker`]: the commands; [`descriptor_bindings`]: each bind
+//!   point's descriptor sets; [`push_descriptors`]: the command buffer's own
 //!   descriptor set; [`breadcrumb`]: what follows each when breadcrumbs are on.
 
 pub mod barrier;
@@ -26,6 +27,7 @@ pub mod cache;
 pub mod chunk;
 pub mod clear_image;
 pub mod copy_image;
+pub mod descriptor_bindings;
 pub mod dispatch;
 pub mod draw;
 pub mod draw_state;

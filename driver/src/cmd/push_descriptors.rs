@@ -12,7 +12,7 @@ use ash::vk;
 use parsnip_registers::Chip;
 
 use super::buffer::Recording;
-use super::dispatch::BoundSet;
+use super::descriptor_bindings::BoundSet;
 use crate::descriptor::encoding::DESCRIPTOR_DWORDS;
 use crate::descriptor::set_layout::DescriptorSetLayout;
 use crate::descriptor::write::{DescriptorDestination, DynamicBuffer};
@@ -73,13 +73,9 @@ impl Recording {
         set: u32,
         write: impl FnOnce(&mut PushDestination<'_>) -> VkResult<()>,
     ) -> VkResult<()> {
-        if bind_point != vk::PipelineBindPoint::COMPUTE {
-            eprintln!(
-                "parsnip: vkCmdPushDescriptorSetKHR: bind point {bind_point:?} needs graphics \
-                 pipelines, which Parsnip does not build yet"
-            );
-            return Err(vk::Result::ERROR_FEATURE_NOT_PRESENT);
-        }
+        let command = "vkCmdPushDescriptorSetKHR";
+        // Checked first: a refused bind point pushes nothing.
+        self.descriptors_of(bind_point, command)?;
         let Some(Some(set_layout)) = layout.sets.get(set as usize).filter(|_| set < MAX_SETS)
         else {
             eprintln!(
@@ -95,13 +91,15 @@ impl Recording {
             return Err(vk::Result::ERROR_UNKNOWN);
         }
         let dwords = set_layout.slots as usize * DESCRIPTOR_DWORDS;
-        let bank = &mut self.compute.push.dwords;
+        let chip = self.device.gpu.chip();
+        let bindings = self.descriptors_of(bind_point, command)?;
+        let bank = &mut bindings.push.dwords;
         if bank.len() < dwords {
             bank.resize(dwords, 0);
         }
         let mut dst = PushDestination {
             layout: set_layout,
-            chip: self.device.gpu.chip(),
+            chip,
             dwords: &mut bank[..dwords],
         };
         // Immutable samplers are part of the layout: every push has them,
@@ -114,9 +112,10 @@ impl Recording {
             }
         }
         write(&mut dst)?;
-        let (iova, room) = self.upload.alloc(dwords, DESCRIPTOR_SIZE)?;
-        room.copy_from_slice(&self.compute.push.dwords[..dwords]);
-        self.compute.bind_set(set as usize, BoundSet { iova });
+        let (bindings, upload) = self.descriptors_and_upload(bind_point, command)?;
+        let (iova, room) = upload.alloc(dwords, DESCRIPTOR_SIZE)?;
+        room.copy_from_slice(&bindings.push.dwords[..dwords]);
+        bindings.bind(set as usize, BoundSet { iova });
         Ok(())
     }
 }

@@ -27,7 +27,7 @@ use parsnip_kernel_if::KernelDevice;
 use parsnip_registers::pm4::Opcode;
 
 use crate::cmd::buffer::Recording;
-use crate::cmd::dispatch::BoundSet;
+use crate::cmd::descriptor_bindings::BoundSet;
 use crate::descriptor::encoding::{self, Descriptor};
 use crate::descriptor::set_layout::{BindingDesc, DescriptorSetLayout};
 use crate::device::Device;

@@ -7,9 +7,13 @@
 //! buffers: [`GraphicsPipeline`] keeps what they need of it (the vertex
 //! bindings' strides, the static viewport and scissor).
 //!
+//! Both stages read their descriptor sets through the graphics bind
+//! point's bindless bases (SP_BINDLESS_BASE, which draws program from the
+//! sets bound), so the pipeline has only to say which descriptor kinds
+//! each stage reads bindless (SP_VS_CONFIG, SP_FS_CONFIG).
+//!
 //! What is not built yet is refused with a message naming it
 //! (`VK_ERROR_UNKNOWN`, which creation may return), never drawn wrong:
-//! descriptors in graphics stages,
 //! sample shading, several viewports, dynamic state other than the
 //! viewport and scissor, unused colour attachments, stencil.
 
@@ -145,11 +149,6 @@ fn compile(
             stage.entry_point
         ))
     })?;
-    if shader.bindless_textures || shader.bindless_samplers {
-        return refuse(format!(
-            "the {what} shader reads descriptors, which graphics stages do not bind yet"
-        ));
-    }
     if device.debug.shaders {
         eprintln!(
             "parsnip: {what} shader `{}`:\n{}",
@@ -186,9 +185,6 @@ fn check_unsupported(desc: &GraphicsPipelineDesc<'_>) -> VkResult<()> {
         if !matches!(*d, vk::DynamicState::VIEWPORT | vk::DynamicState::SCISSOR) {
             return refuse(format!("dynamic state {d:?} is not supported yet"));
         }
-    }
-    if !desc.layout.compiler_layout().bindings.is_empty() {
-        return refuse("descriptor sets in graphics pipelines are not supported yet");
     }
     if desc
         .depth_stencil

@@ -12,7 +12,7 @@ use ash::vk;
 use parsnip_compiler::backend::CompiledShader;
 use parsnip_compiler::stage_info::{FragmentInfo, RegId, VaryingSlot, VertexInfo};
 use parsnip_compiler::varying_linkage::VaryingLinkage;
-use parsnip_hw_state::graphics::{Attribute, Output, Pipeline};
+use parsnip_hw_state::graphics::{Attribute, Bindless, Output, Pipeline};
 use parsnip_hw_state::NONE;
 
 use super::compile::const_len;
@@ -115,7 +115,23 @@ fn varyings(p: &mut Pipeline, vs: &VertexInfo, linkage: &VaryingLinkage) {
     p.clip_location = linkage.clip_cull_locations[0].unwrap_or(0);
 }
 
-fn fragment(p: &mut Pipeline, fs: &FragmentInfo) -> VkResult<()> {
+/// Which descriptor kinds `shader` reads through bindless bases: textures
+/// and samplers as the compiler reports them; buffers and images always,
+/// as Parsnip binds every one bindless (the compute program does the same
+/// for IBOs).
+fn bindless(shader: &CompiledShader) -> Bindless {
+    Bindless {
+        tex: shader.bindless_textures,
+        samp: shader.bindless_samplers,
+        ibo: true,
+        ubo: true,
+    }
+}
+
+/// The fragment stage; `writes_memory`: it stores to buffers or images, so
+/// it runs before the depth test (its side effects happen for every
+/// rasterised fragment) unless it asks for early fragment tests.
+fn fragment(p: &mut Pipeline, fs: &FragmentInfo, writes_memory: bool) -> VkResult<()> {
     let ij = &fs.barycentrics;
     p.ij_persp_pixel = reg(ij.persp_pixel);
     p.ij_linear_pixel = reg(ij.linear_pixel);
@@ -133,7 +149,8 @@ fn fragment(p: &mut Pipeline, fs: &FragmentInfo) -> VkResult<()> {
     p.depth_out = reg(fs.depth_reg);
     p.sample_mask_out = reg(fs.sample_mask_reg);
     p.stencil_ref_out = NONE;
-    p.early_z = fs.early_fragment_tests || (!fs.discards && fs.depth_reg.is_none());
+    p.early_z =
+        fs.early_fragment_tests || (!fs.discards && fs.depth_reg.is_none() && !writes_memory);
     // Colour attachment i takes the output at location i; one the shader
     // does not write keeps r63.x and is not written.
     for (i, t) in p.targets.iter_mut().enumerate() {
@@ -172,15 +189,17 @@ pub fn program_shaders(
     p.vs_instrlen = gpu.instrlen(vs.shader.instr_count);
     p.vs_constlen = const_len(vs.shader.consts.dwords);
     p.vs_full_regs = vs.shader.full_regs;
+    p.vs_bindless = bindless(vs.shader);
     p.fs = Some(fs.iova);
     p.fs_instrlen = gpu.instrlen(fs.shader.instr_count);
     p.fs_constlen = const_len(fs.shader.consts.dwords);
     p.fs_full_regs = fs.shader.full_regs;
     p.fs_half_regs = fs.shader.half_regs;
+    p.fs_bindless = bindless(fs.shader);
     p.fs_threadsize = threadsize(fs.shader.wave_size);
     vertex_input(p, vs_info, attributes)?;
     varyings(p, vs_info, linkage);
-    fragment(p, fs_info)
+    fragment(p, fs_info, fs.shader.writes_memory)
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
-//! `parsnip-demo`: a compute shader and a depth-tested draw run through
+//! `parsnip-demo`: a compute shader and a textured, depth-tested draw run
+//! through
 //! the Vulkan loader on whatever driver `VK_DRIVER_FILES` names
 //! (`scripts/demo` picks Parsnip on the simulated Adreno 660), printing
 //! what the GPU computed and whether the CPU agrees, and writing the
@@ -9,6 +10,7 @@
 
 mod memory;
 mod scene;
+mod texture;
 
 use std::ffi::CStr;
 use std::path::Path;
@@ -130,17 +132,21 @@ fn run_on(instance: &ash::Instance) -> Result<(), String> {
 
     let (w, h) = (scene::WIDTH, scene::HEIGHT);
     println!();
-    println!("the GPU drew three overlapping triangles, depth-tested (the farthest last), {w}x{h}");
+    println!(
+        "the GPU drew three overlapping triangles, depth-tested (the farthest last) and \
+         textured with a checkerboard uploaded through a staging copy, {w}x{h}"
+    );
     write_png(Path::new("out/demo.png"), &image, w, h)?;
     println!("  written to out/demo.png");
     let (checked, wrong) = scene::verify(&image);
     if wrong != 0 {
         return Err(format!(
-            "result: {wrong} of {checked} pixels away from edges show the wrong triangle"
+            "result: {wrong} of {checked} pixels away from edges show the wrong triangle or texel"
         ));
     }
     println!(
-        "result: all {checked} pixels away from the edges show the nearest triangle, as the CPU works out"
+        "result: all {checked} pixels away from the edges show the nearest triangle and its \
+         texel, as the CPU works out"
     );
     Ok(())
 }

@@ -1,13 +1,16 @@
 //! The demo's graphics part: three overlapping triangles at different
 //! depths, drawn in an order where only the depth test (LESS, D16) gives
-//! the right picture, into a 128x96 RGBA8 image that is written to
-//! `out/demo.png`. Every pixel away from the triangles' edges is checked
-//! against which triangle is nearest there, worked out on the CPU.
+//! the right picture, each textured with a checkerboard of two grey
+//! levels (`texture`), into a 128x96 RGBA8 image that is written to
+//! `out/demo.png`. Every pixel away from the triangles' edges and the
+//! texels' edges is checked against which triangle is nearest there and
+//! which texel it samples, worked out on the CPU.
 
 use ash::vk;
-use parsnip_cts::shaders::{ATTRIBUTES_VERT, COLOUR_FRAG};
+use parsnip_cts::shaders::{TEXTURED_FRAG, TEXTURED_VERT};
 
 use super::memory::{allocate, barrier_to_host, check, Allocation};
+use super::texture::{self, Texture, DARK, TEXELS};
 
 pub const WIDTH: u32 = 128;
 pub const HEIGHT: u32 = 96;
@@ -80,10 +83,23 @@ fn edge_distances(t: &Triangle, x: u32, y: u32) -> [f32; 3] {
     out
 }
 
+/// The texel pixel (x, y) samples, unless its centre is within a pixel
+/// of a texel's edge: textured.vert maps the image's width and height
+/// onto the texture's.
+fn texel(x: u32, y: u32) -> Option<(u32, u32)> {
+    let (w, h) = (WIDTH / TEXELS, HEIGHT / TEXELS);
+    let near_edge = |p: u32, size: u32| p.is_multiple_of(size) || p % size == size - 1;
+    if near_edge(x, w) || near_edge(y, h) {
+        return None;
+    }
+    Some((x / w, y / h))
+}
+
 /// What pixel (x, y) must show, where it is at least two pixels from
-/// every edge: the nearest covering triangle's channel, or the background
-/// (`Some(None)`); `None` near an edge.
-fn expected(x: u32, y: u32) -> Option<Option<usize>> {
+/// every triangle's edge: the nearest covering triangle's channel and the
+/// grey level of the texel there, or the background (`Some(None)`);
+/// `None` near an edge.
+fn expected(x: u32, y: u32) -> Option<Option<(usize, u8)>> {
     let mut nearest: Option<&Triangle> = None;
     for t in &TRIANGLES {
         let d = edge_distances(t, x, y);
@@ -94,7 +110,13 @@ fn expected(x: u32, y: u32) -> Option<Option<usize>> {
             nearest = Some(t);
         }
     }
-    Some(nearest.map(|t| t.channel))
+    match nearest {
+        None => Some(None),
+        Some(t) => {
+            let (i, j) = texel(x, y)?;
+            Some(Some((t.channel, texture::level(i, j))))
+        }
+    }
 }
 
 /// Checks `pixels` (RGBA8, tightly packed): returns (pixels checked,
@@ -111,7 +133,13 @@ pub fn verify(pixels: &[u8]) -> (u32, u32) {
             let ok = match want {
                 // The background: every channel 0.15, about 38.
                 None => p.iter().all(|&c| c.abs_diff(38) <= 1),
-                Some(ch) => (0..3).all(|k| if k == ch { p[k] >= 120 } else { p[k] == 0 }),
+                // The colour's channel is 0.5 to 1: that of a bright
+                // texel, or a quarter of it (16 to 64) for a dark one.
+                Some((ch, level)) => (0..3).all(|k| match (k == ch, level == DARK) {
+                    (false, _) => p[k] == 0,
+                    (true, false) => p[k] >= 120,
+                    (true, true) => (30..=66).contains(&p[k]),
+                }),
             };
             checked += 1;
             wrong += u32::from(!ok);
@@ -122,7 +150,7 @@ pub fn verify(pixels: &[u8]) -> (u32, u32) {
 
 /// Everything `render` creates, destroyed in reverse.
 #[derive(Default)]
-struct Objects {
+pub(super) struct Objects {
     images: Vec<(vk::Image, vk::DeviceMemory)>,
     views: Vec<vk::ImageView>,
     buffers: Vec<Allocation>,
@@ -133,6 +161,7 @@ struct Objects {
     pipeline: vk::Pipeline,
     command_pool: vk::CommandPool,
     fence: vk::Fence,
+    pub(super) texture: Option<Texture>,
 }
 
 impl Objects {
@@ -145,6 +174,9 @@ impl Objects {
             device.destroy_command_pool(self.command_pool, None);
             device.destroy_pipeline(self.pipeline, None);
             device.destroy_pipeline_layout(self.layout, None);
+            if let Some(t) = &self.texture {
+                t.destroy(device);
+            }
             for m in &self.modules {
                 device.destroy_shader_module(*m, None);
             }
@@ -181,12 +213,13 @@ pub fn render(
     result
 }
 
-/// An image of `format` for `usage`, with its memory and a view of
-/// `aspect`.
-fn image(
+/// A `width` x `height` image of `format` for `usage`, with its memory
+/// and a view of `aspect`.
+pub(super) fn image(
     device: &ash::Device,
     memory_props: &vk::PhysicalDeviceMemoryProperties,
     format: vk::Format,
+    [width, height]: [u32; 2],
     usage: vk::ImageUsageFlags,
     aspect: vk::ImageAspectFlags,
     objects: &mut Objects,
@@ -195,8 +228,8 @@ fn image(
         .image_type(vk::ImageType::TYPE_2D)
         .format(format)
         .extent(vk::Extent3D {
-            width: WIDTH,
-            height: HEIGHT,
+            width,
+            height,
             depth: 1,
         })
         .mip_levels(1)
@@ -231,7 +264,7 @@ fn image(
     }
 }
 
-fn range(aspect: vk::ImageAspectFlags) -> vk::ImageSubresourceRange {
+pub(super) fn range(aspect: vk::ImageAspectFlags) -> vk::ImageSubresourceRange {
     vk::ImageSubresourceRange {
         aspect_mask: aspect,
         base_mip_level: 0,
@@ -251,6 +284,7 @@ fn record_and_run(
         device,
         memory_props,
         COLOR,
+        [WIDTH, HEIGHT],
         vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC,
         vk::ImageAspectFlags::COLOR,
         o,
@@ -259,6 +293,7 @@ fn record_and_run(
         device,
         memory_props,
         DEPTH,
+        [WIDTH, HEIGHT],
         vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT,
         vk::ImageAspectFlags::DEPTH,
         o,
@@ -284,6 +319,9 @@ fn record_and_run(
     o.buffers.push(out);
     vb.write(device, &vertex_bytes)?;
     offsets.write(device, &offset_bytes)?;
+    texture::create(device, memory_props, o)?;
+    let tex = o.texture.as_ref().expect("created above");
+    let (set_layouts, set) = ([tex.set_layout], tex.set);
 
     let attachments = [
         vk::AttachmentDescription::default()
@@ -347,7 +385,7 @@ fn record_and_run(
                 None,
             )
             .map_err(|e| format!("vkCreateFramebuffer failed: {e:?}"))?;
-        for shader in [&ATTRIBUTES_VERT, &COLOUR_FRAG] {
+        for shader in [&TEXTURED_VERT, &TEXTURED_FRAG] {
             let code = shader.words()?;
             let module = device
                 .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
@@ -355,7 +393,10 @@ fn record_and_run(
             o.modules.push(module);
         }
         o.layout = device
-            .create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default(), None)
+            .create_pipeline_layout(
+                &vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts),
+                None,
+            )
             .map_err(|e| format!("vkCreatePipelineLayout failed: {e:?}"))?;
         o.pipeline = pipeline(device, o)?;
 
@@ -376,6 +417,10 @@ fn record_and_run(
             "vkBeginCommandBuffer",
             device.begin_command_buffer(cmd, &vk::CommandBufferBeginInfo::default()),
         )?;
+        o.texture
+            .as_ref()
+            .expect("created above")
+            .record_upload(device, cmd);
         let clears = [
             vk::ClearValue {
                 color: vk::ClearColorValue {
@@ -406,6 +451,14 @@ fn record_and_run(
             vk::SubpassContents::INLINE,
         );
         device.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, o.pipeline);
+        device.cmd_bind_descriptor_sets(
+            cmd,
+            vk::PipelineBindPoint::GRAPHICS,
+            o.layout,
+            0,
+            &[set],
+            &[],
+        );
         device.cmd_bind_vertex_buffers(cmd, 0, &[vb.buffer, offsets.buffer], &[0, 0]);
         device.cmd_draw(cmd, 3 * TRIANGLES.len() as u32, 1, 0, 0);
         device.cmd_end_render_pass(cmd);
@@ -453,7 +506,7 @@ fn record_and_run(
     out.read(device, out_bytes as usize)
 }
 
-/// The depth-tested pipeline of attributes.vert and colour.frag.
+/// The depth-tested pipeline of textured.vert and textured.frag.
 ///
 /// # Safety
 /// `o` holds the live render pass, modules and layout.
