@@ -131,10 +131,13 @@ impl PhysicalDevice {
     /// format in the shader: typed `ldib`/`stib` convert through the view's
     /// format in its descriptor (tests/texel_buffers.rs runs every storage
     /// format so); 16-bit integers, in half registers (the compiler's int16
-    /// and storage16 tests, the cts's sixteen_bit case).
+    /// and storage16 tests, the cts's sixteen_bit case); the depth bounds
+    /// test, RB_Z_BOUNDS against the stored depth (the cts's
+    /// dynamic_state.depth_bounds case).
     pub fn features(&self) -> vk::PhysicalDeviceFeatures {
         vk::PhysicalDeviceFeatures::default()
             .robust_buffer_access(true)
+            .depth_bounds(true)
             .shader_int64(true)
             .shader_int16(true)
             .shader_storage_image_read_without_format(true)
@@ -149,6 +152,10 @@ impl PhysicalDevice {
     /// The scalar block layout: the compiler reads every member at the
     /// offset the module gives it, in dwords or half dwords, whatever the
     /// layout rules that chose it (the cts's scalar_layout case).
+    /// The extended dynamic states (VK_EXT_extended_dynamic_state and the
+    /// base of _2; not _2's logic op or patch control points): draws emit
+    /// them as groups (cmd/dynamic_state.rs, the cts's draws.dynamic_*
+    /// cases).
     pub fn extra_features(&self) -> ExtraFeatures {
         ExtraFeatures {
             scalar_block_layout: true,
@@ -162,6 +169,8 @@ impl PhysicalDevice {
             synchronization2: true,
             host_query_reset: true,
             pipeline_executable_info: true,
+            extended_dynamic_state: true,
+            extended_dynamic_state2: true,
             ..Default::default()
         }
     }
