@@ -12,6 +12,7 @@ pub mod copies_and_fills;
 pub mod device_addresses;
 pub mod dispatch;
 pub mod draws;
+pub mod dynamic_state;
 pub mod image_shaders;
 pub mod images;
 pub mod indirect_dispatch;
@@ -32,6 +33,7 @@ pub mod scalar_layout;
 pub mod shared_memory;
 pub mod sixteen_bit;
 pub mod spirv_1_4;
+pub mod stencil;
 mod step;
 pub mod subgroups;
 pub mod synchronization;
@@ -53,6 +55,8 @@ pub fn all() -> Vec<Case> {
         images::CASES,
         render_passes::CASES,
         draws::CASES,
+        stencil::CASES,
+        dynamic_state::CASES,
         image_shaders::CASES,
         memory::CASES,
         timeline_semaphores::CASES,

@@ -76,6 +76,12 @@ impl Harness {
         self.image_for(shape, USAGE | attachment)
     }
 
+    /// A depth/stencil attachment and nothing else (the formats whose
+    /// aspects share a texel may not be copied).
+    pub fn depth_stencil_image(&mut self, shape: ImageShape) -> Result<Image, Stop> {
+        self.image_for(shape, vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT)
+    }
+
     fn image_for(&mut self, shape: ImageShape, usage: vk::ImageUsageFlags) -> Result<Image, Stop> {
         // SAFETY: a query on the live physical device.
         let props = unsafe {
