@@ -48,6 +48,7 @@ const LAVAPIPE_LACKS: &[(&str, &str)] = &[
         "presentation.image_on_swapchain_memory",
         "lavapipe 22.3 has no VK_EXT_headless_surface",
     ),
+    ("dynamic_state.depth_bounds", "lavapipe has no depthBounds"),
 ];
 
 fn first_run() -> &'static Run {

@@ -131,6 +131,14 @@ pub static DEVICE_EXTENSIONS: &[Extension] = &[
         name: ash::khr::shader_float16_int8::NAME,
         spec_version: ash::khr::shader_float16_int8::SPEC_VERSION,
     },
+    Extension {
+        name: ash::ext::extended_dynamic_state::NAME,
+        spec_version: ash::ext::extended_dynamic_state::SPEC_VERSION,
+    },
+    Extension {
+        name: ash::ext::extended_dynamic_state2::NAME,
+        spec_version: ash::ext::extended_dynamic_state2::SPEC_VERSION,
+    },
 ];
 
 /// Whether `name` is in `list`; an unknown name is the caller's

@@ -46,6 +46,10 @@ extra_features! {
     buffer_device_address: "bufferDeviceAddress",
     buffer_device_address_capture_replay: "bufferDeviceAddressCaptureReplay",
     buffer_device_address_multi_device: "bufferDeviceAddressMultiDevice",
+    extended_dynamic_state: "extendedDynamicState",
+    extended_dynamic_state2: "extendedDynamicState2",
+    extended_dynamic_state2_logic_op: "extendedDynamicState2LogicOp",
+    extended_dynamic_state2_patch_control_points: "extendedDynamicState2PatchControlPoints",
 }
 
 impl ExtraFeatures {

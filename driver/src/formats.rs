@@ -364,6 +364,13 @@ pub fn image_features(f: &Format) -> vk::FormatFeatureFlags {
             Ff::COLOR_ATTACHMENT | Ff::COLOR_ATTACHMENT_BLEND
         };
     }
+    if f.hw == H::FMT6_Z24_UNORM_S8_UINT && f.is_depth_or_stencil() {
+        // D24S8 and X8_D24 are not copied (`copyable`), but what a pass
+        // does to them without a draw is a clear, which the 2D engine
+        // writes through their R8G8B8A8 view with an aspect mask
+        // (cmd/clear_image.rs): they can be attached.
+        out |= Ff::DEPTH_STENCIL_ATTACHMENT;
+    }
     if f.copyable() && f.color.is_some() && !f.is_depth_or_stencil() {
         out |= Ff::BLIT_SRC | Ff::BLIT_DST;
         if !f.is_integer() {
@@ -545,9 +552,12 @@ mod tests {
         assert!(format_properties(F::R8G8B8A8_UNORM, true)
             .optimal_tiling_features
             .contains(Ff::COLOR_ATTACHMENT | Ff::COLOR_ATTACHMENT_BLEND));
-        assert!(!format_properties(F::D24_UNORM_S8_UINT, true)
-            .optimal_tiling_features
-            .contains(Ff::DEPTH_STENCIL_ATTACHMENT));
+        // D24S8 is attached (its clears are aspect-masked 2D blits) but
+        // not copied.
+        assert_eq!(
+            format_properties(F::D24_UNORM_S8_UINT, true).optimal_tiling_features,
+            Ff::DEPTH_STENCIL_ATTACHMENT
+        );
         let srgb = format_properties(F::R8G8B8A8_SRGB, true).optimal_tiling_features;
         assert!(srgb.contains(Ff::SAMPLED_IMAGE) && !srgb.contains(Ff::STORAGE_IMAGE));
         let rgba8 = format_properties(F::R8G8B8A8_UNORM, true).optimal_tiling_features;

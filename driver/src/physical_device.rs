@@ -136,10 +136,13 @@ impl PhysicalDevice {
     /// bindless like compute (fragment shaders that write run late-Z, and
     /// their helper invocations write nothing: the cts's
     /// draws.storage_buffer_in_vertex_shader, _in_fragment_shader and
-    /// draws.texel_buffer_and_storage_image_in_fragment_shader).
+    /// draws.texel_buffer_and_storage_image_in_fragment_shader); the depth
+    /// bounds test, RB_Z_BOUNDS against the stored depth (the cts's
+    /// dynamic_state.depth_bounds case).
     pub fn features(&self) -> vk::PhysicalDeviceFeatures {
         vk::PhysicalDeviceFeatures::default()
             .robust_buffer_access(true)
+            .depth_bounds(true)
             .shader_int64(true)
             .shader_int16(true)
             .shader_storage_image_read_without_format(true)
@@ -159,6 +162,10 @@ impl PhysicalDevice {
     /// The scalar block layout: the compiler reads every member at the
     /// offset the module gives it, in dwords or half dwords, whatever the
     /// layout rules that chose it (the cts's scalar_layout case).
+    /// The extended dynamic states (VK_EXT_extended_dynamic_state and the
+    /// base of _2; not _2's logic op or patch control points): draws emit
+    /// them as groups (cmd/dynamic_state.rs, the cts's draws.dynamic_*
+    /// cases).
     pub fn extra_features(&self) -> ExtraFeatures {
         ExtraFeatures {
             scalar_block_layout: true,
@@ -172,6 +179,8 @@ impl PhysicalDevice {
             synchronization2: true,
             host_query_reset: true,
             pipeline_executable_info: true,
+            extended_dynamic_state: true,
+            extended_dynamic_state2: true,
             ..Default::default()
         }
     }

@@ -14,14 +14,15 @@
 //! (the model's and the compiler's tests).
 
 use parsnip_registers::enums::{
-    A3xxColorSwap, A3xxMsaaSamples, A3xxRbBlendOpcode, A3xxRopCode, A5xxLineMode, A6xxDepthFormat,
-    A6xxFormat, A6xxPolygonMode, A6xxRenderMode, A6xxTexPrefetchCmd, A6xxThreadsize, A6xxTileMode,
+    A3xxColorSwap, A3xxMsaaSamples, A3xxRbBlendOpcode, A3xxRopCode, A6xxDepthFormat, A6xxFormat,
+    A6xxPolygonMode, A6xxRenderMode, A6xxTexPrefetchCmd, A6xxThreadsize, A6xxTileMode,
     A6xxZtestMode, AdrenoCompareFunc, AdrenoRbBlendFactor, AdrenoStencilOp,
 };
 use parsnip_registers::regs::{self, a6xx, a7xx};
 use parsnip_registers::Chip;
 
 use crate::draw::{draw_offsets, sysmem_marker};
+use crate::dynamic;
 use crate::sink::PacketSink;
 use crate::NONE;
 
@@ -73,7 +74,7 @@ pub struct Target {
 }
 
 /// Depth testing of the pipeline (the buffer is the framebuffer's).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Depth {
     pub format: A6xxDepthFormat,
     pub test: bool,
@@ -202,6 +203,8 @@ pub struct Pipeline {
     pub blend_constant: [f32; 4],
     pub provoking_last: bool,
     pub restart: Option<u32>,
+    /// Rasterizer discard: primitives stop after the vertex stage.
+    pub discard: bool,
     pub clip_distances: u32,
     pub cull_distances: u32,
     pub clip_location: u32,
@@ -381,6 +384,7 @@ impl Pipeline {
             blend_constant: [0.0; 4],
             provoking_last: false,
             restart: None,
+            discard: false,
             clip_distances: 0,
             cull_distances: 0,
             clip_location: 0,
@@ -413,16 +417,24 @@ pub fn program<S: PacketSink>(
     draw_offsets(s, 0, 0)
 }
 
-/// Every register the pipeline fixes: what a pipeline builds once.
+/// Every register of the pipeline, its dynamic state's with the values
+/// `p` gives it.
 pub fn program_pipeline<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::Error> {
+    program_pipeline_static(s, p)?;
+    dynamic::program_dynamic(s, &p.dynamic_state())
+}
+
+/// Every register the pipeline fixes whatever the command buffer sets:
+/// what a pipeline builds once (its dynamic state is the draws' groups,
+/// [`dynamic`]).
+pub fn program_pipeline_static<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::Error> {
     program_primitive(s, p)?;
     program_vertex_input(s, p)?;
     program_vs(s, p)?;
     program_varyings(s, p)?;
     program_fs(s, p)?;
     program_rasterizer(s, p)?;
-    program_output(s, p)?;
-    program_depth_stencil(s, p)
+    program_output(s, p)
 }
 
 /// Fetch slots the attributes read: one past the highest binding.
@@ -434,17 +446,9 @@ pub fn fetch_count(p: &Pipeline) -> u32 {
         .unwrap_or(0)
 }
 
-/// Primitive assembly (PC): restart, provoking vertex, polygon mode.
+/// Primitive assembly (PC): polygon mode, primitive ids (restart,
+/// provoking vertex and discard are [`dynamic::program_primitive`]'s).
 pub fn program_primitive<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::Error> {
-    s.reg(&regs::PcPrimitiveCntl0 {
-        primitive_restart: p.restart.is_some(),
-        provoking_vtx_last: p.provoking_last,
-        ..Default::default()
-    })?;
-    if let Some(r) = p.restart {
-        s.reg(&regs::PcRestartIndex(r))?;
-    }
-    s.reg(&regs::PcRasterCntl::default())?;
     s.reg(&regs::PcPolygonMode {
         mode: p.polygon_mode,
     })?;
@@ -784,8 +788,9 @@ pub fn program_fs<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::Error
     Ok(())
 }
 
-/// The rasteriser (GRAS): clipping, culling, depth bias, points,
-/// multisampling (the viewport and scissor are [`program_viewport`]'s).
+/// The rasteriser (GRAS): clipping, points, multisampling (the viewport
+/// and scissor are [`program_viewport`]'s, culling, line width and depth
+/// bias [`dynamic::program_rasterization`]'s).
 pub fn program_rasterizer<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::Error> {
     s.reg(&regs::GrasClCntl {
         clip_disable: !p.clip,
@@ -795,24 +800,6 @@ pub fn program_rasterizer<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), 
         vp_xform_disable: !p.viewport_transform,
         ..Default::default()
     })?;
-    s.reg(&regs::GrasSuCntl {
-        cull_front: p.cull_front,
-        cull_back: p.cull_back,
-        front_cw: p.front_cw,
-        linehalfwidth: p.line_width / 2.0,
-        poly_offset: p.depth_bias.is_some(),
-        line_mode: A5xxLineMode::RECTANGULAR,
-        ..Default::default()
-    })?;
-    if let Some((scale, offset, clamp)) = p.depth_bias {
-        s.reg(&regs::GrasSuPolyOffsetScale(scale))?;
-        s.reg(&regs::GrasSuPolyOffsetOffset(offset))?;
-        s.reg(&regs::GrasSuPolyOffsetOffsetClamp(clamp))?;
-        s.reg(&regs::GrasSuDepthBufferInfo {
-            depth_format: p.depth.map_or(A6xxDepthFormat::DEPTH6_NONE, |d| d.format),
-            unk3: false,
-        })?;
-    }
     s.reg(&regs::GrasSuConservativeRasCntl::default())?;
     s.reg(&regs::GrasSuPointMinmax {
         min: 1.0,
@@ -947,11 +934,6 @@ pub fn program_output<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::E
             i,
         )?;
     }
-    let [r, g, b, a] = p.blend_constant;
-    s.reg(&regs::RbBlendRedF32(r))?;
-    s.reg(&regs::RbBlendGreenF32(g))?;
-    s.reg(&regs::RbBlendBlueF32(b))?;
-    s.reg(&regs::RbBlendAlphaF32(a))?;
     s.reg(&regs::RbDepthPlaneCntl {
         z_mode: if p.early_z {
             A6xxZtestMode::A6XX_EARLY_Z
@@ -1102,80 +1084,6 @@ fn inclusive(lo: [u32; 2], hi: [u32; 2]) -> ([u32; 2], [u32; 2]) {
     let (x0, x1) = corner(lo[0], hi[0]);
     let (y0, y1) = corner(lo[1], hi[1]);
     ([x0, y0], [x1, y1])
-}
-
-/// Depth and stencil testing (RB_DEPTH_CNTL, RB_STENCIL_*).
-pub fn program_depth_stencil<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::Error> {
-    let chip = s.chip();
-    let d = p.depth;
-    s.reg(&regs::RbDepthCntl {
-        z_test_enable: d.is_some_and(|d| d.test),
-        z_write_enable: d.is_some_and(|d| d.write),
-        zfunc: d.map_or(AdrenoCompareFunc::FUNC_NEVER, |d| d.func),
-        z_clamp_enable: d.is_some_and(|d| d.clamp.is_some()),
-        z_read_enable: d.is_some(),
-        z_bounds_enable: d.is_some_and(|d| d.bounds.is_some()),
-    })?;
-    if let Some(d) = d {
-        if let Some((lo, hi)) = d.bounds {
-            s.reg(&regs::RbZBoundsMin(lo))?;
-            s.reg(&regs::RbZBoundsMax(hi))?;
-        }
-        if let Some((lo, hi)) = d.clamp {
-            s.reg(&regs::RbZClampMin(lo))?;
-            s.reg(&regs::RbZClampMax(hi))?;
-        }
-    }
-    let (front, back) = p.stencil.unwrap_or((
-        (
-            AdrenoCompareFunc::FUNC_NEVER,
-            AdrenoStencilOp::STENCIL_KEEP,
-            AdrenoStencilOp::STENCIL_KEEP,
-            AdrenoStencilOp::STENCIL_KEEP,
-            0,
-            0,
-            0,
-        ),
-        (
-            AdrenoCompareFunc::FUNC_NEVER,
-            AdrenoStencilOp::STENCIL_KEEP,
-            AdrenoStencilOp::STENCIL_KEEP,
-            AdrenoStencilOp::STENCIL_KEEP,
-            0,
-            0,
-            0,
-        ),
-    ));
-    s.reg(&regs::RbStencilControl {
-        stencil_enable: p.stencil.is_some(),
-        stencil_enable_bf: p.stencil.is_some(),
-        stencil_read: p.stencil.is_some(),
-        func: front.0,
-        fail: front.1,
-        zpass: front.2,
-        zfail: front.3,
-        func_bf: back.0,
-        fail_bf: back.1,
-        zpass_bf: back.2,
-        zfail_bf: back.3,
-    })?;
-    s.reg(&regs::RbStencilref {
-        r#ref: front.4,
-        bfref: back.4,
-    })?;
-    s.reg(&regs::RbStencilmask {
-        mask: front.5,
-        bfmask: back.5,
-    })?;
-    s.reg(&regs::RbStencilwrmask {
-        wrmask: front.6,
-        bfwrmask: back.6,
-    })?;
-    match chip {
-        Chip::A6xx => s.reg(&a6xx::RbStencilInfo::default())?,
-        Chip::A7xx => s.reg(&a7xx::RbStencilInfo::default())?,
-    };
-    Ok(())
 }
 
 #[cfg(test)]

@@ -9,12 +9,14 @@
 //!
 //! - [`sink`]: where packets go, and a growing buffer of them;
 //! - [`graphics`]: a graphics pipeline's state, group by group;
+//! - [`dynamic`]: the state a command buffer sets between draws;
 //! - [`draw`]: render-mode markers and draw packets;
 //! - [`descriptors`]: the bindless bases each bind point reads its
 //!   descriptor sets through.
 
 pub mod descriptors;
 pub mod draw;
+pub mod dynamic;
 pub mod graphics;
 pub mod sink;
 

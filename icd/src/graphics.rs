@@ -1,15 +1,15 @@
 //! The core graphics commands: graphics pipelines, vertex and index
 //! buffers, the viewport and scissor, and draws (driver/src/cmd/draw.rs,
 //! driver/src/pipeline/graphics.rs), with render passes and their clears
-//! in icd/src/render_pass.rs.
+//! in icd/src/render_pass.rs and the rest of the dynamic state in
+//! icd/src/dynamic_state.rs.
 //!
 //! Every core command exists (applications and the CTS call core commands
 //! without checking). What is not built yet fails cleanly:
 //! `vkCreateGraphicsPipelines` refuses state it cannot draw with
 //! `VK_ERROR_UNKNOWN` and a message naming it, leaving that pipeline
-//! `VK_NULL_HANDLE`; a `vkCmd*` that needs what does not exist yet (the
-//! dynamic states other than viewport and scissor, queries
-//! begun and ended) marks the command buffer failed: `vkEndCommandBuffer`
+//! `VK_NULL_HANDLE`; a `vkCmd*` that needs what does not exist yet
+//! (queries begun and ended) marks the command buffer failed: `vkEndCommandBuffer`
 //! returns `VK_ERROR_FEATURE_NOT_PRESENT`, so the buffer never becomes
 //! executable and cannot be submitted as if it had worked.
 
@@ -28,13 +28,13 @@ use crate::pipeline::specialization;
 use crate::render_pass::RENDER_PASSES;
 
 /// Marks `command_buffer` failed by `entry`, which is not built yet.
-fn needs_graphics_pipelines(entry: &str, command_buffer: vk::CommandBuffer) {
+pub(crate) fn needs_graphics_pipelines(entry: &str, command_buffer: vk::CommandBuffer) {
     guard::void(entry, || {
         // SAFETY: a handle the application passed; valid usage keeps it live for the call.
         let cmd = unsafe { handles::command_buffer(command_buffer) }?;
         eprintln!(
-            "parsnip: {entry}: is not supported yet (no pipeline takes it as dynamic state, \
-             or the command is not built); the command buffer cannot be ended"
+            "parsnip: {entry}: is not supported yet (the command is not built); the command \
+             buffer cannot be ended"
         );
         cmd.record(|_| Err(vk::Result::ERROR_FEATURE_NOT_PRESENT));
         Ok(())
@@ -248,58 +248,6 @@ pub unsafe extern "system" fn vkCmdSetScissor(
         || Ok(unsafe { ffi::slice(p_scissors, count) }.to_vec()),
         |rec, s| rec.set_scissor(first, &s),
     );
-}
-
-pub unsafe extern "system" fn vkCmdSetLineWidth(command_buffer: vk::CommandBuffer, _width: f32) {
-    needs_graphics_pipelines("vkCmdSetLineWidth", command_buffer);
-}
-
-pub unsafe extern "system" fn vkCmdSetDepthBias(
-    command_buffer: vk::CommandBuffer,
-    _constant: f32,
-    _clamp: f32,
-    _slope: f32,
-) {
-    needs_graphics_pipelines("vkCmdSetDepthBias", command_buffer);
-}
-
-pub unsafe extern "system" fn vkCmdSetBlendConstants(
-    command_buffer: vk::CommandBuffer,
-    _constants: *const [f32; 4],
-) {
-    needs_graphics_pipelines("vkCmdSetBlendConstants", command_buffer);
-}
-
-pub unsafe extern "system" fn vkCmdSetDepthBounds(
-    command_buffer: vk::CommandBuffer,
-    _min: f32,
-    _max: f32,
-) {
-    needs_graphics_pipelines("vkCmdSetDepthBounds", command_buffer);
-}
-
-pub unsafe extern "system" fn vkCmdSetStencilCompareMask(
-    command_buffer: vk::CommandBuffer,
-    _faces: vk::StencilFaceFlags,
-    _mask: u32,
-) {
-    needs_graphics_pipelines("vkCmdSetStencilCompareMask", command_buffer);
-}
-
-pub unsafe extern "system" fn vkCmdSetStencilWriteMask(
-    command_buffer: vk::CommandBuffer,
-    _faces: vk::StencilFaceFlags,
-    _mask: u32,
-) {
-    needs_graphics_pipelines("vkCmdSetStencilWriteMask", command_buffer);
-}
-
-pub unsafe extern "system" fn vkCmdSetStencilReference(
-    command_buffer: vk::CommandBuffer,
-    _faces: vk::StencilFaceFlags,
-    _reference: u32,
-) {
-    needs_graphics_pipelines("vkCmdSetStencilReference", command_buffer);
 }
 
 pub unsafe extern "system" fn vkCmdBindIndexBuffer(

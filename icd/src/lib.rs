@@ -27,6 +27,7 @@ pub mod command_buffer;
 pub mod commands;
 pub mod descriptor;
 pub mod device;
+pub mod dynamic_state;
 pub mod ffi;
 pub mod graphics;
 pub mod guard;

@@ -171,6 +171,19 @@ unsafe fn fill_feature_chain(extra: ExtraFeatures, p_next: *mut c_void) {
                     s.timeline_semaphore = b(extra.timeline_semaphore)
                 })
             }
+            vk::StructureType::PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_FEATURES_EXT => {
+                ffi::fill_out::<vk::PhysicalDeviceExtendedDynamicStateFeaturesEXT<'_>>(ptr, |s| {
+                    s.extended_dynamic_state = b(extra.extended_dynamic_state)
+                })
+            }
+            vk::StructureType::PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT => {
+                ffi::fill_out::<vk::PhysicalDeviceExtendedDynamicState2FeaturesEXT<'_>>(ptr, |s| {
+                    s.extended_dynamic_state2 = b(extra.extended_dynamic_state2);
+                    s.extended_dynamic_state2_logic_op = b(extra.extended_dynamic_state2_logic_op);
+                    s.extended_dynamic_state2_patch_control_points =
+                        b(extra.extended_dynamic_state2_patch_control_points);
+                })
+            }
             vk::StructureType::PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES => {
                 ffi::fill_out::<vk::PhysicalDeviceSynchronization2Features<'_>>(ptr, |s| {
                     s.synchronization2 = b(extra.synchronization2)
@@ -629,6 +642,17 @@ unsafe fn requested_features(
             vk::StructureType::PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES => {
                 let s = &*ptr.cast::<vk::PhysicalDeviceTimelineSemaphoreFeatures<'_>>();
                 x.timeline_semaphore |= on(s.timeline_semaphore);
+            }
+            vk::StructureType::PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_FEATURES_EXT => {
+                let s = &*ptr.cast::<vk::PhysicalDeviceExtendedDynamicStateFeaturesEXT<'_>>();
+                x.extended_dynamic_state |= on(s.extended_dynamic_state);
+            }
+            vk::StructureType::PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT => {
+                let s = &*ptr.cast::<vk::PhysicalDeviceExtendedDynamicState2FeaturesEXT<'_>>();
+                x.extended_dynamic_state2 |= on(s.extended_dynamic_state2);
+                x.extended_dynamic_state2_logic_op |= on(s.extended_dynamic_state2_logic_op);
+                x.extended_dynamic_state2_patch_control_points |=
+                    on(s.extended_dynamic_state2_patch_control_points);
             }
             vk::StructureType::PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES => {
                 let s = &*ptr.cast::<vk::PhysicalDeviceSynchronization2Features<'_>>();

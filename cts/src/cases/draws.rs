@@ -93,7 +93,7 @@ pub(crate) fn unorm8(c: [f32; 4]) -> [u8; 4] {
 }
 
 /// Window position of an NDC point on the 64x64 viewport.
-fn window(ndc: [f32; 2]) -> [f32; 2] {
+pub(crate) fn window(ndc: [f32; 2]) -> [f32; 2] {
     [
         (ndc[0] + 1.0) * SIZE.0 as f32 / 2.0,
         (ndc[1] + 1.0) * SIZE.1 as f32 / 2.0,
@@ -197,7 +197,7 @@ fn triangle(h: &mut Harness) -> Result<CaseResult, Stop> {
 
 /// attributes.vert's vertex input: a position (x, y, z) and a colour
 /// (r, g, b, a) per vertex, 28 bytes apart; an offset (x, y) per instance.
-pub(super) const ATTRIBUTES: [VertexBinding; 2] = [
+pub(crate) const ATTRIBUTES: [VertexBinding; 2] = [
     VertexBinding {
         stride: 28,
         per_instance: false,
@@ -402,7 +402,7 @@ impl Scene {
 
 /// Draws `count` of `vertices` with the pipeline `edit` makes of the
 /// scene's description, after `before` (dynamic state); returns the image.
-fn draw_attributes(
+pub(crate) fn draw_attributes(
     h: &mut Harness,
     vertices: &[f32],
     edit: impl FnOnce(&mut GraphicsDesc<'_>),

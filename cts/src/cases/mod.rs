@@ -13,6 +13,7 @@ pub mod device_addresses;
 pub mod dispatch;
 pub mod draws;
 pub mod graphics_descriptors;
+pub mod dynamic_state;
 pub mod image_shaders;
 pub mod images;
 pub mod indirect_dispatch;
@@ -34,6 +35,7 @@ pub mod scalar_layout;
 pub mod shared_memory;
 pub mod sixteen_bit;
 pub mod spirv_1_4;
+pub mod stencil;
 mod step;
 pub mod subgroups;
 pub mod synchronization;
@@ -57,6 +59,8 @@ pub fn all() -> Vec<Case> {
         draws::CASES,
         multisample::CASES,
         graphics_descriptors::CASES,
+        stencil::CASES,
+        dynamic_state::CASES,
         image_shaders::CASES,
         memory::CASES,
         timeline_semaphores::CASES,

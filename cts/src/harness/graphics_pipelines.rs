@@ -44,6 +44,14 @@ pub struct GraphicsDesc<'a> {
     pub sample_mask: Option<u32>,
     pub alpha_to_coverage: bool,
     pub alpha_to_one: bool,
+    /// The whole depth/stencil state (stencil tests, depth bounds), in
+    /// place of `depth`'s.
+    pub depth_stencil: Option<vk::PipelineDepthStencilStateCreateInfo<'static>>,
+    /// Depth bias: constant factor, clamp, slope factor.
+    pub depth_bias: Option<[f32; 3]>,
+    pub blend_constants: [f32; 4],
+    /// Dynamic states besides `dynamic_viewport`'s.
+    pub dynamic_states: &'a [vk::DynamicState],
 }
 
 impl<'a> GraphicsDesc<'a> {
@@ -68,6 +76,10 @@ impl<'a> GraphicsDesc<'a> {
             sample_mask: None,
             alpha_to_coverage: false,
             alpha_to_one: false,
+            depth_stencil: None,
+            depth_bias: None,
+            blend_constants: [0.0; 4],
+            dynamic_states: &[],
         }
     }
 }
@@ -158,14 +170,29 @@ impl Harness {
                 height: h,
             },
         }];
+        // With a count, the command buffer gives the viewports and
+        // scissors and their count.
+        let with_count = |d| desc.dynamic_states.contains(&d);
         let viewport = vk::PipelineViewportStateCreateInfo::default()
-            .viewports(&viewports)
-            .scissors(&scissors);
+            .viewports(if with_count(vk::DynamicState::VIEWPORT_WITH_COUNT) {
+                &[]
+            } else {
+                &viewports
+            })
+            .scissors(if with_count(vk::DynamicState::SCISSOR_WITH_COUNT) {
+                &[]
+            } else {
+                &scissors
+            });
         let raster = vk::PipelineRasterizationStateCreateInfo::default()
             .polygon_mode(vk::PolygonMode::FILL)
             .cull_mode(desc.cull)
             .front_face(desc.front_face)
-            .line_width(1.0);
+            .line_width(1.0)
+            .depth_bias_enable(desc.depth_bias.is_some())
+            .depth_bias_constant_factor(desc.depth_bias.map_or(0.0, |b| b[0]))
+            .depth_bias_clamp(desc.depth_bias.map_or(0.0, |b| b[1]))
+            .depth_bias_slope_factor(desc.depth_bias.map_or(0.0, |b| b[2]));
         let sample_mask = [desc.sample_mask.unwrap_or(u32::MAX)];
         let mut multisample = vk::PipelineMultisampleStateCreateInfo::default()
             .rasterization_samples(desc.samples)
@@ -174,22 +201,23 @@ impl Harness {
         if desc.sample_mask.is_some() {
             multisample = multisample.sample_mask(&sample_mask);
         }
-        let depth = vk::PipelineDepthStencilStateCreateInfo::default()
-            .depth_test_enable(desc.depth.is_some())
-            .depth_write_enable(desc.depth.is_some())
-            .depth_compare_op(desc.depth.unwrap_or(vk::CompareOp::ALWAYS));
+        let depth = desc.depth_stencil.unwrap_or(
+            vk::PipelineDepthStencilStateCreateInfo::default()
+                .depth_test_enable(desc.depth.is_some())
+                .depth_write_enable(desc.depth.is_some())
+                .depth_compare_op(desc.depth.unwrap_or(vk::CompareOp::ALWAYS)),
+        );
         let opaque = vk::PipelineColorBlendAttachmentState::default()
             .color_write_mask(vk::ColorComponentFlags::RGBA);
         let blends = vec![desc.blend.unwrap_or(opaque); desc.color_attachments as usize];
-        let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&blends);
-        let dynamic_states = [vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
-        let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(
-            if desc.dynamic_viewport {
-                &dynamic_states
-            } else {
-                &[]
-            },
-        );
+        let blend = vk::PipelineColorBlendStateCreateInfo::default()
+            .attachments(&blends)
+            .blend_constants(desc.blend_constants);
+        let mut dynamic_states = desc.dynamic_states.to_vec();
+        if desc.dynamic_viewport {
+            dynamic_states.extend([vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR]);
+        }
+        let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
         let mut info = vk::GraphicsPipelineCreateInfo::default()
             .stages(&stages)
             .vertex_input_state(&vertex)
@@ -202,7 +230,7 @@ impl Harness {
             .layout(layout)
             .render_pass(desc.pass)
             .subpass(desc.subpass);
-        if desc.depth.is_some() {
+        if desc.depth.is_some() || desc.depth_stencil.is_some() {
             info = info.depth_stencil_state(&depth);
         }
         // SAFETY: the modules, layout and pass are alive; every pointer in

@@ -76,6 +76,16 @@ impl Harness {
         self.image_for(shape, USAGE | attachment, vk::SampleCountFlags::TYPE_1)
     }
 
+    /// A depth/stencil attachment and nothing else (the formats whose
+    /// aspects share a texel may not be copied).
+    pub fn depth_stencil_image(&mut self, shape: ImageShape) -> Result<Image, Stop> {
+        self.image_for(
+            shape,
+            vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT,
+            vk::SampleCountFlags::TYPE_1,
+        )
+    }
+
     /// A multisampled attachment image of `samples` (2D, one level and
     /// layer), for rendering to, clearing and resolving from (a colour
     /// format) or rendering to and clearing (depth/stencil);

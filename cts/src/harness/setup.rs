@@ -63,6 +63,14 @@ pub struct Capabilities {
     /// Headless surfaces (`VK_EXT_headless_surface`) and swapchains
     /// (`VK_KHR_swapchain`), enabled when both are offered.
     pub headless_swapchain: bool,
+    /// `VK_EXT_extended_dynamic_state` and `_2` (without `_2`'s logic op
+    /// and patch control points), each enabled with its feature when
+    /// offered; the cases call their commands through the extensions'
+    /// loaders, which every version resolves.
+    pub extended_dynamic_state: bool,
+    pub extended_dynamic_state2: bool,
+    /// `depthBounds`, enabled when offered.
+    pub depth_bounds: bool,
     /// The device extensions the harness enabled.
     pub enabled_extensions: Vec<String>,
 }
@@ -286,6 +294,8 @@ impl PartialHarness {
         let spirv14_ext = !at_least(2)
             && has(ash::khr::spirv_1_4::NAME)
             && has(ash::khr::shader_float_controls::NAME);
+        let eds_ext = has(ash::ext::extended_dynamic_state::NAME);
+        let eds2_ext = has(ash::ext::extended_dynamic_state2::NAME);
         let timeline_known = at_least(2) || timeline_ext;
         let sync2_known = at_least(3) || sync2_ext;
         let host_reset_known = at_least(2) || host_reset_ext;
@@ -298,7 +308,15 @@ impl PartialHarness {
         let mut float16 = vk::PhysicalDeviceShaderFloat16Int8Features::default();
         let mut scalar = vk::PhysicalDeviceScalarBlockLayoutFeatures::default();
         let mut address = vk::PhysicalDeviceBufferDeviceAddressFeatures::default();
+        let mut eds = vk::PhysicalDeviceExtendedDynamicStateFeaturesEXT::default();
+        let mut eds2 = vk::PhysicalDeviceExtendedDynamicState2FeaturesEXT::default();
         let mut query = vk::PhysicalDeviceFeatures2::default();
+        if eds_ext {
+            query = query.push_next(&mut eds);
+        }
+        if eds2_ext {
+            query = query.push_next(&mut eds2);
+        }
         if at_least(1) {
             query = query.push_next(&mut storage16);
         }
@@ -357,6 +375,9 @@ impl PartialHarness {
             push_descriptor,
             render_pass2: at_least(2) || render_pass2_ext,
             headless_swapchain,
+            extended_dynamic_state: eds.extended_dynamic_state == vk::TRUE,
+            extended_dynamic_state2: eds2.extended_dynamic_state2 == vk::TRUE,
+            depth_bounds: supported.depth_bounds == vk::TRUE,
             enabled_extensions: Vec::new(),
         };
 
@@ -382,7 +403,12 @@ impl PartialHarness {
             vk::PhysicalDeviceBufferDeviceAddressFeatures::default().buffer_device_address(true);
         let mut enable_scalar =
             vk::PhysicalDeviceScalarBlockLayoutFeatures::default().scalar_block_layout(true);
+        let mut enable_eds = vk::PhysicalDeviceExtendedDynamicStateFeaturesEXT::default()
+            .extended_dynamic_state(true);
+        let mut enable_eds2 = vk::PhysicalDeviceExtendedDynamicState2FeaturesEXT::default()
+            .extended_dynamic_state2(true);
         let features = vk::PhysicalDeviceFeatures::default()
+            .depth_bounds(caps.depth_bounds)
             .shader_int64(caps.shader_int64)
             .fragment_stores_and_atomics(caps.fragment_stores_and_atomics)
             .vertex_pipeline_stores_and_atomics(caps.vertex_pipeline_stores_and_atomics)
@@ -453,6 +479,14 @@ impl PartialHarness {
         }
         if render_pass2_ext {
             extensions.push(ash::khr::create_renderpass2::NAME);
+        }
+        if caps.extended_dynamic_state {
+            device_info = device_info.push_next(&mut enable_eds);
+            extensions.push(ash::ext::extended_dynamic_state::NAME);
+        }
+        if caps.extended_dynamic_state2 {
+            device_info = device_info.push_next(&mut enable_eds2);
+            extensions.push(ash::ext::extended_dynamic_state2::NAME);
         }
         if headless_swapchain {
             extensions.push(ash::khr::swapchain::NAME);

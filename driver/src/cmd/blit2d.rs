@@ -93,11 +93,37 @@ pub enum DstKind {
     Sint,
 }
 
+/// Which aspects of a D24S8 texel a blit writes (through the
+/// destination's Z24_UNORM_S8_UINT_AS_R8G8B8A8 view: depth in R, G and B,
+/// stencil in A). The RB takes it in RB_2D_UNKNOWN_8C01, which a6xx.xml
+/// names no fields of: the values are Turnip's (`r2d_setup_common`) for
+/// a depth-only and a stencil-only write, the only ones known.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Aspects {
+    /// Every component (and every other format).
+    #[default]
+    All,
+    Depth,
+    Stencil,
+}
+
+impl Aspects {
+    fn unknown_8c01(self) -> regs::Rb2dUnknown8c01 {
+        regs::Rb2dUnknown8c01(match self {
+            Aspects::All => 0,
+            Aspects::Depth => 0x0800_0041,
+            Aspects::Stencil => 0x0008_4001,
+        })
+    }
+}
+
 /// One CP_BLIT.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Blit {
     pub src: Source,
     pub dst: Surface,
+    /// What of a D24S8 destination's texels it writes.
+    pub aspects: Aspects,
     /// Inclusive destination rectangle: x0, y0, x1, y1.
     pub dst_rect: [u32; 4],
     pub ifmt: A6xx2dIfmt,
@@ -135,7 +161,7 @@ macro_rules! chip_regs {
                 },
                 ..Default::default()
             };
-            w(out, chip, regs::Rb2dUnknown8c01(0))?;
+            w(out, chip, b.aspects.unknown_8c01())?;
             w(out, chip, blit_cntl)?;
             w(
                 out,
@@ -399,6 +425,7 @@ mod tests {
             ifmt: A6xx2dIfmt::R2D_INT32,
             kind: DstKind::Uint,
             rotate: A6xxRotation::ROTATE_0,
+            aspects: Aspects::All,
         }
     }
 

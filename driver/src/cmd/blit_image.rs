@@ -9,7 +9,7 @@ use std::sync::Arc;
 use ash::vk;
 use parsnip_registers::enums::A6xxRotation;
 
-use super::blit2d::{Blit, Source};
+use super::blit2d::{Aspects, Blit, Source};
 use super::buffer::Recording;
 use super::copy_image::urect;
 use super::image_surface::{self, image_surface, render_format, sample_format};
@@ -139,6 +139,7 @@ impl Recording {
                     ifmt: d_fmt.ifmt,
                     kind: d_fmt.kind,
                     rotate,
+                    aspects: Aspects::All,
                 });
             }
         }

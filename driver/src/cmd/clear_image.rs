@@ -13,9 +13,9 @@ use std::sync::Arc;
 
 use ash::vk;
 use parsnip_compiler::ir::eval::f32_to_f16;
-use parsnip_registers::enums::{A6xx2dIfmt, A6xxRotation};
+use parsnip_registers::enums::{A3xxColorSwap, A6xx2dIfmt, A6xxFormat, A6xxRotation};
 
-use super::blit2d::{Blit, Source};
+use super::blit2d::{Aspects, Blit, DstKind, Source};
 use super::buffer::Recording;
 use super::copy_image::urect;
 use super::image_surface::{self, image_surface, raw_format, render_format, BlitFormat};
@@ -100,6 +100,80 @@ fn multisampled_solid(
     Some((raw, out))
 }
 
+/// A D24S8 (or X8_D24) texel as the 2D engine writes it: through its
+/// R8G8B8A8 view, the 24-bit depth in R (low byte), G and B, the stencil
+/// in A, in UNORM8 (each value the byte it is), as Turnip clears Z24S8.
+const Z24S8_AS_RGBA8: BlitFormat = BlitFormat {
+    hw: A6xxFormat::FMT6_Z24_UNORM_S8_UINT_AS_R8G8B8A8,
+    swap: A3xxColorSwap::WZYX,
+    ifmt: A6xx2dIfmt::R2D_UNORM8,
+    kind: DstKind::Float,
+    srgb: false,
+    bytes: 4,
+};
+
+/// The solid colour of a D24S8 clear to `depth` and `stencil`.
+fn z24s8_colour(depth: f32, stencil: u32) -> [u32; 4] {
+    let z = (f64::from(depth.clamp(0.0, 1.0)) * f64::from(0xff_ffffu32)).round() as u32;
+    [z & 0xff, z >> 8 & 0xff, z >> 16 & 0xff, stencil & 0xff]
+}
+
+/// Each clear of `mask`'s aspects of `image`: the aspect whose plane it
+/// writes, the format it writes it in, the solid colour and which
+/// components of a shared texel it writes. D24S8's two aspects share a
+/// texel: one blit writes both, or one of them through the RB's aspect
+/// mask.
+#[allow(clippy::type_complexity)]
+fn aspect_clears(
+    image: &Image,
+    mask: vk::ImageAspectFlags,
+    colour: &impl Fn(vk::ImageAspectFlags, &BlitFormat) -> [u32; 4],
+    command: &str,
+) -> VkResult<Vec<(vk::ImageAspectFlags, BlitFormat, [u32; 4], Aspects)>> {
+    use vk::ImageAspectFlags as A;
+    let mut out = Vec::new();
+    if image.plane(A::DEPTH).format.hw == A6xxFormat::FMT6_Z24_UNORM_S8_UINT
+        && image.format.is_depth_or_stencil()
+    {
+        let (depth, stencil) = (mask.contains(A::DEPTH), mask.contains(A::STENCIL));
+        let fmt = Z24S8_AS_RGBA8;
+        let z = f32::from_bits(colour(A::DEPTH, &fmt)[0]);
+        let s = colour(A::STENCIL, &fmt)[0];
+        let has_stencil = image.format.aspects().contains(A::STENCIL);
+        let aspects = match (depth, stencil) {
+            // X8_D24's X byte is undefined: all of the texel is written.
+            (true, true) => Aspects::All,
+            (true, false) if !has_stencil => Aspects::All,
+            (true, false) => Aspects::Depth,
+            (false, true) => Aspects::Stencil,
+            (false, false) => return Ok(out),
+        };
+        out.push((A::DEPTH, fmt, z24s8_colour(z, s), aspects));
+        return Ok(out);
+    }
+    for aspect in [A::COLOR, A::DEPTH, A::STENCIL] {
+        if !mask.contains(aspect) {
+            continue;
+        }
+        let f = image.plane(aspect).format;
+        let f = if aspect == A::STENCIL {
+            formats::format(vk::Format::S8_UINT).expect("S8 in the table")
+        } else {
+            f
+        };
+        let Some(fmt) = render_format(f) else {
+            eprintln!(
+                "parsnip: {command}: {:?} cannot be cleared",
+                image.desc.format
+            );
+            return Err(vk::Result::ERROR_UNKNOWN);
+        };
+        let c = colour(aspect, &fmt);
+        out.push((aspect, fmt, c, Aspects::All));
+    }
+    Ok(out)
+}
+
 impl Recording {
     /// The blits clearing `ranges` of `image`, each within `area` if given
     /// (a render area or an attachment clear's rectangle).
@@ -122,31 +196,15 @@ impl Recording {
                 eprintln!("parsnip: {command}: range {r:?} is outside the image");
                 return Err(vk::Result::ERROR_UNKNOWN);
             }
-            for aspect in [
-                vk::ImageAspectFlags::COLOR,
-                vk::ImageAspectFlags::DEPTH,
-                vk::ImageAspectFlags::STENCIL,
-            ] {
-                if !r.aspect_mask.contains(aspect) {
-                    continue;
-                }
-                let f = image.plane(aspect).format;
-                let f = if aspect == vk::ImageAspectFlags::STENCIL {
-                    formats::format(vk::Format::S8_UINT).expect("S8 in the table")
-                } else {
-                    f
-                };
-                // D24S8 has no 2D format (its aspects share a texel).
-                let Some(fmt) = render_format(f) else {
-                    eprintln!(
-                        "parsnip: {command}: {:?} cannot be cleared",
-                        image.desc.format
-                    );
-                    return Err(vk::Result::ERROR_UNKNOWN);
-                };
-                let c = colour(aspect, &fmt);
+            for (aspect, fmt, c, aspects) in aspect_clears(image, r.aspect_mask, &colour, command)?
+            {
                 let samples = image.desc.samples;
                 let (fmt, c) = if samples > 1 {
+                    let f = if aspect == vk::ImageAspectFlags::STENCIL {
+                        formats::format(vk::Format::S8_UINT).expect("S8 in the table")
+                    } else {
+                        image.plane(aspect).format
+                    };
                     let Some(alias) = multisampled_solid(f, &fmt, c, samples) else {
                         eprintln!(
                             "parsnip: {command}: {:?} with {samples} samples cannot be cleared",
@@ -180,6 +238,7 @@ impl Recording {
                             ifmt: fmt.ifmt,
                             kind: fmt.kind,
                             rotate: A6xxRotation::ROTATE_0,
+                            aspects,
                         });
                     }
                 }

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use ash::vk;
 use parsnip_registers::enums::{A3xxColorSwap, A6xxRotation, A6xxTileMode};
 
-use super::blit2d::{self, Blit, Source, Surface};
+use super::blit2d::{self, Aspects, Blit, Source, Surface};
 use super::buffer::Recording;
 use super::image_surface::{
     self, buffer_pieces, copy_format, image_surface, raw_format, BlitFormat, BufferRect,
@@ -265,6 +265,7 @@ impl Recording {
                             ifmt: fmt.ifmt,
                             kind: fmt.kind,
                             rotate: A6xxRotation::ROTATE_0,
+                            aspects: Aspects::All,
                         }
                     } else {
                         Blit {
@@ -278,6 +279,7 @@ impl Recording {
                             ifmt: fmt.ifmt,
                             kind: fmt.kind,
                             rotate: A6xxRotation::ROTATE_0,
+                            aspects: Aspects::All,
                         }
                     });
                 }
@@ -397,6 +399,7 @@ impl Recording {
                     ifmt: fmt.ifmt,
                     kind: fmt.kind,
                     rotate: A6xxRotation::ROTATE_0,
+                    aspects: Aspects::All,
                 });
             }
         }

@@ -22,13 +22,14 @@ use parsnip_hw_state::graphics::{
     program_framebuffer, program_vertex_buffers, program_viewport, ColorBuffer, DepthBuffer,
     FlagBuffer, Framebuffer, VertexBuffer, Viewport,
 };
-use parsnip_registers::enums::{A4xxIndexSize, A6xxDepthFormat};
+use parsnip_registers::enums::{A4xxIndexSize, A6xxDepthFormat, PcDiPrimtype};
 
 use super::blit2d::Surface;
 use super::buffer::Recording;
 use super::descriptor_bindings::{DescriptorBindings, EMIT_DWORDS as DESCRIPTOR_DWORDS};
 use super::dispatch::copy_push_constants;
 use super::draw_state::{set_group, StateGroup, SET_GROUP_DWORDS};
+use super::dynamic_state::DynamicRecording;
 use super::image_surface::{image_surface, sample_format};
 use super::load_state::{load_stage_consts, LoadStage, LOAD_STATE_DWORDS};
 use crate::buffer::Buffer;
@@ -55,6 +56,8 @@ pub struct GraphicsState {
     index: Option<(Bound, vk::IndexType)>,
     viewport: Option<[f32; 6]>,
     scissor: Option<[u32; 4]>,
+    /// The rest of the dynamic state.
+    pub dynamic: DynamicRecording,
     /// What the stream no longer has programmed.
     pipeline_dirty: bool,
     vertex_buffers_dirty: bool,
@@ -84,6 +87,7 @@ impl GraphicsState {
         self.viewport_dirty = true;
         self.framebuffer_dirty = true;
         self.descriptors.invalidate();
+        self.dynamic.invalidate();
     }
 }
 
@@ -177,9 +181,10 @@ impl Recording {
             g.scissor = Some(s);
             g.viewport_dirty = true;
         }
-        // The strides are the pipeline's.
+        // The strides may be the pipeline's.
         g.vertex_buffers_dirty = true;
         g.pipeline_dirty = true;
+        g.dynamic.bind(&pipeline);
         g.pipeline = Some(pipeline.clone());
         self.keep(pipeline);
         Ok(())
@@ -191,13 +196,41 @@ impl Recording {
         first: u32,
         buffers: &[(Arc<Buffer>, u64)],
     ) -> VkResult<()> {
-        let command = "vkCmdBindVertexBuffers";
+        let buffers: Vec<_> = buffers
+            .iter()
+            .map(|(b, offset)| (b.clone(), *offset, vk::WHOLE_SIZE, None))
+            .collect();
+        self.bind_vertex_buffers2("vkCmdBindVertexBuffers", first, &buffers)
+    }
+
+    /// `vkCmdBindVertexBuffers2`: each buffer from its offset, of its size
+    /// (`VK_WHOLE_SIZE`: to its end), and its binding's stride if given
+    /// (for pipelines whose strides are dynamic).
+    pub fn bind_vertex_buffers2(
+        &mut self,
+        command: &str,
+        first: u32,
+        buffers: &[(Arc<Buffer>, u64, u64, Option<u64>)],
+    ) -> VkResult<()> {
         if first as usize + buffers.len() > MAX_VERTEX_BUFFERS {
             return fail(command, "bindings past the 32 there are");
         }
-        for (i, (buffer, offset)) in buffers.iter().enumerate() {
-            let b = bound(buffer, *offset, command)?;
-            self.graphics.vertex_buffers[first as usize + i] = Some(b);
+        for (i, (buffer, offset, size, stride)) in buffers.iter().enumerate() {
+            let mut b = bound(buffer, *offset, command)?;
+            if *size != vk::WHOLE_SIZE {
+                if *size > b.size {
+                    return fail(command, "a size past the end of the buffer");
+                }
+                b.size = *size;
+            }
+            let slot = first as usize + i;
+            self.graphics.vertex_buffers[slot] = Some(b);
+            if let Some(stride) = stride {
+                let Ok(stride) = u32::try_from(*stride) else {
+                    return fail(command, "a stride past 32 bits");
+                };
+                self.graphics.dynamic.values.strides[slot] = stride;
+            }
             self.keep(buffer.clone());
         }
         self.graphics.vertex_buffers_dirty = true;
@@ -259,7 +292,7 @@ impl Recording {
         first_vertex: u32,
         first_instance: u32,
     ) -> VkResult<()> {
-        let pipeline = self.draw_state("vkCmdDraw")?;
+        let (pipeline, primitive) = self.draw_state("vkCmdDraw", 32)?;
         if vertices == 0 || instances == 0 {
             return Ok(());
         }
@@ -270,7 +303,7 @@ impl Recording {
         )?;
         self.cs.emit(DRAW_DWORDS, |r| {
             draw_offsets(r, first_vertex as i32, first_instance)?;
-            draw_auto(r, pipeline.primitive, vertices, instances)
+            draw_auto(r, primitive, vertices, instances)
         })
     }
 
@@ -284,25 +317,18 @@ impl Recording {
         first_instance: u32,
     ) -> VkResult<()> {
         let command = "vkCmdDrawIndexed";
-        let pipeline = self.draw_state(command)?;
         let Some((b, ty)) = self.graphics.index else {
             return fail(command, "no index buffer is bound");
         };
-        let buffer = self.index_buffer(command, &pipeline, b, ty)?;
+        let (buffer, bits) = index_buffer(b, ty);
+        let (pipeline, primitive) = self.draw_state(command, bits)?;
         if indices == 0 || instances == 0 {
             return Ok(());
         }
         self.emit_consts(command, &pipeline, Some((vertex_offset, first_instance)))?;
         self.cs.emit(DRAW_DWORDS + 4, |r| {
             draw_offsets(r, vertex_offset, first_instance)?;
-            draw_indexed(
-                r,
-                pipeline.primitive,
-                buffer,
-                first_index,
-                indices,
-                instances,
-            )
+            draw_indexed(r, primitive, buffer, first_index, indices, instances)
         })
     }
 
@@ -330,50 +356,26 @@ impl Recording {
         }
         let b = bound(&buffer, offset, command)?;
         self.keep(buffer);
-        let pipeline = self.draw_state(command)?;
         let indices = if indexed {
             let Some((ib, ty)) = self.graphics.index else {
                 return fail(command, "no index buffer is bound");
             };
-            Some(self.index_buffer(command, &pipeline, ib, ty)?)
+            Some(index_buffer(ib, ty))
         } else {
             None
         };
+        let bits = indices.map_or(32, |(_, bits)| bits);
+        let (pipeline, primitive) = self.draw_state(command, bits)?;
+        let indices = indices.map(|(ib, _)| ib);
         self.emit_consts(command, &pipeline, None)?;
         for i in 0..count {
             let at = b.iova + u64::from(i) * u64::from(stride);
             self.cs.emit(DRAW_DWORDS, |r| match indices {
-                Some(ib) => draw_indexed_indirect(r, pipeline.primitive, ib, at),
-                None => draw_indirect(r, pipeline.primitive, at),
+                Some(ib) => draw_indexed_indirect(r, primitive, ib, at),
+                None => draw_indirect(r, primitive, at),
             })?;
         }
         Ok(())
-    }
-
-    /// The bound index buffer as a draw reads it.
-    fn index_buffer(
-        &self,
-        command: &str,
-        pipeline: &GraphicsPipeline,
-        b: Bound,
-        ty: vk::IndexType,
-    ) -> VkResult<IndexBuffer> {
-        if pipeline.restart && ty != vk::IndexType::UINT32 {
-            return fail(
-                command,
-                "primitive restart with 16-bit indices is not supported yet",
-            );
-        }
-        let (size, bytes) = match ty {
-            vk::IndexType::UINT16 => (A4xxIndexSize::INDEX4_SIZE_16_BIT, 2),
-            _ => (A4xxIndexSize::INDEX4_SIZE_32_BIT, 4),
-        };
-        Ok(IndexBuffer {
-            size,
-            base: b.iova,
-            // Indices past the buffer are not read (the draw's maximum).
-            max: (b.size / bytes).min(u64::from(u32::MAX)) as u32,
-        })
     }
 
     /// Loads each stage's const file (push constants, and the draw's base
@@ -419,8 +421,13 @@ impl Recording {
         Ok(())
     }
 
-    /// Programs what changed before a draw; the pipeline drawn with.
-    fn draw_state(&mut self, command: &str) -> VkResult<Arc<GraphicsPipeline>> {
+    /// Programs what changed before a draw with `index_bits`-bit indices
+    /// (32 without); the pipeline drawn with and the primitive type.
+    fn draw_state(
+        &mut self,
+        command: &str,
+        index_bits: u32,
+    ) -> VkResult<(Arc<GraphicsPipeline>, PcDiPrimtype)> {
         let Some(pass) = self.pass.as_deref() else {
             return fail(command, "draws outside a render pass");
         };
@@ -470,8 +477,10 @@ impl Recording {
             self.graphics.viewport_dirty = false;
         }
         if self.graphics.vertex_buffers_dirty {
-            let mut buffers = Vec::with_capacity(pipeline.strides.len());
-            for (slot, &stride) in pipeline.strides.iter().enumerate() {
+            let slots = pipeline.fetch_slots as usize;
+            let strides = &self.graphics.dynamic.values.strides[..slots];
+            let mut buffers = Vec::with_capacity(slots);
+            for (slot, &stride) in strides.iter().enumerate() {
                 let b = self.graphics.vertex_buffers[slot].unwrap_or_default();
                 buffers.push(VertexBuffer {
                     base: b.iova,
@@ -496,6 +505,22 @@ impl Recording {
             })?;
             self.graphics.pipeline_dirty = false;
         }
-        Ok(pipeline)
+        self.emit_dynamic(&pipeline, index_bits)?;
+        Ok((pipeline, self.graphics.dynamic.values.topology))
     }
+}
+
+/// The bound index buffer as a draw reads it, and its index size in bits.
+fn index_buffer(b: Bound, ty: vk::IndexType) -> (IndexBuffer, u32) {
+    let (size, bytes) = match ty {
+        vk::IndexType::UINT16 => (A4xxIndexSize::INDEX4_SIZE_16_BIT, 2),
+        _ => (A4xxIndexSize::INDEX4_SIZE_32_BIT, 4),
+    };
+    let buffer = IndexBuffer {
+        size,
+        base: b.iova,
+        // Indices past the buffer are not read (the draw's maximum).
+        max: (b.size / bytes).min(u64::from(u32::MAX)) as u32,
+    };
+    (buffer, bytes as u32 * 8)
 }

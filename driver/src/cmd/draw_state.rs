@@ -25,6 +25,12 @@ pub enum StateGroup {
     ComputeProgram = 0,
     /// A graphics pipeline's state (`pipeline::graphics`).
     GraphicsPipeline = 1,
+    /// The dynamic state's groups (`cmd::dynamic_state`), from 16 so that
+    /// the pipeline's own groups can grow below them.
+    DynamicRasterization = 16,
+    DynamicDepthStencil = 17,
+    DynamicPrimitive = 18,
+    DynamicBlendConstants = 19,
 }
 
 /// An IB of state built once: where it is and how long.

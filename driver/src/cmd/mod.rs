@@ -9,8 +9,9 @@
 //! - [`blit2d`]: the 2D engine's state for one blit, [`image_surface`]:
 //!   images and buffers as the engine's surfaces;
 //! - [`pass`]: render passes, recorded into their own stream;
-//! - [`draw`]: graphics pipelines, vertex and index buffers, dynamic state
-//!   and draws;
+//! - [`draw`]: graphics pipelines, vertex and index buffers, the viewport
+//!   and scissor, and draws; [`dynamic_state`]: the rest of the dynamic
+//!   state, emitted as groups at draw time;
 //! - [`dispatch`], [`transfer`], [`copy_image`], [`blit_image`],
 //!   [`clear_image`], [`resolve`], [`barrier`], [`query`], [`event`],
 //!   [`buffer_marker`]: the commands; [`descriptor_bindings`]: each bind
@@ -31,6 +32,7 @@ pub mod descriptor_bindings;
 pub mod dispatch;
 pub mod draw;
 pub mod draw_state;
+pub mod dynamic_state;
 pub mod event;
 pub mod image_surface;
 pub mod init_state;

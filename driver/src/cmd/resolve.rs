@@ -20,7 +20,7 @@ use std::sync::Arc;
 use ash::vk;
 use parsnip_registers::enums::A6xxRotation;
 
-use super::blit2d::{Blit, Source};
+use super::blit2d::{Aspects, Blit, Source};
 use super::buffer::Recording;
 use super::cache::CacheOps;
 use super::copy_image::{rect_of, urect};
@@ -113,6 +113,7 @@ pub fn resolve_blit(
         ifmt: d_fmt.ifmt,
         kind: d_fmt.kind,
         rotate: A6xxRotation::ROTATE_0,
+        aspects: Aspects::All,
     }))
 }
 

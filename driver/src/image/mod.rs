@@ -709,8 +709,12 @@ mod tests {
         assert!(format_properties(vk::Format::R32_UINT, t, o, shaders, none).is_ok());
         let attached = vk::ImageUsageFlags::COLOR_ATTACHMENT;
         assert!(format_properties(vk::Format::R8G8B8A8_UNORM, t, o, attached, none).is_ok());
+        let depth_stencil = vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT;
+        assert!(
+            format_properties(vk::Format::D24_UNORM_S8_UINT, t, o, depth_stencil, none).is_ok()
+        );
         for (format, usage, flags) in [
-            // Input attachments are not read yet; D24S8 has no 2D clear.
+            // Input attachments are not read yet; D24S8 is not copied.
             (
                 vk::Format::R8G8B8A8_UNORM,
                 vk::ImageUsageFlags::INPUT_ATTACHMENT,
@@ -718,7 +722,7 @@ mod tests {
             ),
             (
                 vk::Format::D24_UNORM_S8_UINT,
-                vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT,
+                vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_DST,
                 none,
             ),
             // sRGB has no storage format; depth is not sampled yet.

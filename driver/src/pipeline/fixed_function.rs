@@ -153,16 +153,15 @@ pub fn input_assembly(
     Ok(primitive)
 }
 
-/// Rasterisation: culling, winding, polygon mode, line width, depth bias.
+/// Rasterisation: culling, winding, polygon mode, line width, depth bias,
+/// rasterizer discard.
 /// Depth clamp (to the viewport's depth range, which is dynamic state) is
 /// not built yet.
 pub fn rasterization(
     p: &mut Pipeline,
     info: &vk::PipelineRasterizationStateCreateInfo<'_>,
 ) -> VkResult<()> {
-    if info.rasterizer_discard_enable == vk::TRUE {
-        return refuse("rasterizer discard");
-    }
+    p.discard = info.rasterizer_discard_enable == vk::TRUE;
     p.cull_front = info.cull_mode.contains(vk::CullModeFlags::FRONT);
     p.cull_back = info.cull_mode.contains(vk::CullModeFlags::BACK);
     p.front_cw = info.front_face == vk::FrontFace::CLOCKWISE;
@@ -363,7 +362,8 @@ mod tests {
             "depth clamp is refused"
         );
         let discard = info.rasterizer_discard_enable(true);
-        assert!(rasterization(&mut p, &discard).is_err());
+        rasterization(&mut p, &discard).unwrap();
+        assert!(p.discard);
     }
 
     #[test]

@@ -12,10 +12,15 @@
 //! sets bound), so the pipeline has only to say which descriptor kinds
 //! each stage reads bindless (SP_VS_CONFIG, SP_FS_CONFIG).
 //!
+//! The state Vulkan lets a command buffer set (`dynamic_state`) is left
+//! out of that IB: the pipeline keeps its values, and the draws emit
+//! them as groups of their own.
+//!
 //! What is not built yet is refused with a message naming it
 //! (`VK_ERROR_UNKNOWN`, which creation may return), never drawn wrong:
-//! sample shading, several viewports, dynamic state other than the
-//! viewport and scissor, unused colour attachments, stencil.
+//! sample shading, several viewports, the dynamic states of
+//! `VK_EXT_extended_dynamic_state3` and others not listed in
+//! `dynamic_state`, unused colour attachments.
 
 use std::sync::Arc;
 
@@ -23,13 +28,14 @@ use ash::vk;
 use parsnip_compiler::backend::CompiledShader;
 use parsnip_compiler::varying_linkage::link;
 use parsnip_hw_state::graphics::{
-    fetch_count, program_pipeline, Depth, Pipeline, PrivateMemory as HwPrivate, Target,
+    fetch_count, program_pipeline_static, Depth, Pipeline, PrivateMemory as HwPrivate, Target,
 };
 use parsnip_hw_state::{StateWriter, NONE};
-use parsnip_registers::enums::{A6xxDepthFormat, AdrenoCompareFunc, PcDiPrimtype};
+use parsnip_registers::enums::{A6xxDepthFormat, AdrenoCompareFunc};
 
 use super::binary::ConstLayout;
 use super::compile::{binary_from_compiled, compile_stage, CompileRequest, SpecConstant};
+use super::dynamic_state::{pipeline_values, DynamicMask, DynamicValues, FixedParts};
 use super::fixed_function;
 use super::multisample::{multisample, Multisample};
 use super::program::PrivateMemory;
@@ -85,12 +91,16 @@ pub struct GraphicsPipelineDesc<'a> {
 /// alive through its own objects otherwise).
 pub struct GraphicsPipeline {
     pub layout: Arc<PipelineLayout>,
-    pub primitive: PcDiPrimtype,
     /// The pipeline's state, programmed once.
     pub state: StateIb,
-    /// Each fetch slot's stride (the vertex binding's), for the draws'
-    /// vertex buffers.
-    pub strides: Vec<u32>,
+    /// The vertex buffers' fetch slots (one past the highest binding
+    /// read).
+    pub fetch_slots: u32,
+    /// Which states the command buffer sets, the pipeline's values of
+    /// the others, and what lowering them needs of the pipeline.
+    pub dynamic: DynamicMask,
+    pub values: DynamicValues,
+    pub fixed: FixedParts,
     /// The viewport and scissor when they are not dynamic.
     pub viewport: Option<[f32; 6]>,
     pub scissor: Option<[u32; 4]>,
@@ -100,8 +110,6 @@ pub struct GraphicsPipeline {
     pub has_depth: bool,
     /// The depth attachment's format, if the subpass has one.
     pub depth_format: Option<A6xxDepthFormat>,
-    /// Primitive restart (at the all-ones index of 32-bit indices).
-    pub restart: bool,
     /// Where each stage reads its push constants and draw parameters
     /// (gl_BaseVertex, gl_BaseInstance and what gl_InstanceIndex adds),
     /// loaded at each draw.
@@ -181,22 +189,15 @@ fn check_unsupported(desc: &GraphicsPipelineDesc<'_>) -> VkResult<()> {
     if desc.viewports.len() > 1 || desc.scissors.len() > 1 {
         return refuse("more than one viewport or scissor is not supported yet");
     }
-    for d in &desc.dynamic {
-        if !matches!(*d, vk::DynamicState::VIEWPORT | vk::DynamicState::SCISSOR) {
-            return refuse(format!("dynamic state {d:?} is not supported yet"));
-        }
-    }
-    if desc
-        .depth_stencil
-        .is_some_and(|d| d.stencil_test_enable == vk::TRUE)
-    {
-        return refuse("stencil testing is not supported yet");
+    if let Err(d) = DynamicMask::from_states(&desc.dynamic) {
+        return refuse(format!("dynamic state {d:?} is not supported yet"));
     }
     Ok(())
 }
 
-/// The subpass's colour targets and depth, for the pipeline.
-fn targets(p: &mut Pipeline, pass: &RenderPass, subpass: u32) -> VkResult<bool> {
+/// The subpass's colour targets and depth, for the pipeline; whether it
+/// has a depth attachment, and whether that has stencil.
+fn targets(p: &mut Pipeline, pass: &RenderPass, subpass: u32) -> VkResult<(bool, bool)> {
     let Some(sub) = pass.desc.subpasses.get(subpass as usize) else {
         return refuse(format!("the render pass has no subpass {subpass}"));
     };
@@ -218,8 +219,11 @@ fn targets(p: &mut Pipeline, pass: &RenderPass, subpass: u32) -> VkResult<bool> 
         p.targets.push(t);
     }
     let depth = sub.depth_stencil.and_then(|r| r.attachment);
+    let mut stencil = false;
     if let Some(a) = depth {
-        let format = depth_format(pass.desc.attachments[a as usize].format)?;
+        let vk_format = pass.desc.attachments[a as usize].format;
+        stencil = vk_format == vk::Format::D24_UNORM_S8_UINT;
+        let format = depth_format(vk_format)?;
         p.depth = Some(Depth {
             format,
             test: false,
@@ -229,7 +233,7 @@ fn targets(p: &mut Pipeline, pass: &RenderPass, subpass: u32) -> VkResult<bool> 
             clamp: None,
         });
     }
-    Ok(depth.is_some())
+    Ok((depth.is_some(), stencil))
 }
 
 impl GraphicsPipeline {
@@ -272,8 +276,8 @@ impl GraphicsPipeline {
         let fs_private = private_memory(device, &fs, &mut private_bos)?;
 
         let mut p = Pipeline::new(0, None, None);
-        let has_depth = targets(&mut p, &desc.render_pass, desc.subpass)?;
-        let primitive = fixed_function::input_assembly(&mut p, &desc.input_assembly)?;
+        let (has_depth, has_stencil) = targets(&mut p, &desc.render_pass, desc.subpass)?;
+        fixed_function::input_assembly(&mut p, &desc.input_assembly)?;
         fixed_function::rasterization(&mut p, &desc.rasterization)?;
         multisample(&mut p, &desc.multisample)?;
         if let Some(ds) = &desc.depth_stencil {
@@ -301,7 +305,7 @@ impl GraphicsPipeline {
             p.vs_private = vs_private;
             p.fs_private = fs_private;
             let mut w = StateWriter::new(device.gpu.chip());
-            program_pipeline(&mut w, p).map_err(register_error)?;
+            program_pipeline_static(&mut w, p).map_err(register_error)?;
             Ok(w)
         };
         // The state depends on where the code is: sized first, then built
@@ -314,34 +318,48 @@ impl GraphicsPipeline {
         let built = state(bo.iova(), &mut p)?;
         bo.write_dwords(vs_bytes + fs_bytes, &built.dwords)?;
 
-        let slots = fetch_count(&p);
-        let strides = (0..slots)
-            .map(|slot| {
-                desc.bindings
-                    .iter()
-                    .find(|b| b.binding == slot)
-                    .map_or(0, |b| b.stride)
-            })
+        let strides: Vec<(u32, u32)> = desc
+            .bindings
+            .iter()
+            .map(|b| (b.binding, b.stride))
             .collect();
+        let values = pipeline_values(
+            &desc.input_assembly,
+            &desc.rasterization,
+            desc.depth_stencil.as_ref(),
+            p.blend_constant,
+            &strides,
+        )?;
+        let fixed = FixedParts {
+            depth_format: p.depth.map(|d| d.format),
+            has_stencil,
+            provoking_last: p.provoking_last,
+            depth_clamp: p.depth.and_then(|d| d.clamp),
+        };
         let dynamic = |d| desc.dynamic.contains(&d);
+        let viewport_dynamic =
+            dynamic(vk::DynamicState::VIEWPORT) || dynamic(vk::DynamicState::VIEWPORT_WITH_COUNT);
+        let scissor_dynamic =
+            dynamic(vk::DynamicState::SCISSOR) || dynamic(vk::DynamicState::SCISSOR_WITH_COUNT);
         Ok(Arc::new(GraphicsPipeline {
             layout: desc.layout.clone(),
-            primitive,
             state: StateIb {
                 iova: bo.iova() + vs_bytes + fs_bytes,
                 dwords: built.dwords.len() as u32,
             },
-            strides,
-            viewport: (!dynamic(vk::DynamicState::VIEWPORT))
+            fetch_slots: fetch_count(&p),
+            dynamic: DynamicMask::from_states(&desc.dynamic).unwrap_or_default(),
+            values,
+            fixed,
+            viewport: (!viewport_dynamic)
                 .then(|| desc.viewports.first().map(fixed_function::viewport))
                 .flatten(),
-            scissor: (!dynamic(vk::DynamicState::SCISSOR))
+            scissor: (!scissor_dynamic)
                 .then(|| desc.scissors.first().map(fixed_function::scissor))
                 .flatten(),
             color_count: p.targets.len() as u32,
             has_depth,
             depth_format: p.depth.map(|d| d.format),
-            restart: p.restart.is_some(),
             vs_consts: binary_from_compiled(&vs).consts,
             fs_consts: binary_from_compiled(&fs).consts,
             bo,

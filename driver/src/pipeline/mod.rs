@@ -8,6 +8,7 @@ pub mod binary;
 pub mod cache;
 pub mod compile;
 pub mod compute;
+pub mod dynamic_state;
 pub mod fixed_function;
 pub mod graphics;
 pub mod multisample;
