@@ -131,10 +131,17 @@ impl PhysicalDevice {
     /// format in the shader: typed `ldib`/`stib` convert through the view's
     /// format in its descriptor (tests/texel_buffers.rs runs every storage
     /// format so); 16-bit integers, in half registers (the compiler's int16
-    /// and storage16 tests, the cts's sixteen_bit case).
+    /// and storage16 tests, the cts's sixteen_bit case). Occlusion queries
+    /// are exact (the RB counts every sample that passes, ZPASS_DONE reads
+    /// the count), so precise ones are offered, and they may be active
+    /// while secondaries run (the count runs across the secondaries' IBs):
+    /// the cts's draws.occlusion_query_counts and
+    /// draws.two_secondaries_and_primary_draws cases.
     pub fn features(&self) -> vk::PhysicalDeviceFeatures {
         vk::PhysicalDeviceFeatures::default()
             .robust_buffer_access(true)
+            .occlusion_query_precise(true)
+            .inherited_queries(true)
             .shader_int64(true)
             .shader_int16(true)
             .shader_storage_image_read_without_format(true)

@@ -9,10 +9,12 @@
 //!
 //! - [`sink`]: where packets go, and a growing buffer of them;
 //! - [`graphics`]: a graphics pipeline's state, group by group;
-//! - [`draw`]: render-mode markers and draw packets.
+//! - [`draw`]: render-mode markers and draw packets;
+//! - [`occlusion`]: occlusion query sample counts.
 
 pub mod draw;
 pub mod graphics;
+pub mod occlusion;
 pub mod sink;
 
 pub use sink::{PacketSink, StateWriter};

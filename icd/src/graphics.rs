@@ -8,8 +8,7 @@
 //! `vkCreateGraphicsPipelines` refuses state it cannot draw with
 //! `VK_ERROR_UNKNOWN` and a message naming it, leaving that pipeline
 //! `VK_NULL_HANDLE`; a `vkCmd*` that needs what does not exist yet (the
-//! dynamic states other than viewport and scissor, queries
-//! begun and ended) marks the command buffer failed: `vkEndCommandBuffer`
+//! dynamic states other than viewport and scissor) marks the command buffer failed: `vkEndCommandBuffer`
 //! returns `VK_ERROR_FEATURE_NOT_PRESENT`, so the buffer never becomes
 //! executable and cannot be submitted as if it had worked.
 
@@ -405,17 +404,29 @@ pub unsafe extern "system" fn vkCmdDrawIndexedIndirect(
 
 pub unsafe extern "system" fn vkCmdBeginQuery(
     command_buffer: vk::CommandBuffer,
-    _pool: vk::QueryPool,
-    _query: u32,
+    pool: vk::QueryPool,
+    query: u32,
     _flags: vk::QueryControlFlags,
 ) {
-    needs_graphics_pipelines("vkCmdBeginQuery", command_buffer);
+    record_with(
+        "vkCmdBeginQuery",
+        command_buffer,
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        || unsafe { handles::query_pool(pool) },
+        |rec, p| rec.begin_query(p, query),
+    );
 }
 
 pub unsafe extern "system" fn vkCmdEndQuery(
     command_buffer: vk::CommandBuffer,
-    _pool: vk::QueryPool,
-    _query: u32,
+    pool: vk::QueryPool,
+    query: u32,
 ) {
-    needs_graphics_pipelines("vkCmdEndQuery", command_buffer);
+    record_with(
+        "vkCmdEndQuery",
+        command_buffer,
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        || unsafe { handles::query_pool(pool) },
+        |rec, p| rec.end_query(p, query),
+    );
 }

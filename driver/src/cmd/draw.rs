@@ -32,7 +32,7 @@ use crate::buffer::Buffer;
 use crate::error::VkResult;
 use crate::image::view::ImageView;
 use crate::pipeline::binary::DriverParam;
-use crate::pipeline::graphics::GraphicsPipeline;
+use crate::pipeline::graphics::{depth_format, GraphicsPipeline};
 
 /// Vertex buffer bindings (VFD_FETCH has 32 entries, a6xx.xml).
 pub const MAX_VERTEX_BUFFERS: usize = 32;
@@ -154,6 +154,39 @@ const VERTEX_BUFFERS_DWORDS: usize = 3 * 3 * MAX_VERTEX_BUFFERS;
 const DRAW_DWORDS: usize = 2 * 3 + 8;
 
 impl Recording {
+    /// Programs the current subpass's attachments, in the primary that
+    /// renders the pass (a secondary's draws use what the primary
+    /// programmed before running them).
+    pub fn emit_framebuffer(&mut self) -> VkResult<()> {
+        self.graphics.framebuffer_dirty = false;
+        let Some(pass) = self.pass.as_deref() else {
+            return Ok(());
+        };
+        let subpass = &pass.pass.desc.subpasses[pass.subpass as usize];
+        let views = &pass.framebuffer.attachments;
+        let mut fb = Framebuffer {
+            width: pass.framebuffer.width,
+            height: pass.framebuffer.height,
+            colors: Vec::new(),
+            depth: None,
+        };
+        for r in &subpass.colors {
+            let Some(a) = r.attachment else {
+                return fail(
+                    "vkCmdBeginRenderPass",
+                    "unused colour attachments are not supported yet",
+                );
+            };
+            fb.colors.push(color_buffer(&views[a as usize]));
+        }
+        if let Some(a) = subpass.depth_stencil.and_then(|r| r.attachment) {
+            let format = depth_format(pass.pass.desc.attachments[a as usize].format)?;
+            fb.depth = Some(depth_buffer(&views[a as usize], format));
+        }
+        self.cs
+            .emit(FRAMEBUFFER_DWORDS, |r| program_framebuffer(r, &fb))
+    }
+
     /// `vkCmdBindPipeline(GRAPHICS)`.
     pub fn bind_graphics_pipeline(&mut self, pipeline: Arc<GraphicsPipeline>) -> VkResult<()> {
         let g = &mut self.graphics;
@@ -409,13 +442,12 @@ impl Recording {
 
     /// Programs what changed before a draw; the pipeline drawn with.
     fn draw_state(&mut self, command: &str) -> VkResult<Arc<GraphicsPipeline>> {
-        let Some(pass) = self.pass.as_deref() else {
+        let Some((subpass, _)) = self.current_subpass() else {
             return fail(command, "draws outside a render pass");
         };
         let Some(pipeline) = self.graphics.pipeline.clone() else {
             return fail(command, "no graphics pipeline is bound");
         };
-        let subpass = &pass.pass.desc.subpasses[pass.subpass as usize];
         if subpass.colors.len() != pipeline.color_count as usize
             || subpass.depth_stencil.and_then(|r| r.attachment).is_some() != pipeline.has_depth
         {
@@ -423,30 +455,7 @@ impl Recording {
         }
         self.flush_pending()?;
         if self.graphics.framebuffer_dirty {
-            let pass = self.pass.as_deref().expect("checked above");
-            let subpass = &pass.pass.desc.subpasses[pass.subpass as usize];
-            let views = &pass.framebuffer.attachments;
-            let mut fb = Framebuffer {
-                width: pass.framebuffer.width,
-                height: pass.framebuffer.height,
-                colors: Vec::new(),
-                depth: None,
-            };
-            for r in &subpass.colors {
-                let a = r
-                    .attachment
-                    .expect("the pipeline refuses unused attachments");
-                fb.colors.push(color_buffer(&views[a as usize]));
-            }
-            if let Some(a) = subpass.depth_stencil.and_then(|r| r.attachment) {
-                let format = pipeline
-                    .depth_format
-                    .expect("the pipeline has a depth attachment");
-                fb.depth = Some(depth_buffer(&views[a as usize], format));
-            }
-            self.cs
-                .emit(FRAMEBUFFER_DWORDS, |r| program_framebuffer(r, &fb))?;
-            self.graphics.framebuffer_dirty = false;
+            self.emit_framebuffer()?;
         }
         if self.graphics.viewport_dirty {
             let (Some(viewport), Some(scissor)) = (self.graphics.viewport, self.graphics.scissor)

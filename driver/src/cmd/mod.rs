@@ -14,7 +14,8 @@
 //! - [`dispatch`], [`transfer`], [`copy_image`], [`blit_image`],
 //!   [`clear_image`], [`barrier`], [`query`], [`event`], [`buffer_marker`]:
 //!   the commands; [`push_descriptors`]: the command buffer's own
-//!   descriptor set; [`breadcrumb`]: what follows each when breadcrumbs are on.
+//!   descriptor set; [`breadcrumb`]: what follows each when breadcrumbs are on;
+//! - [`secondary`]: secondary command buffers and executing them.
 
 pub mod barrier;
 pub mod blit2d;
@@ -38,6 +39,7 @@ pub mod pass;
 pub mod pool;
 pub mod push_descriptors;
 pub mod query;
+pub mod secondary;
 pub mod stream;
 pub mod transfer;
 pub mod upload;
