@@ -68,14 +68,14 @@ pub const CASES: &[Case] = &[
 ];
 
 /// Turnip's triangle scene (apps/triangle.c): 64x64 RGBA8.
-const SIZE: (u32, u32) = (64, 64);
+pub(super) const SIZE: (u32, u32) = (64, 64);
 const RGBA8: vk::Format = vk::Format::R8G8B8A8_UNORM;
-const COLOR_LAYOUT: vk::ImageLayout = vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL;
+pub(super) const COLOR_LAYOUT: vk::ImageLayout = vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL;
 const DEPTH_LAYOUT: vk::ImageLayout = vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
 /// triangle.c's clear colour.
-const CLEAR: [f32; 4] = [0.1, 0.2, 0.3, 1.0];
+pub(super) const CLEAR: [f32; 4] = [0.1, 0.2, 0.3, 1.0];
 
-fn full() -> vk::Rect2D {
+pub(super) fn full() -> vk::Rect2D {
     vk::Rect2D {
         offset: vk::Offset2D { x: 0, y: 0 },
         extent: vk::Extent2D {
@@ -88,7 +88,7 @@ fn full() -> vk::Rect2D {
 /// A float colour as UNORM8 stores it (round to nearest; a value exactly
 /// between two codes may go either way, which the probes' tolerance of 1
 /// covers).
-fn unorm8(c: [f32; 4]) -> [u8; 4] {
+pub(super) fn unorm8(c: [f32; 4]) -> [u8; 4] {
     c.map(|v| (v.clamp(0.0, 1.0) * 255.0).round() as u8)
 }
 
@@ -123,7 +123,7 @@ fn pixel(img: &[u8], x: u32, y: u32) -> [u8; 4] {
 }
 
 /// Checks pixel (x, y) is `want` within 1 in each channel.
-fn probe(result: &mut CaseResult, img: &[u8], x: u32, y: u32, want: [u8; 4]) {
+pub(super) fn probe(result: &mut CaseResult, img: &[u8], x: u32, y: u32, want: [u8; 4]) {
     let got = pixel(img, x, y);
     let close = got.iter().zip(want).all(|(g, w)| g.abs_diff(w) <= 1);
     result.require(
@@ -134,13 +134,13 @@ fn probe(result: &mut CaseResult, img: &[u8], x: u32, y: u32, want: [u8; 4]) {
 
 /// A colour pass over a cleared 64x64 RGBA8 image (and a D16 depth
 /// attachment cleared to 1.0 if `with_depth`).
-struct Target {
-    pass: vk::RenderPass,
-    fb: vk::Framebuffer,
-    attachments: Vec<PassAttachment>,
+pub(super) struct Target {
+    pub(super) pass: vk::RenderPass,
+    pub(super) fb: vk::Framebuffer,
+    pub(super) attachments: Vec<PassAttachment>,
 }
 
-fn target(h: &mut Harness, with_depth: bool) -> Result<Target, Stop> {
+pub(super) fn target(h: &mut Harness, with_depth: bool) -> Result<Target, Stop> {
     let c = prepared_of_size(h, RGBA8, SIZE, color([0.0; 4]), COLOR_LAYOUT)?;
     let mut attachments = vec![PassAttachment {
         image: c,
@@ -197,7 +197,7 @@ fn triangle(h: &mut Harness) -> Result<CaseResult, Stop> {
 
 /// attributes.vert's vertex input: a position (x, y, z) and a colour
 /// (r, g, b, a) per vertex, 28 bytes apart; an offset (x, y) per instance.
-const ATTRIBUTES: [VertexBinding; 2] = [
+pub(super) const ATTRIBUTES: [VertexBinding; 2] = [
     VertexBinding {
         stride: 28,
         per_instance: false,
@@ -213,7 +213,7 @@ const ATTRIBUTES: [VertexBinding; 2] = [
     },
 ];
 
-fn floats(v: &[f32]) -> Vec<u8> {
+pub(super) fn floats(v: &[f32]) -> Vec<u8> {
     v.iter().flat_map(|f| f.to_le_bytes()).collect()
 }
 
@@ -336,7 +336,7 @@ fn depth_test(h: &mut Harness) -> Result<CaseResult, Stop> {
 /// An axis-aligned rectangle of NDC x in [x0, x1), y in [y0, y1) at depth
 /// `z` in colour `c`, as two counter-clockwise (in framebuffer
 /// coordinates, y down) triangles of attributes.vert's vertices.
-fn quad(x0: f32, y0: f32, x1: f32, y1: f32, z: f32, c: [f32; 3]) -> Vec<f32> {
+pub(super) fn quad(x0: f32, y0: f32, x1: f32, y1: f32, z: f32, c: [f32; 3]) -> Vec<f32> {
     let v = |x: f32, y: f32| [x, y, z, c[0], c[1], c[2], 1.0];
     [
         v(x0, y0),
@@ -352,14 +352,14 @@ fn quad(x0: f32, y0: f32, x1: f32, y1: f32, z: f32, c: [f32; 3]) -> Vec<f32> {
 /// attributes.vert's scene: the 64x64 target (with a D16 depth
 /// attachment if asked), a vertex buffer of `vertices` and the offset
 /// buffer of one instance at no offset.
-struct Scene {
-    t: Target,
-    vb: crate::harness::Buffer,
-    offsets: crate::harness::Buffer,
+pub(super) struct Scene {
+    pub(super) t: Target,
+    pub(super) vb: crate::harness::Buffer,
+    pub(super) offsets: crate::harness::Buffer,
 }
 
 impl Scene {
-    fn new(h: &mut Harness, vertices: &[f32], with_depth: bool) -> Result<Scene, Stop> {
+    pub(super) fn new(h: &mut Harness, vertices: &[f32], with_depth: bool) -> Result<Scene, Stop> {
         let t = target(h, with_depth)?;
         let vb = h.host_buffer_with(vk::BufferUsageFlags::VERTEX_BUFFER, &floats(vertices))?;
         let offsets =
@@ -368,7 +368,7 @@ impl Scene {
     }
 
     /// attributes.vert and colour.frag into the scene's pass.
-    fn desc(&self) -> GraphicsDesc<'static> {
+    pub(super) fn desc(&self) -> GraphicsDesc<'static> {
         let mut desc = GraphicsDesc::new(
             &shaders::ATTRIBUTES_VERT,
             &shaders::COLOUR_FRAG,

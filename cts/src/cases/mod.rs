@@ -12,11 +12,13 @@ pub mod copies_and_fills;
 pub mod device_addresses;
 pub mod dispatch;
 pub mod draws;
+pub mod draws_in_secondaries;
 pub mod image_shaders;
 pub mod images;
 pub mod indirect_dispatch;
 pub mod memory;
 pub mod non_semantic;
+pub mod occlusion_queries;
 mod one_dispatch;
 pub mod pipeline_cache;
 pub mod pipelines;
@@ -53,6 +55,8 @@ pub fn all() -> Vec<Case> {
         images::CASES,
         render_passes::CASES,
         draws::CASES,
+        draws_in_secondaries::CASES,
+        occlusion_queries::CASES,
         image_shaders::CASES,
         memory::CASES,
         timeline_semaphores::CASES,

@@ -42,6 +42,9 @@ pub struct Capabilities {
     pub dispatch_base: bool,
     /// `VK_KHR_pipeline_executable_properties` with `pipelineExecutableInfo`.
     pub pipeline_executable_info: bool,
+    /// `occlusionQueryPrecise` and `inheritedQueries`, enabled when offered.
+    pub occlusion_query_precise: bool,
+    pub inherited_queries: bool,
     /// `timestampValidBits` of the queue family the harness uses.
     pub timestamp_valid_bits: u32,
     /// Whether that queue family has graphics (blits, depth/stencil
@@ -339,6 +342,8 @@ impl PartialHarness {
             robust_buffer_access: supported.robust_buffer_access == vk::TRUE,
             dispatch_base: at_least(1),
             pipeline_executable_info: executable.pipeline_executable_info == vk::TRUE,
+            occlusion_query_precise: supported.occlusion_query_precise == vk::TRUE,
+            inherited_queries: supported.inherited_queries == vk::TRUE,
             timestamp_valid_bits: families[queue_family].timestamp_valid_bits,
             graphics_queue: families[queue_family]
                 .queue_flags
@@ -375,7 +380,9 @@ impl PartialHarness {
         let features = vk::PhysicalDeviceFeatures::default()
             .shader_int64(caps.shader_int64)
             .shader_int16(caps.sixteen_bit)
-            .robust_buffer_access(caps.robust_buffer_access);
+            .robust_buffer_access(caps.robust_buffer_access)
+            .occlusion_query_precise(caps.occlusion_query_precise)
+            .inherited_queries(caps.inherited_queries);
         let priorities = [1.0f32];
         let queues = [vk::DeviceQueueCreateInfo::default()
             .queue_family_index(queue_family as u32)
