@@ -18,7 +18,7 @@ use ash::vk;
 use parsnip_driver::pipeline::graphics::{GraphicsPipeline, GraphicsPipelineDesc, StageDesc};
 use parsnip_driver::pipeline::AnyPipeline;
 
-use crate::commands::record_with;
+use crate::commands::{record, record_with};
 use crate::ffi;
 use crate::guard;
 use crate::handles;
@@ -313,22 +313,17 @@ pub unsafe extern "system" fn vkCmdBindVertexBuffers(
     p_buffers: *const vk::Buffer,
     p_offsets: *const vk::DeviceSize,
 ) {
-    record_with(
-        "vkCmdBindVertexBuffers",
-        command_buffer,
-        || {
-            // SAFETY: pBuffers and pOffsets hold bindingCount entries.
-            let (buffers, offsets) =
-                unsafe { (ffi::slice(p_buffers, count), ffi::slice(p_offsets, count)) };
-            buffers
-                .iter()
-                .zip(offsets)
-                // SAFETY: handles the application passed; valid usage keeps them live for the call.
-                .map(|(b, o)| unsafe { handles::buffer(*b) }.map(|b| (b.clone(), *o)))
-                .collect::<Result<Vec<_>, _>>()
-        },
-        |rec, list| rec.bind_vertex_buffers(first, &list),
-    );
+    // SAFETY: pBuffers and pOffsets hold bindingCount entries.
+    let (buffers, offsets) =
+        unsafe { (ffi::slice(p_buffers, count), ffi::slice(p_offsets, count)) };
+    record("vkCmdBindVertexBuffers", command_buffer, |rec| {
+        for (i, (b, o)) in buffers.iter().zip(offsets).enumerate() {
+            // SAFETY: handles the application passed; valid usage keeps them live for the call.
+            let buffer = unsafe { handles::buffer(*b) }?;
+            rec.bind_vertex_buffer(first + i as u32, buffer, *o)?;
+        }
+        Ok(())
+    });
 }
 
 pub unsafe extern "system" fn vkCmdDraw(

@@ -27,7 +27,7 @@ use super::buffer::Recording;
 use super::dispatch::copy_push_constants;
 use super::draw_state::{set_group, StateGroup, SET_GROUP_DWORDS};
 use super::image_surface::{image_surface, sample_format};
-use super::load_state::{load_stage_consts, LoadStage, LOAD_STATE_DWORDS};
+use super::load_state::{load_stage_consts_header, LoadStage, LOAD_STATE_DWORDS};
 use crate::buffer::Buffer;
 use crate::error::VkResult;
 use crate::image::view::ImageView;
@@ -56,6 +56,13 @@ pub struct GraphicsState {
     pipeline_dirty: bool,
     vertex_buffers_dirty: bool,
     viewport_dirty: bool,
+    /// The draw offsets (VFD_INDEX_OFFSET, VFD_INSTANCE_START_OFFSET) the
+    /// stream has programmed, if known.
+    offsets: Option<(i32, u32)>,
+    /// Whether the stages' const files hold the push constants and, for a
+    /// pipeline whose shaders read them, the draw parameters of the
+    /// bases kept here: then a draw with the same bases loads nothing.
+    consts_loaded: Option<Option<(i32, u32)>>,
     /// Set when a subpass begins: its attachments are programmed at its
     /// first draw.
     pub framebuffer_dirty: bool,
@@ -72,6 +79,13 @@ impl GraphicsState {
         self.vertex_buffers_dirty = true;
         self.viewport_dirty = true;
         self.framebuffer_dirty = true;
+        self.offsets = None;
+        self.consts_loaded = None;
+    }
+
+    /// After `vkCmdPushConstants`: the graphics stages load them again.
+    pub fn push_constants_changed(&mut self) {
+        self.consts_loaded = None;
     }
 }
 
@@ -198,8 +212,9 @@ impl Recording {
             g.scissor = Some(s);
             g.viewport_dirty = true;
         }
-        // The strides are the pipeline's.
+        // The strides and the const layouts are the pipeline's.
         g.vertex_buffers_dirty = true;
+        g.consts_loaded = None;
         g.pipeline_dirty = true;
         g.pipeline = Some(pipeline.clone());
         self.keep(pipeline);
@@ -217,11 +232,27 @@ impl Recording {
             return fail(command, "bindings past the 32 there are");
         }
         for (i, (buffer, offset)) in buffers.iter().enumerate() {
-            let b = bound(buffer, *offset, command)?;
-            self.graphics.vertex_buffers[first as usize + i] = Some(b);
-            self.keep(buffer.clone());
+            self.bind_vertex_buffer(first + i as u32, buffer, *offset)?;
         }
-        self.graphics.vertex_buffers_dirty = true;
+        Ok(())
+    }
+
+    /// `vkCmdBindVertexBuffers` of one binding. The buffer is not kept:
+    /// the draws read its address, recorded here, and its memory is the
+    /// application's to keep until the command buffer has run (Vulkan's
+    /// vkFreeMemory and vkDestroyBuffer valid usage); binding what is bound
+    /// programs nothing again.
+    #[inline]
+    pub fn bind_vertex_buffer(&mut self, slot: u32, buffer: &Buffer, offset: u64) -> VkResult<()> {
+        let command = "vkCmdBindVertexBuffers";
+        let Some(entry) = self.graphics.vertex_buffers.get_mut(slot as usize) else {
+            return fail(command, "bindings past the 32 there are");
+        };
+        let b = Some(bound(buffer, offset, command)?);
+        if *entry != b {
+            *entry = b;
+            self.graphics.vertex_buffers_dirty = true;
+        }
         Ok(())
     }
 
@@ -280,18 +311,21 @@ impl Recording {
         first_vertex: u32,
         first_instance: u32,
     ) -> VkResult<()> {
-        let pipeline = self.draw_state("vkCmdDraw")?;
+        let command = "vkCmdDraw";
+        self.draw_state(command)?;
         if vertices == 0 || instances == 0 {
             return Ok(());
         }
-        self.emit_consts(
-            "vkCmdDraw",
-            &pipeline,
-            Some((first_vertex as i32, first_instance)),
-        )?;
+        let bases = (first_vertex as i32, first_instance);
+        self.emit_consts(command, Some(bases))?;
+        let offsets = self.offsets_to_program(bases);
+        let g = &self.graphics;
+        let primitive = g.pipeline.as_deref().expect("draw_state checked").primitive;
         self.cs.emit(DRAW_DWORDS, |r| {
-            draw_offsets(r, first_vertex as i32, first_instance)?;
-            draw_auto(r, pipeline.primitive, vertices, instances)
+            if let Some((vertex, instance)) = offsets {
+                draw_offsets(r, vertex, instance)?;
+            }
+            draw_auto(r, primitive, vertices, instances)
         })
     }
 
@@ -305,25 +339,28 @@ impl Recording {
         first_instance: u32,
     ) -> VkResult<()> {
         let command = "vkCmdDrawIndexed";
-        let pipeline = self.draw_state(command)?;
+        self.draw_state(command)?;
         let Some((b, ty)) = self.graphics.index else {
             return fail(command, "no index buffer is bound");
         };
-        let buffer = self.index_buffer(command, &pipeline, b, ty)?;
+        let buffer = self.index_buffer(command, b, ty)?;
         if indices == 0 || instances == 0 {
             return Ok(());
         }
-        self.emit_consts(command, &pipeline, Some((vertex_offset, first_instance)))?;
+        let bases = (vertex_offset, first_instance);
+        self.emit_consts(command, Some(bases))?;
+        let offsets = self.offsets_to_program(bases);
+        let primitive = self
+            .graphics
+            .pipeline
+            .as_deref()
+            .expect("draw_state checked")
+            .primitive;
         self.cs.emit(DRAW_DWORDS + 4, |r| {
-            draw_offsets(r, vertex_offset, first_instance)?;
-            draw_indexed(
-                r,
-                pipeline.primitive,
-                buffer,
-                first_index,
-                indices,
-                instances,
-            )
+            if let Some((vertex, instance)) = offsets {
+                draw_offsets(r, vertex, instance)?;
+            }
+            draw_indexed(r, primitive, buffer, first_index, indices, instances)
         })
     }
 
@@ -351,16 +388,19 @@ impl Recording {
         }
         let b = bound(&buffer, offset, command)?;
         self.keep(buffer);
-        let pipeline = self.draw_state(command)?;
+        self.draw_state(command)?;
         let indices = if indexed {
             let Some((ib, ty)) = self.graphics.index else {
                 return fail(command, "no index buffer is bound");
             };
-            Some(self.index_buffer(command, &pipeline, ib, ty)?)
+            Some(self.index_buffer(command, ib, ty)?)
         } else {
             None
         };
-        self.emit_consts(command, &pipeline, None)?;
+        self.emit_consts(command, None)?;
+        // The CP sets the offsets from each command.
+        self.graphics.offsets = None;
+        let pipeline = self.graphics.pipeline.clone().expect("draw_state checked");
         for i in 0..count {
             let at = b.iova + u64::from(i) * u64::from(stride);
             self.cs.emit(DRAW_DWORDS, |r| match indices {
@@ -372,14 +412,9 @@ impl Recording {
     }
 
     /// The bound index buffer as a draw reads it.
-    fn index_buffer(
-        &self,
-        command: &str,
-        pipeline: &GraphicsPipeline,
-        b: Bound,
-        ty: vk::IndexType,
-    ) -> VkResult<IndexBuffer> {
-        if pipeline.restart && ty != vk::IndexType::UINT32 {
+    fn index_buffer(&self, command: &str, b: Bound, ty: vk::IndexType) -> VkResult<IndexBuffer> {
+        let restart = self.graphics.pipeline.as_deref().is_some_and(|p| p.restart);
+        if restart && ty != vk::IndexType::UINT32 {
             return fail(
                 command,
                 "primitive restart with 16-bit indices is not supported yet",
@@ -397,15 +432,43 @@ impl Recording {
         })
     }
 
+    /// The draw offsets a draw with `bases` must program: none when the
+    /// stream has them already.
+    #[inline]
+    fn offsets_to_program(&mut self, bases: (i32, u32)) -> Option<(i32, u32)> {
+        if self.graphics.offsets == Some(bases) {
+            return None;
+        }
+        self.graphics.offsets = Some(bases);
+        Some(bases)
+    }
+
     /// Loads each stage's const file (push constants, and the draw's base
-    /// vertex and instance where the shader reads them), for a draw of
-    /// `pipeline`; `None` for an indirect draw, whose bases are in memory.
-    fn emit_consts(
-        &mut self,
-        command: &str,
-        pipeline: &GraphicsPipeline,
-        bases: Option<(i32, u32)>,
-    ) -> VkResult<()> {
+    /// vertex and instance where the shader reads them) for a draw of the
+    /// bound pipeline, unless it holds them already; `None` for an
+    /// indirect draw, whose bases are in memory. The const image is built
+    /// where it goes, in the stream.
+    fn emit_consts(&mut self, command: &str, bases: Option<(i32, u32)>) -> VkResult<()> {
+        let pipeline = self
+            .graphics
+            .pipeline
+            .as_deref()
+            .expect("draw_state checked");
+        let reads_bases = !pipeline.vs_consts.driver_params.is_empty()
+            || !pipeline.fs_consts.driver_params.is_empty();
+        let key = if reads_bases { bases } else { None };
+        if self.graphics.consts_loaded == Some(key) {
+            return Ok(());
+        }
+        if reads_bases && bases.is_none() {
+            return fail(
+                command,
+                "shaders reading gl_BaseVertex, gl_BaseInstance or gl_InstanceIndex \
+                 in indirect draws are not supported yet",
+            );
+        }
+        let (base_vertex, base_instance) = bases.unwrap_or_default();
+        let push = &self.compute.push_constants;
         for (stage, consts) in [
             (LoadStage::Vertex, &pipeline.vs_consts),
             (LoadStage::Fragment, &pipeline.fs_consts),
@@ -413,39 +476,37 @@ impl Recording {
             if consts.dwords == 0 {
                 continue;
             }
-            let mut image = vec![0u32; (consts.dwords as usize).next_multiple_of(4)];
-            copy_push_constants(&mut image, consts, &self.compute.push_constants);
-            for (param, dword) in &consts.driver_params {
-                let Some((base_vertex, base_instance)) = bases else {
-                    return fail(
-                        command,
-                        "shaders reading gl_BaseVertex, gl_BaseInstance or gl_InstanceIndex \
-                         in indirect draws are not supported yet",
-                    );
-                };
-                let value = match param {
-                    DriverParam::BaseVertex => base_vertex as u32,
-                    DriverParam::BaseInstance => base_instance,
-                    // A graphics stage reads no dispatch parameters.
-                    DriverParam::NumWorkgroups(_) | DriverParam::BaseWorkgroup(_) => 0,
-                };
-                if let Some(slot) = image.get_mut(*dword as usize) {
-                    *slot = value;
+            let dwords = (consts.dwords as usize).next_multiple_of(4);
+            self.cs.emit(LOAD_STATE_DWORDS + dwords, |r| {
+                load_stage_consts_header(r, stage, dwords)?;
+                let image = r.take(dwords);
+                image.fill(0);
+                copy_push_constants(image, consts, push);
+                for (param, dword) in &consts.driver_params {
+                    let value = match param {
+                        DriverParam::BaseVertex => base_vertex as u32,
+                        DriverParam::BaseInstance => base_instance,
+                        // A graphics stage reads no dispatch parameters.
+                        DriverParam::NumWorkgroups(_) | DriverParam::BaseWorkgroup(_) => 0,
+                    };
+                    if let Some(slot) = image.get_mut(*dword as usize) {
+                        *slot = value;
+                    }
                 }
-            }
-            self.cs.emit(LOAD_STATE_DWORDS + image.len(), |r| {
-                load_stage_consts(r, stage, &image)
+                Ok(())
             })?;
         }
+        self.graphics.consts_loaded = Some(key);
         Ok(())
     }
 
-    /// Programs what changed before a draw; the pipeline drawn with.
-    fn draw_state(&mut self, command: &str) -> VkResult<Arc<GraphicsPipeline>> {
+    /// Programs what changed before a draw of the bound pipeline.
+    #[inline]
+    fn draw_state(&mut self, command: &str) -> VkResult<()> {
         let Some((subpass, _)) = self.current_subpass() else {
             return fail(command, "draws outside a render pass");
         };
-        let Some(pipeline) = self.graphics.pipeline.clone() else {
+        let Some(pipeline) = self.graphics.pipeline.as_deref() else {
             return fail(command, "no graphics pipeline is bound");
         };
         if subpass.colors.len() != pipeline.color_count as usize
@@ -467,27 +528,35 @@ impl Recording {
             self.graphics.viewport_dirty = false;
         }
         if self.graphics.vertex_buffers_dirty {
-            let mut buffers = Vec::with_capacity(pipeline.strides.len());
-            for (slot, &stride) in pipeline.strides.iter().enumerate() {
-                let b = self.graphics.vertex_buffers[slot].unwrap_or_default();
-                buffers.push(VertexBuffer {
+            let g = &self.graphics;
+            let pipeline = g.pipeline.as_deref().expect("checked above");
+            let mut buffers = [VertexBuffer::default(); MAX_VERTEX_BUFFERS];
+            let n = pipeline.strides.len().min(MAX_VERTEX_BUFFERS);
+            for (slot, (out, &stride)) in buffers.iter_mut().zip(&pipeline.strides).enumerate() {
+                let b = g.vertex_buffers[slot].unwrap_or_default();
+                *out = VertexBuffer {
                     base: b.iova,
                     size: b.size.min(u64::from(u32::MAX)) as u32,
                     stride,
-                });
+                };
             }
             self.cs.emit(VERTEX_BUFFERS_DWORDS, |r| {
-                program_vertex_buffers(r, &buffers)
+                program_vertex_buffers(r, &buffers[..n])
             })?;
             self.graphics.vertex_buffers_dirty = false;
         }
         if self.graphics.pipeline_dirty {
-            let ib = pipeline.state;
+            let ib = self
+                .graphics
+                .pipeline
+                .as_deref()
+                .expect("checked above")
+                .state;
             self.cs.emit(SET_GROUP_DWORDS, |r| {
                 set_group(r, StateGroup::GraphicsPipeline, ib, false)
             })?;
             self.graphics.pipeline_dirty = false;
         }
-        Ok(pipeline)
+        Ok(())
     }
 }

@@ -110,16 +110,26 @@ pub fn load_state_header(
 
 /// Loads `image` (whole vec4s) as `stage`'s constants from c0.
 pub fn load_stage_consts(w: &mut impl PacketSink, stage: LoadStage, image: &[u32]) -> VkResult<()> {
-    let units = (image.len() / 4) as u32;
-    let source = Source::Direct(image);
+    load_stage_consts_header(w, stage, image.len())?;
+    w.push_all(image);
+    Ok(())
+}
+
+/// What precedes [`load_stage_consts`]'s image of `dwords` (whole
+/// vec4s), for a caller that writes the image itself right after.
+pub fn load_stage_consts_header(
+    w: &mut impl PacketSink,
+    stage: LoadStage,
+    dwords: usize,
+) -> VkResult<()> {
+    let units = (dwords / 4) as u32;
     w.push_all(&load_state_header(
         stage,
         A6xxStateType::ST6_CONSTANTS,
         0,
         units,
-        &source,
+        &Source::Inline(dwords),
     )?);
-    w.push_all(image);
     Ok(())
 }
 
