@@ -105,7 +105,11 @@ impl Recording {
             subpass: 0,
             outer,
         }));
-        self.graphics.framebuffer_dirty = true;
+        // The pass's stream may be replayed (once per bin), each replay
+        // starting from what the one before left: it must program every
+        // piece of draw state its draws use rather than rely on what was
+        // programmed before it.
+        self.graphics.invalidate();
         Ok(())
     }
 
