@@ -27,7 +27,7 @@ use super::buffer::Recording;
 use super::dispatch::copy_push_constants;
 use super::draw_state::{set_group, StateGroup, SET_GROUP_DWORDS};
 use super::image_surface::{image_surface, sample_format};
-use super::load_state::{load_stage_consts_header, LoadStage, LOAD_STATE_DWORDS};
+use super::load_state::{stage_consts_header, LoadStage, LOAD_STATE_DWORDS};
 use crate::buffer::Buffer;
 use crate::error::VkResult;
 use crate::image::view::ImageView;
@@ -63,6 +63,9 @@ pub struct GraphicsState {
     /// pipeline whose shaders read them, the draw parameters of the
     /// bases kept here: then a draw with the same bases loads nothing.
     consts_loaded: Option<Option<(i32, u32)>>,
+    /// The bound pipeline's vertex and fragment const loads' headers,
+    /// built at its first draw.
+    const_headers: Option<[[u32; LOAD_STATE_DWORDS]; 2]>,
     /// Set when a subpass begins: its attachments are programmed at its
     /// first draw.
     pub framebuffer_dirty: bool,
@@ -215,6 +218,7 @@ impl Recording {
         // The strides and the const layouts are the pipeline's.
         g.vertex_buffers_dirty = true;
         g.consts_loaded = None;
+        g.const_headers = None;
         g.pipeline_dirty = true;
         g.pipeline = Some(pipeline.clone());
         self.keep(pipeline);
@@ -468,17 +472,29 @@ impl Recording {
             );
         }
         let (base_vertex, base_instance) = bases.unwrap_or_default();
-        let push = &self.compute.push_constants;
-        for (stage, consts) in [
+        let stages = [
             (LoadStage::Vertex, &pipeline.vs_consts),
             (LoadStage::Fragment, &pipeline.fs_consts),
-        ] {
+        ];
+        let image_dwords = |dwords: u32| (dwords as usize).next_multiple_of(4);
+        let headers = match self.graphics.const_headers {
+            Some(h) => h,
+            None => {
+                let mut h = [[0; LOAD_STATE_DWORDS]; 2];
+                for (out, (stage, consts)) in h.iter_mut().zip(&stages) {
+                    *out = stage_consts_header(*stage, image_dwords(consts.dwords))?;
+                }
+                *self.graphics.const_headers.insert(h)
+            }
+        };
+        let push = &self.compute.push_constants;
+        for ((_, consts), header) in stages.iter().zip(&headers) {
             if consts.dwords == 0 {
                 continue;
             }
-            let dwords = (consts.dwords as usize).next_multiple_of(4);
+            let dwords = image_dwords(consts.dwords);
             self.cs.emit(LOAD_STATE_DWORDS + dwords, |r| {
-                load_stage_consts_header(r, stage, dwords)?;
+                r.take(LOAD_STATE_DWORDS).copy_from_slice(header);
                 let image = r.take(dwords);
                 image.fill(0);
                 copy_push_constants(image, consts, push);

@@ -122,15 +122,21 @@ pub fn load_stage_consts_header(
     stage: LoadStage,
     dwords: usize,
 ) -> VkResult<()> {
+    w.push_all(&stage_consts_header(stage, dwords)?);
+    Ok(())
+}
+
+/// The dwords [`load_stage_consts_header`] writes, for a caller that
+/// keeps them.
+pub fn stage_consts_header(stage: LoadStage, dwords: usize) -> VkResult<[u32; LOAD_STATE_DWORDS]> {
     let units = (dwords / 4) as u32;
-    w.push_all(&load_state_header(
+    load_state_header(
         stage,
         A6xxStateType::ST6_CONSTANTS,
         0,
         units,
         &Source::Inline(dwords),
-    )?);
-    Ok(())
+    )
 }
 
 /// Loads `dwords` as constants from vec4 `vec4_offset`, padded to whole
