@@ -177,6 +177,14 @@ impl CaseResult {
         self
     }
 
+    /// Keeps `bytes` as an exact output named `name` that the case checked
+    /// piece by piece with [`CaseResult::require`] (compared across
+    /// drivers byte for byte).
+    pub fn keep_exact(&mut self, name: &str, bytes: Vec<u8>) -> &mut CaseResult {
+        self.keep(name, bytes, true);
+        self
+    }
+
     /// Keeps `bytes` as an approximate output named `name`: what the
     /// specification leaves to the implementation within limits (a
     /// rendered image's edges), checked by the case where it is defined

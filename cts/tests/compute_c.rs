@@ -4,29 +4,13 @@
 
 mod drivers;
 
-use drivers::{lavapipe, parsnip, scratch};
+use drivers::{lavapipe, parsnip, run_tool as run, scratch};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
 const INVOCATIONS: u32 = 256;
-
-fn run(program: &Path, what: &str, args: &[OsString], dir: &Path) -> std::process::Output {
-    let output = Command::new(program)
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {what} ({}): {e}", program.display()));
-    assert!(
-        output.status.success(),
-        "{what} failed ({}):\n{}{}",
-        output.status,
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    output
-}
 
 /// Builds compute.c once per test binary: the shader header with
 /// glslangValidator, the program with cc against libvulkan (libvulkan-dev).

@@ -138,11 +138,18 @@ impl PhysicalDevice {
     /// draws.storage_buffer_in_vertex_shader, _in_fragment_shader and
     /// draws.texel_buffer_and_storage_image_in_fragment_shader); the depth
     /// bounds test, RB_Z_BOUNDS against the stored depth (the cts's
-    /// dynamic_state.depth_bounds case).
+    /// dynamic_state.depth_bounds case). Occlusion queries are exact (the RB
+    /// counts every sample that passes, ZPASS_DONE reads the count), so
+    /// precise ones are offered, and they may be active while secondaries
+    /// run (the count runs across the secondaries' IBs): the cts's
+    /// draws.occlusion_query_counts and draws.two_secondaries_and_primary_draws
+    /// cases.
     pub fn features(&self) -> vk::PhysicalDeviceFeatures {
         vk::PhysicalDeviceFeatures::default()
             .robust_buffer_access(true)
             .depth_bounds(true)
+            .occlusion_query_precise(true)
+            .inherited_queries(true)
             .shader_int64(true)
             .shader_int16(true)
             .shader_storage_image_read_without_format(true)

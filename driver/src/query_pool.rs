@@ -1,28 +1,43 @@
-//! `VkQueryPool` of timestamps or occlusion queries: 16 bytes per query in
-//! one BO, an availability word (1 once written) and the 64-bit value. The
-//! CPU reads results through the mapping; command buffers write, reset and
-//! copy them with CP packets (cmd/query.rs). Occlusion queries are begun
-//! and ended only inside render passes, on a graphics queue: the pool is
-//! plain memory until the graphics work gives the driver one.
+//! `VkQueryPool` of timestamps or occlusion queries, one slot per query in
+//! one BO: an availability word (1 once written), then the values. A
+//! timestamp's slot is 16 bytes: availability, the 64-bit timestamp. An
+//! occlusion query's is 32: availability, then the three counts the
+//! hardware writes (`parsnip_hw_state::occlusion`): the sample count at
+//! its begin, the result (samples that passed), the count at its end. The
+//! CPU reads results through the mapping; command buffers write, reset
+//! and copy them with CP packets (cmd/query.rs).
+//!
+//! Pipeline statistics are refused: the model keeps the counters
+//! (RBBM_PRIMCTR_*), but the driver does not program or read them yet, so
+//! the pipelineStatisticsQuery feature is not offered.
 
 use std::sync::Arc;
 
 use ash::vk;
+use parsnip_hw_state::occlusion::OcclusionSlot;
 
 use crate::device::Device;
 use crate::device_bo::{BoKind, DeviceBo};
 use crate::error::VkResult;
 
-/// Bytes per query, and where its parts are.
-pub const SLOT_BYTES: u64 = 16;
+/// Where a slot's availability word is.
 pub const AVAILABLE_OFFSET: u64 = 0;
-pub const VALUE_OFFSET: u64 = 8;
+/// A timestamp slot's bytes, and where its value is.
+const TIMESTAMP_SLOT_BYTES: u64 = 16;
+const TIMESTAMP_VALUE_OFFSET: u64 = 8;
+/// An occlusion slot's bytes, and where its begin count is (the result
+/// follows it).
+const OCCLUSION_SLOT_BYTES: u64 = 32;
+const OCCLUSION_BEGIN_OFFSET: u64 = 8;
 
 pub struct QueryPool {
     pub device: Arc<Device>,
     pub ty: vk::QueryType,
     pub count: u32,
     pub bo: Arc<DeviceBo>,
+    /// Bytes per query, and where in a slot the value is.
+    pub slot_bytes: u64,
+    value_offset: u64,
 }
 
 impl QueryPool {
@@ -46,17 +61,44 @@ impl QueryPool {
                 return Err(vk::Result::ERROR_FEATURE_NOT_PRESENT);
             }
         }
-        let bo = device.allocate_bo(u64::from(count.max(1)) * SLOT_BYTES, BoKind::DriverData)?;
+        let (slot_bytes, value_offset) = if ty == vk::QueryType::OCCLUSION {
+            (
+                OCCLUSION_SLOT_BYTES,
+                OCCLUSION_BEGIN_OFFSET + (OcclusionSlot { begin: 0 }).result(),
+            )
+        } else {
+            (TIMESTAMP_SLOT_BYTES, TIMESTAMP_VALUE_OFFSET)
+        };
+        let bo = device.allocate_bo(u64::from(count.max(1)) * slot_bytes, BoKind::DriverData)?;
         Ok(Arc::new(QueryPool {
             device: device.clone(),
             ty,
             count,
             bo,
+            slot_bytes,
+            value_offset,
         }))
     }
 
     pub fn slot_iova(&self, query: u32) -> u64 {
-        self.bo.iova() + u64::from(query) * SLOT_BYTES
+        self.bo.iova() + u64::from(query) * self.slot_bytes
+    }
+
+    /// Where query `query`'s availability word is.
+    pub fn available_iova(&self, query: u32) -> u64 {
+        self.slot_iova(query) + AVAILABLE_OFFSET
+    }
+
+    /// Where query `query`'s value (its result) is.
+    pub fn value_iova(&self, query: u32) -> u64 {
+        self.slot_iova(query) + self.value_offset
+    }
+
+    /// An occlusion query's counts.
+    pub fn occlusion_slot(&self, query: u32) -> OcclusionSlot {
+        OcclusionSlot {
+            begin: self.slot_iova(query) + OCCLUSION_BEGIN_OFFSET,
+        }
     }
 
     fn read_u64(&self, offset: u64) -> VkResult<u64> {
@@ -67,10 +109,10 @@ impl QueryPool {
 
     /// (available, value) of one query.
     pub fn read(&self, query: u32) -> VkResult<(bool, u64)> {
-        let at = u64::from(query) * SLOT_BYTES;
+        let at = u64::from(query) * self.slot_bytes;
         Ok((
             self.read_u64(at + AVAILABLE_OFFSET)? != 0,
-            self.read_u64(at + VALUE_OFFSET)?,
+            self.read_u64(at + self.value_offset)?,
         ))
     }
 
@@ -79,12 +121,13 @@ impl QueryPool {
         if first.checked_add(count).is_none_or(|end| end > self.count) {
             return Err(vk::Result::ERROR_UNKNOWN);
         }
-        let zeros = vec![0u8; (u64::from(count) * SLOT_BYTES) as usize];
-        self.bo.write(u64::from(first) * SLOT_BYTES, &zeros)
+        let zeros = vec![0u8; (u64::from(count) * self.slot_bytes) as usize];
+        self.bo.write(u64::from(first) * self.slot_bytes, &zeros)
     }
 
     /// `vkGetQueryPoolResults` into `out`: `NOT_READY` when a query without
-    /// `WAIT` is unavailable (its value is then not written).
+    /// `WAIT` is unavailable (its value is then not written, unless
+    /// `PARTIAL` asks for what it has counted so far).
     pub fn results(
         &self,
         first: u32,
@@ -124,9 +167,10 @@ impl QueryPool {
                     }
                 }
             };
-            if available {
+            if available || flags.contains(vk::QueryResultFlags::PARTIAL) {
                 put(0, value);
-            } else {
+            }
+            if !available {
                 result = vk::Result::NOT_READY;
             }
             if with_availability {
@@ -194,5 +238,32 @@ mod tests {
             QueryPool::new(&device, vk::QueryType::PIPELINE_STATISTICS, 1).err(),
             Some(vk::Result::ERROR_FEATURE_NOT_PRESENT)
         );
+    }
+
+    #[test]
+    fn occlusion_results_are_the_word_after_the_begin_count_and_partial_gives_it_early() {
+        let device = crate::device::tests::null_device("a740");
+        let pool = QueryPool::new(&device, vk::QueryType::OCCLUSION, 2).unwrap();
+        assert_eq!(pool.slot_bytes, 32);
+        let slot = pool.occlusion_slot(1);
+        assert_eq!(slot.begin, pool.slot_iova(1) + 8);
+        assert_eq!(pool.value_iova(1), slot.result());
+        // The end count is the slot's last word.
+        assert_eq!(slot.end() + 8, pool.slot_iova(2));
+        // Query 1: begun at 100, 40 samples so far, not ended.
+        pool.bo.write(40, &100u64.to_le_bytes()).unwrap();
+        pool.bo.write(48, &40u64.to_le_bytes()).unwrap();
+        let mut out = [0xffu8; 8];
+        let flags = vk::QueryResultFlags::TYPE_64;
+        assert_eq!(
+            pool.results(1, 1, &mut out, 8, flags),
+            Ok(vk::Result::NOT_READY)
+        );
+        assert_eq!(out, [0xff; 8]);
+        assert_eq!(
+            pool.results(1, 1, &mut out, 8, flags | vk::QueryResultFlags::PARTIAL),
+            Ok(vk::Result::NOT_READY)
+        );
+        assert_eq!(u64::from_le_bytes(out), 40);
     }
 }

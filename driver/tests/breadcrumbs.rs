@@ -142,7 +142,7 @@ fn record(device: &Arc<Device>, spirv: &[u8], gate: u32) -> Work {
         dst_stages: vk::PipelineStageFlags2::ALL_COMMANDS,
         dst_access: vk::AccessFlags2::MEMORY_READ | vk::AccessFlags2::MEMORY_WRITE,
     }];
-    cmd.begin().unwrap();
+    cmd.begin(None).unwrap();
     cmd.record_command("vkCmdFillBuffer", |r| {
         r.fill_buffer(&data, 4, 4 * INVOCATIONS, FILL)
     });

@@ -25,7 +25,7 @@ use parsnip_driver::sync::semaphore::{Semaphore, SemaphoreKind};
 fn recorded(device: &Arc<Device>, commands: impl FnOnce(&CommandBuffer)) -> Arc<CommandBuffer> {
     let pool = CommandPool::new(device, 0, vk::CommandPoolCreateFlags::empty()).unwrap();
     let cmd = pool.allocate(Level::Primary);
-    cmd.begin().unwrap();
+    cmd.begin(None).unwrap();
     commands(&cmd);
     cmd.end().unwrap();
     cmd
@@ -195,7 +195,7 @@ fn secondaries(gpu: &'static str) {
     let (memory, out) = host_buffer(&device, 64);
     let pool = CommandPool::new(&device, 0, vk::CommandPoolCreateFlags::empty()).unwrap();
     let secondary = pool.allocate(Level::Secondary);
-    secondary.begin().unwrap();
+    secondary.begin(None).unwrap();
     secondary.record(|r| r.update_buffer(&out, 4, &[7, 0, 0, 0, 8, 0, 0, 0]));
     secondary.end().unwrap();
     // Primary work before and after the secondary's, which runs in place.

@@ -111,7 +111,7 @@ fn record_and_submit(gpu: &'static str, spirv: &[u8], trace: &Path) -> u64 {
 
     let cmd_pool = CommandPool::new(&device, 0, vk::CommandPoolCreateFlags::empty()).unwrap();
     let cmd = cmd_pool.allocate(Level::Primary);
-    cmd.begin().unwrap();
+    cmd.begin(None).unwrap();
     cmd.record(|r| r.bind_compute_pipeline(pipeline.clone()));
     cmd.record(|r| {
         r.bind_descriptor_sets(

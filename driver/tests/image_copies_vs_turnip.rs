@@ -197,7 +197,7 @@ fn recorded_upload(device: &Arc<Device>, u: &Upload) -> (Vec<u32>, u64, u64) {
         .collect();
     let pool = CommandPool::new(device, 0, vk::CommandPoolCreateFlags::empty()).unwrap();
     let cmd = pool.allocate(Level::Primary);
-    cmd.begin().unwrap();
+    cmd.begin(None).unwrap();
     if let Some(c) = u.clear {
         let value = vk::ClearColorValue { float32: c };
         let range = vk::ImageSubresourceRange {

@@ -68,7 +68,7 @@ fn dumps_what_was_cleared(gpu: &'static str, format: vk::Format) {
         Fence::wait(std::slice::from_ref(&fence), true, u64::MAX).unwrap();
         let image = &chain.images[index as usize];
         let cmd = pool.allocate(Level::Primary);
-        cmd.begin().unwrap();
+        cmd.begin(None).unwrap();
         let range = vk::ImageSubresourceRange {
             aspect_mask: vk::ImageAspectFlags::COLOR,
             base_mip_level: 0,

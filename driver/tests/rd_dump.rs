@@ -36,7 +36,7 @@ fn run(gpu: &'static str, trace: &Path) -> (u64, Vec<u8>) {
 
     let pool = CommandPool::new(&device, 0, vk::CommandPoolCreateFlags::empty()).unwrap();
     let cmd = pool.allocate(Level::Primary);
-    cmd.begin().unwrap();
+    cmd.begin(None).unwrap();
     cmd.record(|r| r.update_buffer(&buffer, 64, &pattern));
     cmd.record(|r| r.fill_buffer(&buffer, 768, 128, 0x5eed_5eed));
     cmd.record(|r| {

@@ -12,12 +12,14 @@
 //! - [`dynamic`]: the state a command buffer sets between draws;
 //! - [`draw`]: render-mode markers and draw packets;
 //! - [`descriptors`]: the bindless bases each bind point reads its
-//!   descriptor sets through.
+//!   descriptor sets through;
+//! - [`occlusion`]: occlusion query sample counts.
 
 pub mod descriptors;
 pub mod draw;
 pub mod dynamic;
 pub mod graphics;
+pub mod occlusion;
 pub mod sink;
 
 pub use sink::{PacketSink, StateWriter};

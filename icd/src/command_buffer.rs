@@ -6,11 +6,13 @@ use ash::vk;
 use parking_lot::Mutex;
 use parsnip_driver::cmd::buffer::Level;
 use parsnip_driver::cmd::pool::CommandPool;
+use parsnip_driver::cmd::secondary::InheritedPass;
 
 use crate::ffi;
 use crate::guard;
 use crate::handles;
 use crate::objects::CommandPoolObject;
+use crate::render_pass::{FRAMEBUFFERS, RENDER_PASSES};
 
 pub unsafe extern "system" fn vkCreateCommandPool(
     device: vk::Device,
@@ -135,14 +137,60 @@ pub unsafe extern "system" fn vkFreeCommandBuffers(
 
 pub unsafe extern "system" fn vkBeginCommandBuffer(
     command_buffer: vk::CommandBuffer,
-    _p_info: *const vk::CommandBufferBeginInfo<'_>,
+    p_info: *const vk::CommandBufferBeginInfo<'_>,
 ) -> vk::Result {
     guard::success(
         "vkBeginCommandBuffer",
         vk::Result::ERROR_OUT_OF_HOST_MEMORY,
-        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
-        || unsafe { handles::command_buffer(command_buffer) }?.begin(),
+        || {
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let cmd = unsafe { handles::command_buffer(command_buffer) }?;
+            // SAFETY: the application's structure.
+            let info = unsafe { ffi::input(p_info) }?;
+            let continues = if cmd.level == Level::Secondary
+                && info
+                    .flags
+                    .contains(vk::CommandBufferUsageFlags::RENDER_PASS_CONTINUE)
+            {
+                // SAFETY: a secondary's begin info has valid inheritance.
+                Some(unsafe { inherited_pass(info.p_inheritance_info) }?)
+            } else {
+                None
+            };
+            cmd.begin(continues)
+        },
     )
+}
+
+/// The render pass instance a secondary continues, from its inheritance.
+///
+/// # Safety
+/// `p_inheritance` is the application's valid inheritance info.
+unsafe fn inherited_pass(
+    p_inheritance: *const vk::CommandBufferInheritanceInfo<'_>,
+) -> Result<InheritedPass, vk::Result> {
+    // SAFETY: the caller's promise.
+    let inheritance = unsafe { ffi::input(p_inheritance) }?;
+    if inheritance.render_pass == vk::RenderPass::null() {
+        eprintln!(
+            "parsnip: vkBeginCommandBuffer: secondaries continuing dynamic rendering are not \
+             supported yet"
+        );
+        return Err(vk::Result::ERROR_FEATURE_NOT_PRESENT);
+    }
+    // SAFETY: handles the application passed; valid usage keeps them live for the call.
+    let pass = unsafe { RENDER_PASSES.get(vk::Handle::as_raw(inheritance.render_pass)) }?.clone();
+    let framebuffer = if inheritance.framebuffer == vk::Framebuffer::null() {
+        None
+    } else {
+        // SAFETY: as above.
+        Some(unsafe { FRAMEBUFFERS.get(vk::Handle::as_raw(inheritance.framebuffer)) }?.clone())
+    };
+    Ok(InheritedPass {
+        pass,
+        subpass: inheritance.subpass,
+        framebuffer,
+    })
 }
 
 pub unsafe extern "system" fn vkEndCommandBuffer(command_buffer: vk::CommandBuffer) -> vk::Result {

@@ -9,7 +9,7 @@
 //! `vkCreateGraphicsPipelines` refuses state it cannot draw with
 //! `VK_ERROR_UNKNOWN` and a message naming it, leaving that pipeline
 //! `VK_NULL_HANDLE`; a `vkCmd*` that needs what does not exist yet
-//! (queries begun and ended) marks the command buffer failed: `vkEndCommandBuffer`
+//! (dynamic states not built) marks the command buffer failed: `vkEndCommandBuffer`
 //! returns `VK_ERROR_FEATURE_NOT_PRESENT`, so the buffer never becomes
 //! executable and cannot be submitted as if it had worked.
 
@@ -20,7 +20,7 @@ use parsnip_driver::pipeline::graphics::{GraphicsPipeline, GraphicsPipelineDesc,
 use parsnip_driver::pipeline::multisample::Multisample;
 use parsnip_driver::pipeline::AnyPipeline;
 
-use crate::commands::record_with;
+use crate::commands::{record, record_with};
 use crate::ffi;
 use crate::guard;
 use crate::handles;
@@ -272,22 +272,17 @@ pub unsafe extern "system" fn vkCmdBindVertexBuffers(
     p_buffers: *const vk::Buffer,
     p_offsets: *const vk::DeviceSize,
 ) {
-    record_with(
-        "vkCmdBindVertexBuffers",
-        command_buffer,
-        || {
-            // SAFETY: pBuffers and pOffsets hold bindingCount entries.
-            let (buffers, offsets) =
-                unsafe { (ffi::slice(p_buffers, count), ffi::slice(p_offsets, count)) };
-            buffers
-                .iter()
-                .zip(offsets)
-                // SAFETY: handles the application passed; valid usage keeps them live for the call.
-                .map(|(b, o)| unsafe { handles::buffer(*b) }.map(|b| (b.clone(), *o)))
-                .collect::<Result<Vec<_>, _>>()
-        },
-        |rec, list| rec.bind_vertex_buffers(first, &list),
-    );
+    // SAFETY: pBuffers and pOffsets hold bindingCount entries.
+    let (buffers, offsets) =
+        unsafe { (ffi::slice(p_buffers, count), ffi::slice(p_offsets, count)) };
+    record("vkCmdBindVertexBuffers", command_buffer, |rec| {
+        for (i, (b, o)) in buffers.iter().zip(offsets).enumerate() {
+            // SAFETY: handles the application passed; valid usage keeps them live for the call.
+            let buffer = unsafe { handles::buffer(*b) }?;
+            rec.bind_vertex_buffer(first + i as u32, buffer, *o)?;
+        }
+        Ok(())
+    });
 }
 
 pub unsafe extern "system" fn vkCmdDraw(
@@ -363,17 +358,29 @@ pub unsafe extern "system" fn vkCmdDrawIndexedIndirect(
 
 pub unsafe extern "system" fn vkCmdBeginQuery(
     command_buffer: vk::CommandBuffer,
-    _pool: vk::QueryPool,
-    _query: u32,
+    pool: vk::QueryPool,
+    query: u32,
     _flags: vk::QueryControlFlags,
 ) {
-    needs_graphics_pipelines("vkCmdBeginQuery", command_buffer);
+    record_with(
+        "vkCmdBeginQuery",
+        command_buffer,
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        || unsafe { handles::query_pool(pool) },
+        |rec, p| rec.begin_query(p, query),
+    );
 }
 
 pub unsafe extern "system" fn vkCmdEndQuery(
     command_buffer: vk::CommandBuffer,
-    _pool: vk::QueryPool,
-    _query: u32,
+    pool: vk::QueryPool,
+    query: u32,
 ) {
-    needs_graphics_pipelines("vkCmdEndQuery", command_buffer);
+    record_with(
+        "vkCmdEndQuery",
+        command_buffer,
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        || unsafe { handles::query_pool(pool) },
+        |rec, p| rec.end_query(p, query),
+    );
 }

@@ -1,6 +1,8 @@
 //! The calls an application makes most often do not touch the heap once
 //! warmed up: descriptor writes (single and through a template), binds,
-//! push constants, push descriptors and dispatches, counted by a global allocator that
+//! push constants, push descriptors, dispatches, and draws in a render
+//! pass (with vertex buffer binds and push constants between them),
+//! counted by a global allocator that
 //! counts this thread's allocations. The entry points are called in
 //! process, through the ICD's own `vk_icdGetInstanceProcAddr` (the loader
 //! is a separate library with its own allocator, which would not be
@@ -78,6 +80,218 @@ fn spirv() -> Vec<u32> {
          layout(set = 0, binding = 0) buffer B { uint data[]; };\n\
          void main() { data[gl_GlobalInvocationID.x] += add[gl_LocalInvocationID.x & 3u]; }\n",
     )
+}
+
+/// A vertex shader reading a position and 16 bytes of push constants, and
+/// a fragment shader reading 16 more.
+fn draw_spirv() -> (Vec<u32>, Vec<u32>) {
+    let vs = common::glslang_stage(
+        "steady_vs",
+        "vert",
+        "#version 450\nlayout(push_constant) uniform P { vec2 offset; } p;\n\
+         layout(location = 0) in vec3 position;\n\
+         void main() { gl_Position = vec4(position.xy + p.offset, position.z, 1.0); }\n",
+    );
+    let fs = common::glslang_stage(
+        "steady_fs",
+        "frag",
+        "#version 450\nlayout(push_constant) uniform P { layout(offset = 16) vec4 c; } p;\n\
+         layout(location = 0) out vec4 o;\nvoid main() { o = p.c; }\n",
+    );
+    (vs, fs)
+}
+
+/// A render pass over a 64x64 RGBA8 image and a pipeline of
+/// [`draw_spirv`]'s shaders drawing into it, with one vertex binding of
+/// 12 bytes and 32 bytes of push constants.
+struct DrawSetup {
+    pass: vk::RenderPass,
+    framebuffer: vk::Framebuffer,
+    layout: vk::PipelineLayout,
+    pipeline: vk::Pipeline,
+    vertex_buffers: [vk::Buffer; 2],
+}
+
+/// # Safety
+/// `device` is live, and `memory_type` a type its buffers and images take.
+unsafe fn draw_setup(device: &ash::Device, memory_type: u32) -> DrawSetup {
+    // SAFETY: the caller's promise; every create info refers to locals.
+    unsafe {
+        let image = device
+            .create_image(
+                &vk::ImageCreateInfo::default()
+                    .image_type(vk::ImageType::TYPE_2D)
+                    .format(vk::Format::R8G8B8A8_UNORM)
+                    .extent(vk::Extent3D {
+                        width: 64,
+                        height: 64,
+                        depth: 1,
+                    })
+                    .mip_levels(1)
+                    .array_layers(1)
+                    .samples(vk::SampleCountFlags::TYPE_1)
+                    .usage(vk::ImageUsageFlags::COLOR_ATTACHMENT),
+                None,
+            )
+            .unwrap();
+        let req = device.get_image_memory_requirements(image);
+        let memory = device
+            .allocate_memory(
+                &vk::MemoryAllocateInfo::default()
+                    .allocation_size(req.size + 8192)
+                    .memory_type_index(memory_type),
+                None,
+            )
+            .unwrap();
+        device.bind_image_memory(image, memory, 0).unwrap();
+        let view = device
+            .create_image_view(
+                &vk::ImageViewCreateInfo::default()
+                    .image(image)
+                    .view_type(vk::ImageViewType::TYPE_2D)
+                    .format(vk::Format::R8G8B8A8_UNORM)
+                    .subresource_range(vk::ImageSubresourceRange {
+                        aspect_mask: vk::ImageAspectFlags::COLOR,
+                        base_mip_level: 0,
+                        level_count: 1,
+                        base_array_layer: 0,
+                        layer_count: 1,
+                    }),
+                None,
+            )
+            .unwrap();
+        let vertex_buffers = [0, 1].map(|i| {
+            let b = device
+                .create_buffer(
+                    &vk::BufferCreateInfo::default()
+                        .size(4096)
+                        .usage(vk::BufferUsageFlags::VERTEX_BUFFER),
+                    None,
+                )
+                .unwrap();
+            let at = req.size.next_multiple_of(4096) + i * 4096;
+            device.bind_buffer_memory(b, memory, at).unwrap();
+            b
+        });
+        let attachment = [vk::AttachmentDescription::default()
+            .format(vk::Format::R8G8B8A8_UNORM)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .load_op(vk::AttachmentLoadOp::DONT_CARE)
+            .store_op(vk::AttachmentStoreOp::STORE)
+            .initial_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
+            .final_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)];
+        let color = [vk::AttachmentReference {
+            attachment: 0,
+            layout: vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
+        }];
+        let subpass = [vk::SubpassDescription::default()
+            .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
+            .color_attachments(&color)];
+        let pass = device
+            .create_render_pass(
+                &vk::RenderPassCreateInfo::default()
+                    .attachments(&attachment)
+                    .subpasses(&subpass),
+                None,
+            )
+            .unwrap();
+        let framebuffer = device
+            .create_framebuffer(
+                &vk::FramebufferCreateInfo::default()
+                    .render_pass(pass)
+                    .attachments(&[view])
+                    .width(64)
+                    .height(64)
+                    .layers(1),
+                None,
+            )
+            .unwrap();
+        let range = [vk::PushConstantRange {
+            stage_flags: vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT,
+            offset: 0,
+            size: 32,
+        }];
+        let layout = device
+            .create_pipeline_layout(
+                &vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&range),
+                None,
+            )
+            .unwrap();
+        let (vs, fs) = draw_spirv();
+        let modules = [vs, fs].map(|words| {
+            device
+                .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&words), None)
+                .unwrap()
+        });
+        let stages = [
+            vk::PipelineShaderStageCreateInfo::default()
+                .stage(vk::ShaderStageFlags::VERTEX)
+                .module(modules[0])
+                .name(c"main"),
+            vk::PipelineShaderStageCreateInfo::default()
+                .stage(vk::ShaderStageFlags::FRAGMENT)
+                .module(modules[1])
+                .name(c"main"),
+        ];
+        let bindings = [vk::VertexInputBindingDescription {
+            binding: 0,
+            stride: 12,
+            input_rate: vk::VertexInputRate::VERTEX,
+        }];
+        let attributes = [vk::VertexInputAttributeDescription {
+            location: 0,
+            binding: 0,
+            format: vk::Format::R32G32B32_SFLOAT,
+            offset: 0,
+        }];
+        let vertex_input = vk::PipelineVertexInputStateCreateInfo::default()
+            .vertex_binding_descriptions(&bindings)
+            .vertex_attribute_descriptions(&attributes);
+        let assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
+            .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
+        let viewports = [vk::Viewport {
+            width: 64.0,
+            height: 64.0,
+            max_depth: 1.0,
+            ..Default::default()
+        }];
+        let scissors = [vk::Rect2D {
+            extent: vk::Extent2D {
+                width: 64,
+                height: 64,
+            },
+            ..Default::default()
+        }];
+        let viewport = vk::PipelineViewportStateCreateInfo::default()
+            .viewports(&viewports)
+            .scissors(&scissors);
+        let raster = vk::PipelineRasterizationStateCreateInfo::default().line_width(1.0);
+        let multisample = vk::PipelineMultisampleStateCreateInfo::default()
+            .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+        let blend_attachment = [vk::PipelineColorBlendAttachmentState::default()
+            .color_write_mask(vk::ColorComponentFlags::RGBA)];
+        let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&blend_attachment);
+        let info = vk::GraphicsPipelineCreateInfo::default()
+            .stages(&stages)
+            .vertex_input_state(&vertex_input)
+            .input_assembly_state(&assembly)
+            .viewport_state(&viewport)
+            .rasterization_state(&raster)
+            .multisample_state(&multisample)
+            .color_blend_state(&blend)
+            .layout(layout)
+            .render_pass(pass);
+        let pipeline = device
+            .create_graphics_pipelines(vk::PipelineCache::null(), &[info], None)
+            .unwrap()[0];
+        DrawSetup {
+            pass,
+            framebuffer,
+            layout,
+            pipeline,
+            vertex_buffers,
+        }
+    }
 }
 
 const N: u64 = 1000;
@@ -391,6 +605,64 @@ fn steady_state_calls_do_not_allocate_and_null_handles_do_not_crash() {
             0,
             "vkCmdPushDescriptorSetKHR (+ WithTemplate) + vkCmdDispatch"
         );
+
+        // Draws in a render pass, with a vertex buffer bind or push
+        // constants before each.
+        let memory_type = {
+            let req = device.get_buffer_memory_requirements(buffer);
+            req.memory_type_bits.trailing_zeros()
+        };
+        let g = draw_setup(&device, memory_type);
+        let graphics = vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT;
+        let drawing = |ops: &dyn Fn(u64)| {
+            device
+                .begin_command_buffer(cb, &vk::CommandBufferBeginInfo::default())
+                .unwrap();
+            let area = vk::Rect2D {
+                extent: vk::Extent2D {
+                    width: 64,
+                    height: 64,
+                },
+                ..Default::default()
+            };
+            device.cmd_begin_render_pass(
+                cb,
+                &vk::RenderPassBeginInfo::default()
+                    .render_pass(g.pass)
+                    .framebuffer(g.framebuffer)
+                    .render_area(area),
+                vk::SubpassContents::INLINE,
+            );
+            device.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, g.pipeline);
+            device.cmd_bind_vertex_buffers(cb, 0, &[g.vertex_buffers[0]], &[0]);
+            device.cmd_push_constants(cb, g.layout, graphics, 0, &[0; 32]);
+            (0..10).for_each(ops);
+            let counted = allocations(|| (0..N).for_each(ops));
+            device.cmd_end_render_pass(cb);
+            device.end_command_buffer(cb).unwrap();
+            device
+                .reset_command_pool(command_pool, vk::CommandPoolResetFlags::empty())
+                .unwrap();
+            counted
+        };
+        let draw = |i: u64| device.cmd_draw(cb, 3, 1, (i % 2) as u32, 0);
+        let vertex_buffer_draw = |i: u64| {
+            let b = g.vertex_buffers[(i % 2) as usize];
+            device.cmd_bind_vertex_buffers(cb, 0, &[b], &[0]);
+            draw(i);
+        };
+        let push_draw = |i: u64| {
+            device.cmd_push_constants(cb, g.layout, graphics, 16, &(i as u128).to_le_bytes());
+            draw(i);
+        };
+        drawing(&vertex_buffer_draw);
+        assert_eq!(drawing(&draw), 0, "vkCmdDraw");
+        assert_eq!(
+            drawing(&vertex_buffer_draw),
+            0,
+            "vkCmdBindVertexBuffers + vkCmdDraw"
+        );
+        assert_eq!(drawing(&push_draw), 0, "vkCmdPushConstants + vkCmdDraw");
 
         // VK_NULL_HANDLE where the spec allows it: nothing happens.
         device.destroy_buffer(vk::Buffer::null(), None);

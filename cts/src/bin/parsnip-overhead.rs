@@ -3,8 +3,10 @@
 //! The driver's own CPU cost of the calls an application makes most often,
 //! through the Khronos loader, in operations per second: descriptor writes
 //! (`vkUpdateDescriptorSets`, update templates, push descriptors where the
-//! device has `VK_KHR_push_descriptor`), and recording binds, push
-//! constants and dispatches. Run it on a device that executes nothing, so
+//! device has `VK_KHR_push_descriptor`), recording binds, push constants
+//! and dispatches, and recording draws in a render pass (shaped like
+//! vkoverhead's draw cases: no state change between draws, a vertex
+//! buffer bound before each, push constants before each). Run it on a device that executes nothing, so
 //! only the CPU side is measured: Parsnip's null back end
 //! (`PARSNIP_NULL=a660`), or Turnip on Mesa's noop drm-shim, side by side.
 //!
@@ -101,10 +103,27 @@ struct Bench {
     command_pool: vk::CommandPool,
     command_buffer: vk::CommandBuffer,
     template: vk::DescriptorUpdateTemplate,
+    /// The draw cases' objects, on a device with a graphics queue.
+    draws: Option<DrawBench>,
 }
 
 fn check<T>(what: &str, r: Result<T, vk::Result>) -> Result<T, String> {
     r.map_err(|e| format!("{what}: {e:?}"))
+}
+
+/// `size` bytes of the first memory type `req` allows.
+fn allocate(
+    device: &ash::Device,
+    req: &vk::MemoryRequirements,
+    size: u64,
+) -> Result<vk::DeviceMemory, String> {
+    let info = vk::MemoryAllocateInfo::default()
+        .allocation_size(size)
+        .memory_type_index(req.memory_type_bits.trailing_zeros());
+    // SAFETY: a valid allocate info on a live device.
+    check("vkAllocateMemory", unsafe {
+        device.allocate_memory(&info, None)
+    })
 }
 
 impl Bench {
@@ -148,6 +167,9 @@ impl Bench {
             .iter()
             .position(|f| f.queue_flags.contains(vk::QueueFlags::COMPUTE))
             .ok_or("no compute queue family")? as u32;
+        let graphics = families[family as usize]
+            .queue_flags
+            .contains(vk::QueueFlags::GRAPHICS);
         let priorities = [1.0];
         let queues = [vk::DeviceQueueCreateInfo::default()
             .queue_family_index(family)
@@ -180,15 +202,7 @@ impl Bench {
                 ),
             )?;
             let req = device.get_buffer_memory_requirements(buffer);
-            let memory = check(
-                "vkAllocateMemory",
-                device.allocate_memory(
-                    &vk::MemoryAllocateInfo::default()
-                        .allocation_size(req.size)
-                        .memory_type_index(req.memory_type_bits.trailing_zeros()),
-                    None,
-                ),
-            )?;
+            let memory = allocate(&device, &req, req.size)?;
             check(
                 "vkBindBufferMemory",
                 device.bind_buffer_memory(buffer, memory, 0),
@@ -320,7 +334,13 @@ impl Bench {
                     None,
                 ),
             )?;
+            let draws = if graphics {
+                Some(DrawBench::new(&device)?)
+            } else {
+                None
+            };
             Ok(Bench {
+                draws,
                 _entry: entry,
                 instance,
                 device,
@@ -350,6 +370,17 @@ impl Bench {
         prologue: &dyn Fn(vk::CommandBuffer),
         op: &mut dyn FnMut(vk::CommandBuffer, u64),
     ) -> Result<(), String> {
+        self.record_between(ops, prologue, &|_| {}, op)
+    }
+
+    /// [`Bench::record`] with `epilogue` before each end.
+    fn record_between(
+        &self,
+        ops: u64,
+        prologue: &dyn Fn(vk::CommandBuffer),
+        epilogue: &dyn Fn(vk::CommandBuffer),
+        op: &mut dyn FnMut(vk::CommandBuffer, u64),
+    ) -> Result<(), String> {
         let d = &self.device;
         let cb = self.command_buffer;
         let mut done = 0;
@@ -370,6 +401,7 @@ impl Bench {
                 for i in done..done + n {
                     op(cb, i);
                 }
+                epilogue(cb);
                 check("vkEndCommandBuffer", d.end_command_buffer(cb))?;
                 check(
                     "vkResetCommandPool",
@@ -504,6 +536,41 @@ impl Bench {
                     dispatch(cb);
                 })?;
             }
+            "draw" | "draw_vertex_buffer_change" | "draw_push_constant_change" => {
+                let Some(g) = &self.draws else {
+                    return Ok(false);
+                };
+                // SAFETY: a recording command buffer inside the pass.
+                let end = |cb| unsafe { d.cmd_end_render_pass(cb) };
+                // SAFETY: as above, with the pipeline and a vertex buffer bound.
+                let draw = |cb| unsafe { d.cmd_draw(cb, 3, 1, 0, 0) };
+                let begin = |cb| g.begin(d, cb);
+                match name {
+                    "draw" => self.record_between(ops, &begin, &end, &mut |cb, _| draw(cb))?,
+                    "draw_vertex_buffer_change" => {
+                        self.record_between(ops, &begin, &end, &mut |cb, i| {
+                            let b = g.vertex_buffers[(i % 2) as usize];
+                            // SAFETY: a live vertex buffer of binding 0.
+                            unsafe { d.cmd_bind_vertex_buffers(cb, 0, &[b], &[0]) };
+                            draw(cb);
+                        })?
+                    }
+                    _ => self.record_between(ops, &begin, &end, &mut |cb, i| {
+                        let words = [i as u32; 4];
+                        // SAFETY: 16 bytes inside the layout's 32-byte range.
+                        unsafe {
+                            d.cmd_push_constants(
+                                cb,
+                                g.layout,
+                                vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT,
+                                16,
+                                bytes_of(&words),
+                            )
+                        };
+                        draw(cb);
+                    })?,
+                }
+            }
             other => return Err(format!("no case {other}")),
         }
         Ok(true)
@@ -515,6 +582,9 @@ impl Drop for Bench {
         let d = &self.device;
         // SAFETY: nothing is in use: no command buffer was ever submitted.
         unsafe {
+            if let Some(g) = &self.draws {
+                g.destroy(d);
+            }
             d.destroy_descriptor_update_template(self.template, None);
             d.destroy_command_pool(self.command_pool, None);
             d.destroy_pipeline(self.pipeline, None);
@@ -536,6 +606,293 @@ impl Drop for Bench {
     }
 }
 
+/// What the draw cases add: a 64x64 RGBA8 colour attachment, a render pass
+/// and framebuffer of it, two vertex buffers, and a graphics pipeline of
+/// push.vert and push.frag (a position per vertex, 32 bytes of push
+/// constants for both stages), as vkoverhead's draw cases set up.
+struct DrawBench {
+    image: vk::Image,
+    image_memory: vk::DeviceMemory,
+    view: vk::ImageView,
+    pass: vk::RenderPass,
+    framebuffer: vk::Framebuffer,
+    vertex_buffers: [vk::Buffer; 2],
+    vertex_memory: vk::DeviceMemory,
+    modules: [vk::ShaderModule; 2],
+    layout: vk::PipelineLayout,
+    pipeline: vk::Pipeline,
+}
+
+/// The draw cases' attachment size.
+const DRAW_SIZE: u32 = 64;
+
+impl DrawBench {
+    /// # Safety
+    /// `device` is live and has a graphics queue.
+    unsafe fn new(device: &ash::Device) -> Result<DrawBench, String> {
+        let format = vk::Format::R8G8B8A8_UNORM;
+        // SAFETY: every call is on the live device with valid create infos
+        // referring to locals alive for the call.
+        unsafe {
+            let image = check(
+                "vkCreateImage",
+                device.create_image(
+                    &vk::ImageCreateInfo::default()
+                        .image_type(vk::ImageType::TYPE_2D)
+                        .format(format)
+                        .extent(vk::Extent3D {
+                            width: DRAW_SIZE,
+                            height: DRAW_SIZE,
+                            depth: 1,
+                        })
+                        .mip_levels(1)
+                        .array_layers(1)
+                        .samples(vk::SampleCountFlags::TYPE_1)
+                        .usage(vk::ImageUsageFlags::COLOR_ATTACHMENT),
+                    None,
+                ),
+            )?;
+            let req = device.get_image_memory_requirements(image);
+            let image_memory = allocate(device, &req, req.size)?;
+            check(
+                "vkBindImageMemory",
+                device.bind_image_memory(image, image_memory, 0),
+            )?;
+            let view = check(
+                "vkCreateImageView",
+                device.create_image_view(
+                    &vk::ImageViewCreateInfo::default()
+                        .image(image)
+                        .view_type(vk::ImageViewType::TYPE_2D)
+                        .format(format)
+                        .subresource_range(vk::ImageSubresourceRange {
+                            aspect_mask: vk::ImageAspectFlags::COLOR,
+                            base_mip_level: 0,
+                            level_count: 1,
+                            base_array_layer: 0,
+                            layer_count: 1,
+                        }),
+                    None,
+                ),
+            )?;
+            let attachment = [vk::AttachmentDescription::default()
+                .format(format)
+                .samples(vk::SampleCountFlags::TYPE_1)
+                .load_op(vk::AttachmentLoadOp::DONT_CARE)
+                .store_op(vk::AttachmentStoreOp::STORE)
+                .initial_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
+                .final_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)];
+            let color = [vk::AttachmentReference {
+                attachment: 0,
+                layout: vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
+            }];
+            let subpass = [vk::SubpassDescription::default()
+                .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)
+                .color_attachments(&color)];
+            let pass = check(
+                "vkCreateRenderPass",
+                device.create_render_pass(
+                    &vk::RenderPassCreateInfo::default()
+                        .attachments(&attachment)
+                        .subpasses(&subpass),
+                    None,
+                ),
+            )?;
+            let views = [view];
+            let framebuffer = check(
+                "vkCreateFramebuffer",
+                device.create_framebuffer(
+                    &vk::FramebufferCreateInfo::default()
+                        .render_pass(pass)
+                        .attachments(&views)
+                        .width(DRAW_SIZE)
+                        .height(DRAW_SIZE)
+                        .layers(1),
+                    None,
+                ),
+            )?;
+            // Two buffers of three positions each, in one allocation.
+            let vb_info = vk::BufferCreateInfo::default()
+                .size(4096)
+                .usage(vk::BufferUsageFlags::VERTEX_BUFFER);
+            let vertex_buffers = [
+                check("vkCreateBuffer", device.create_buffer(&vb_info, None))?,
+                check("vkCreateBuffer", device.create_buffer(&vb_info, None))?,
+            ];
+            let req = device.get_buffer_memory_requirements(vertex_buffers[0]);
+            let stride = req.size.next_multiple_of(req.alignment);
+            let vertex_memory = allocate(device, &req, 2 * stride)?;
+            for (i, b) in vertex_buffers.iter().enumerate() {
+                check(
+                    "vkBindBufferMemory",
+                    device.bind_buffer_memory(*b, vertex_memory, i as u64 * stride),
+                )?;
+            }
+            let mut modules = [vk::ShaderModule::null(); 2];
+            for (m, shader) in modules
+                .iter_mut()
+                .zip([&shaders::PUSH_VERT, &shaders::PUSH_FRAG])
+            {
+                let words = shader.words()?;
+                *m = check(
+                    "vkCreateShaderModule",
+                    device.create_shader_module(
+                        &vk::ShaderModuleCreateInfo::default().code(&words),
+                        None,
+                    ),
+                )?;
+            }
+            let push_range = [vk::PushConstantRange {
+                stage_flags: vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT,
+                offset: 0,
+                size: 32,
+            }];
+            let layout = check(
+                "vkCreatePipelineLayout",
+                device.create_pipeline_layout(
+                    &vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&push_range),
+                    None,
+                ),
+            )?;
+            let stages = [
+                vk::PipelineShaderStageCreateInfo::default()
+                    .stage(vk::ShaderStageFlags::VERTEX)
+                    .module(modules[0])
+                    .name(c"main"),
+                vk::PipelineShaderStageCreateInfo::default()
+                    .stage(vk::ShaderStageFlags::FRAGMENT)
+                    .module(modules[1])
+                    .name(c"main"),
+            ];
+            let bindings = [vk::VertexInputBindingDescription {
+                binding: 0,
+                stride: 12,
+                input_rate: vk::VertexInputRate::VERTEX,
+            }];
+            let attributes = [vk::VertexInputAttributeDescription {
+                location: 0,
+                binding: 0,
+                format: vk::Format::R32G32B32_SFLOAT,
+                offset: 0,
+            }];
+            let vertex_input = vk::PipelineVertexInputStateCreateInfo::default()
+                .vertex_binding_descriptions(&bindings)
+                .vertex_attribute_descriptions(&attributes);
+            let assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
+                .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
+            let viewports = [vk::Viewport {
+                x: 0.0,
+                y: 0.0,
+                width: DRAW_SIZE as f32,
+                height: DRAW_SIZE as f32,
+                min_depth: 0.0,
+                max_depth: 1.0,
+            }];
+            let scissors = [vk::Rect2D {
+                offset: vk::Offset2D { x: 0, y: 0 },
+                extent: vk::Extent2D {
+                    width: DRAW_SIZE,
+                    height: DRAW_SIZE,
+                },
+            }];
+            let viewport = vk::PipelineViewportStateCreateInfo::default()
+                .viewports(&viewports)
+                .scissors(&scissors);
+            let raster = vk::PipelineRasterizationStateCreateInfo::default()
+                .polygon_mode(vk::PolygonMode::FILL)
+                .line_width(1.0);
+            let multisample = vk::PipelineMultisampleStateCreateInfo::default()
+                .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+            let blend_attachment = [vk::PipelineColorBlendAttachmentState::default()
+                .color_write_mask(vk::ColorComponentFlags::RGBA)];
+            let blend =
+                vk::PipelineColorBlendStateCreateInfo::default().attachments(&blend_attachment);
+            let info = vk::GraphicsPipelineCreateInfo::default()
+                .stages(&stages)
+                .vertex_input_state(&vertex_input)
+                .input_assembly_state(&assembly)
+                .viewport_state(&viewport)
+                .rasterization_state(&raster)
+                .multisample_state(&multisample)
+                .color_blend_state(&blend)
+                .layout(layout)
+                .render_pass(pass)
+                .subpass(0);
+            let pipeline = device
+                .create_graphics_pipelines(vk::PipelineCache::null(), &[info], None)
+                .map_err(|(_, e)| format!("vkCreateGraphicsPipelines: {e:?}"))?[0];
+            Ok(DrawBench {
+                image,
+                image_memory,
+                view,
+                pass,
+                framebuffer,
+                vertex_buffers,
+                vertex_memory,
+                modules,
+                layout,
+                pipeline,
+            })
+        }
+    }
+
+    /// Begins the pass and binds the pipeline, the first vertex buffer and
+    /// the push constants: what every draw case's command buffer starts
+    /// with.
+    fn begin(&self, d: &ash::Device, cb: vk::CommandBuffer) {
+        let area = vk::Rect2D {
+            offset: vk::Offset2D { x: 0, y: 0 },
+            extent: vk::Extent2D {
+                width: DRAW_SIZE,
+                height: DRAW_SIZE,
+            },
+        };
+        // SAFETY: a recording command buffer outside a pass; the pass,
+        // framebuffer, pipeline and buffer are live.
+        unsafe {
+            d.cmd_begin_render_pass(
+                cb,
+                &vk::RenderPassBeginInfo::default()
+                    .render_pass(self.pass)
+                    .framebuffer(self.framebuffer)
+                    .render_area(area),
+                vk::SubpassContents::INLINE,
+            );
+            d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, self.pipeline);
+            d.cmd_bind_vertex_buffers(cb, 0, &[self.vertex_buffers[0]], &[0]);
+            d.cmd_push_constants(
+                cb,
+                self.layout,
+                vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT,
+                0,
+                bytes_of(&[0; 8]),
+            );
+        }
+    }
+
+    /// # Safety
+    /// `device` is the one the bench was made with, and idle.
+    unsafe fn destroy(&self, d: &ash::Device) {
+        // SAFETY: the caller's promise; nothing was submitted.
+        unsafe {
+            d.destroy_pipeline(self.pipeline, None);
+            d.destroy_pipeline_layout(self.layout, None);
+            for m in self.modules {
+                d.destroy_shader_module(m, None);
+            }
+            for b in self.vertex_buffers {
+                d.destroy_buffer(b, None);
+            }
+            d.free_memory(self.vertex_memory, None);
+            d.destroy_framebuffer(self.framebuffer, None);
+            d.destroy_render_pass(self.pass, None);
+            d.destroy_image_view(self.view, None);
+            d.destroy_image(self.image, None);
+            d.free_memory(self.image_memory, None);
+        }
+    }
+}
+
 fn bytes_of(words: &[u32]) -> &[u8] {
     // SAFETY: u32s are plain bytes; the length covers exactly the words.
     unsafe { std::slice::from_raw_parts(words.as_ptr().cast(), std::mem::size_of_val(words)) }
@@ -549,6 +906,9 @@ const CASES: &[&str] = &[
     "push_constants",
     "push_constants_dispatch",
     "bind_push_constants_dispatch",
+    "draw",
+    "draw_vertex_buffer_change",
+    "draw_push_constant_change",
 ];
 
 fn measure(bench: &Bench, name: &str, o: &Options) -> Result<Option<(u64, Duration)>, String> {

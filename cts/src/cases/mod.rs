@@ -14,12 +14,14 @@ pub mod dispatch;
 pub mod draws;
 pub mod graphics_descriptors;
 pub mod dynamic_state;
+pub mod draws_in_secondaries;
 pub mod image_shaders;
 pub mod images;
 pub mod indirect_dispatch;
 pub mod memory;
 pub mod multisample;
 pub mod non_semantic;
+pub mod occlusion_queries;
 mod one_dispatch;
 pub mod pipeline_cache;
 pub mod pipelines;
@@ -61,6 +63,8 @@ pub fn all() -> Vec<Case> {
         graphics_descriptors::CASES,
         stencil::CASES,
         dynamic_state::CASES,
+        draws_in_secondaries::CASES,
+        occlusion_queries::CASES,
         image_shaders::CASES,
         memory::CASES,
         timeline_semaphores::CASES,

@@ -98,6 +98,13 @@ pub struct Recorder<'h> {
     cmd: vk::CommandBuffer,
 }
 
+impl<'h> Recorder<'h> {
+    /// A recorder of `cmd`, which is recording.
+    pub(super) fn of(device: &'h ash::Device, cmd: vk::CommandBuffer) -> Recorder<'h> {
+        Recorder { device, cmd }
+    }
+}
+
 impl Recorder<'_> {
     /// The command buffer, for commands the recorder has no method for.
     pub fn command_buffer(&self) -> vk::CommandBuffer {

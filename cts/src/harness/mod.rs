@@ -17,6 +17,7 @@ mod pipelines;
 mod presentation;
 mod promoted;
 mod render_passes;
+mod secondaries;
 mod setup;
 
 pub use commands::{Dependency, Recorder, Submission};
@@ -28,6 +29,7 @@ pub use pipelines::{Bind, ComputePipeline, PipelineDesc, Slot};
 pub use presentation::Swapchain;
 pub use promoted::{RenderPasses2, Synchronization2, TimelineSemaphores};
 pub use render_passes::PassAttachment;
+pub use secondaries::Continues;
 pub use setup::Capabilities;
 
 use crate::case::{OrStop, Stop};

@@ -288,6 +288,19 @@ impl Recorder<'_> {
         area: vk::Rect2D,
         clears: &[vk::ClearValue],
     ) {
+        self.begin_pass_with(pass, framebuffer, area, clears, vk::SubpassContents::INLINE);
+    }
+
+    /// [`Recorder::begin_pass`], the first subpass's contents inline or in
+    /// secondaries.
+    pub fn begin_pass_with(
+        &self,
+        pass: vk::RenderPass,
+        framebuffer: vk::Framebuffer,
+        area: vk::Rect2D,
+        clears: &[vk::ClearValue],
+        contents: vk::SubpassContents,
+    ) {
         let info = vk::RenderPassBeginInfo::default()
             .render_pass(pass)
             .framebuffer(framebuffer)
@@ -295,11 +308,8 @@ impl Recorder<'_> {
             .clear_values(clears);
         // SAFETY: the command buffer is recording; the pass and framebuffer are alive.
         unsafe {
-            self.device().cmd_begin_render_pass(
-                self.command_buffer(),
-                &info,
-                vk::SubpassContents::INLINE,
-            )
+            self.device()
+                .cmd_begin_render_pass(self.command_buffer(), &info, contents)
         };
     }
 

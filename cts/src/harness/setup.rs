@@ -48,6 +48,9 @@ pub struct Capabilities {
     pub dispatch_base: bool,
     /// `VK_KHR_pipeline_executable_properties` with `pipelineExecutableInfo`.
     pub pipeline_executable_info: bool,
+    /// `occlusionQueryPrecise` and `inheritedQueries`, enabled when offered.
+    pub occlusion_query_precise: bool,
+    pub inherited_queries: bool,
     /// `timestampValidBits` of the queue family the harness uses.
     pub timestamp_valid_bits: u32,
     /// Whether that queue family has graphics (blits, depth/stencil
@@ -367,6 +370,8 @@ impl PartialHarness {
             alpha_to_one: supported.alpha_to_one == vk::TRUE,
             dispatch_base: at_least(1),
             pipeline_executable_info: executable.pipeline_executable_info == vk::TRUE,
+            occlusion_query_precise: supported.occlusion_query_precise == vk::TRUE,
+            inherited_queries: supported.inherited_queries == vk::TRUE,
             timestamp_valid_bits: families[queue_family].timestamp_valid_bits,
             graphics_queue: families[queue_family]
                 .queue_flags
@@ -414,7 +419,10 @@ impl PartialHarness {
             .vertex_pipeline_stores_and_atomics(caps.vertex_pipeline_stores_and_atomics)
             .shader_int16(caps.sixteen_bit)
             .robust_buffer_access(caps.robust_buffer_access)
-            .alpha_to_one(caps.alpha_to_one);
+            .alpha_to_one(caps.alpha_to_one)
+
+            .occlusion_query_precise(caps.occlusion_query_precise)
+            .inherited_queries(caps.inherited_queries);
         let priorities = [1.0f32];
         let queues = [vk::DeviceQueueCreateInfo::default()
             .queue_family_index(queue_family as u32)

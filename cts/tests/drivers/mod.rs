@@ -170,3 +170,43 @@ pub fn run_cts_filtered(driver: &Path, env: &[(&str, &str)], out: &Path, filters
         results,
     }
 }
+
+/// Runs `program` (`what`, for messages) with `args` in `dir`; panics
+/// with its output unless it succeeds.
+pub fn run_tool(
+    program: &Path,
+    what: &str,
+    args: &[std::ffi::OsString],
+    dir: &Path,
+) -> std::process::Output {
+    let output = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {what} ({}): {e}", program.display()));
+    assert!(
+        output.status.success(),
+        "{what} failed ({}):\n{}{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+/// Checks that the `size`x`size` RGBA8 image `got` equals `reference` in
+/// every interior pixel (one whose 3x3 neighbourhood is one colour in the
+/// reference), with at most `edge_pixels` others apart.
+pub fn check_image(reference: &[u8], got: &[u8], size: usize, edge_pixels: usize, what: &str) {
+    let (interior, edge) = parsnip_reference::image::compare(reference, got, size, size);
+    println!(
+        "{what}: {edge} edge and {} interior pixels differ",
+        interior.len()
+    );
+    assert!(
+        interior.is_empty() && edge <= edge_pixels,
+        "{what}: {} interior pixels differ (first at {:?}), {edge} edge pixels",
+        interior.len(),
+        interior.first()
+    );
+}

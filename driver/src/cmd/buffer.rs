@@ -15,6 +15,7 @@ use super::draw::GraphicsState;
 use super::init_state;
 use super::packets::PacketWriter;
 use super::pass::PassRecording;
+use super::secondary::InheritedPass;
 use super::stream::{CommandStream, Ib};
 use super::upload::UploadBuffer;
 use crate::breadcrumbs::Crumb;
@@ -55,6 +56,11 @@ pub struct Recording {
     pub own_crumbs: u32,
     /// The render pass being recorded, if any.
     pub pass: Option<Box<PassRecording>>,
+    /// The render pass a secondary continues (RENDER_PASS_CONTINUE).
+    pub inherited: Option<InheritedPass>,
+    /// The availability words of queries ended in the render pass, written
+    /// once the pass is rendered (see cmd/query.rs).
+    pub owed_availability: Vec<u64>,
     /// The streams of ended passes (their chunks are the buffer's IBs),
     /// and those a reset freed for the next passes.
     pub spent_pass_streams: Vec<CommandStream>,
@@ -119,6 +125,8 @@ impl CommandBuffer {
                 crumbs: Vec::new(),
                 own_crumbs: 0,
                 pass: None,
+                inherited: None,
+                owed_availability: Vec::new(),
                 spent_pass_streams: Vec::new(),
                 spare_pass_streams: Vec::new(),
                 lifecycle: Lifecycle::Initial,
@@ -131,10 +139,22 @@ impl CommandBuffer {
 
     /// `vkBeginCommandBuffer`: an implicit reset, then the state every
     /// command buffer starts from (primaries only: a secondary runs inside
-    /// a primary that set it up).
-    pub fn begin(&self) -> VkResult<()> {
+    /// a primary that set it up). A secondary that continues a render pass
+    /// is given it (`continues`); a primary never is.
+    pub fn begin(&self, continues: Option<InheritedPass>) -> VkResult<()> {
         let mut rec = self.rec.lock();
         Self::reset_locked(&mut rec);
+        if let Some(c) = &continues {
+            if c.subpass as usize >= c.pass.desc.subpasses.len() {
+                eprintln!("parsnip: vkBeginCommandBuffer: the inherited subpass is not the pass's");
+                return Err(vk::Result::ERROR_UNKNOWN);
+            }
+        }
+        rec.inherited = if rec.level == Level::Secondary {
+            continues
+        } else {
+            None
+        };
         rec.lifecycle = Lifecycle::Recording;
         if rec.level == Level::Primary {
             let rec = &mut *rec;
@@ -234,6 +254,8 @@ impl CommandBuffer {
         rec.compute.reset();
         rec.graphics.reset();
         rec.pending = CacheOps::default();
+        rec.inherited = None;
+        rec.owed_availability.clear();
         rec.keep.clear();
         rec.crumbs.clear();
         rec.own_crumbs = 0;
@@ -257,35 +279,9 @@ impl CommandBuffer {
         Ok(rec.ibs.clone())
     }
 
-    /// `vkCmdExecuteCommands`: the secondaries' IBs run in place.
-    pub fn execute_commands(&self, secondaries: &[Arc<CommandBuffer>]) {
-        let mut ibs = Vec::new();
-        for s in secondaries {
-            match s.ibs_for_submit() {
-                Ok(list) => ibs.extend(list),
-                Err(e) => {
-                    self.record(|_| Err(e));
-                    return;
-                }
-            }
-        }
-        let kept: Vec<Arc<CommandBuffer>> = secondaries.to_vec();
-        self.record(move |rec| {
-            rec.flush_pending()?;
-            rec.cs.add_ibs(&ibs)?;
-            if rec.device.breadcrumbs.is_some() {
-                for s in &kept {
-                    rec.crumbs.extend(s.crumbs());
-                }
-            }
-            for s in kept {
-                rec.keep(s);
-            }
-            // The secondary may have bound anything: nothing bound here
-            // can be assumed still programmed.
-            rec.compute.invalidate();
-            rec.graphics.invalidate();
-            rec.breadcrumb("vkCmdExecuteCommands")
-        });
+    /// Runs `f` on the recorded state (of an ended secondary, for the
+    /// primary executing it).
+    pub fn with_recording<T>(&self, f: impl FnOnce(&Recording) -> T) -> T {
+        f(&self.rec.lock())
     }
 }

@@ -258,6 +258,7 @@ impl Recording {
             *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
         }
         self.compute.programmed.consts = None;
+        self.graphics.push_constants_changed();
         Ok(())
     }
 

@@ -31,12 +31,12 @@ use super::dispatch::copy_push_constants;
 use super::draw_state::{set_group, StateGroup, SET_GROUP_DWORDS};
 use super::dynamic_state::DynamicRecording;
 use super::image_surface::{image_surface, sample_format};
-use super::load_state::{load_stage_consts, LoadStage, LOAD_STATE_DWORDS};
+use super::load_state::{stage_consts_header, LoadStage, LOAD_STATE_DWORDS};
 use crate::buffer::Buffer;
 use crate::error::VkResult;
 use crate::image::view::ImageView;
 use crate::pipeline::binary::DriverParam;
-use crate::pipeline::graphics::GraphicsPipeline;
+use crate::pipeline::graphics::{depth_format, GraphicsPipeline};
 
 /// Vertex buffer bindings (VFD_FETCH has 32 entries, a6xx.xml).
 pub const MAX_VERTEX_BUFFERS: usize = 32;
@@ -62,6 +62,16 @@ pub struct GraphicsState {
     pipeline_dirty: bool,
     vertex_buffers_dirty: bool,
     viewport_dirty: bool,
+    /// The draw offsets (VFD_INDEX_OFFSET, VFD_INSTANCE_START_OFFSET) the
+    /// stream has programmed, if known.
+    offsets: Option<(i32, u32)>,
+    /// Whether the stages' const files hold the push constants and, for a
+    /// pipeline whose shaders read them, the draw parameters of the
+    /// bases kept here: then a draw with the same bases loads nothing.
+    consts_loaded: Option<Option<(i32, u32)>>,
+    /// The bound pipeline's vertex and fragment const loads' headers,
+    /// built at its first draw.
+    const_headers: Option<[[u32; LOAD_STATE_DWORDS]; 2]>,
     /// Set when a subpass begins: its attachments are programmed at its
     /// first draw.
     pub framebuffer_dirty: bool,
@@ -88,6 +98,13 @@ impl GraphicsState {
         self.framebuffer_dirty = true;
         self.descriptors.invalidate();
         self.dynamic.invalidate();
+        self.offsets = None;
+        self.consts_loaded = None;
+    }
+
+    /// After `vkCmdPushConstants`: the graphics stages load them again.
+    pub fn push_constants_changed(&mut self) {
+        self.consts_loaded = None;
     }
 }
 
@@ -170,6 +187,39 @@ const VERTEX_BUFFERS_DWORDS: usize = 3 * 3 * MAX_VERTEX_BUFFERS;
 const DRAW_DWORDS: usize = 2 * 3 + 8;
 
 impl Recording {
+    /// Programs the current subpass's attachments, in the primary that
+    /// renders the pass (a secondary's draws use what the primary
+    /// programmed before running them).
+    pub fn emit_framebuffer(&mut self) -> VkResult<()> {
+        self.graphics.framebuffer_dirty = false;
+        let Some(pass) = self.pass.as_deref() else {
+            return Ok(());
+        };
+        let subpass = &pass.pass.desc.subpasses[pass.subpass as usize];
+        let views = &pass.framebuffer.attachments;
+        let mut fb = Framebuffer {
+            width: pass.framebuffer.width,
+            height: pass.framebuffer.height,
+            colors: Vec::new(),
+            depth: None,
+        };
+        for r in &subpass.colors {
+            let Some(a) = r.attachment else {
+                return fail(
+                    "vkCmdBeginRenderPass",
+                    "unused colour attachments are not supported yet",
+                );
+            };
+            fb.colors.push(color_buffer(&views[a as usize]));
+        }
+        if let Some(a) = subpass.depth_stencil.and_then(|r| r.attachment) {
+            let format = depth_format(pass.pass.desc.attachments[a as usize].format)?;
+            fb.depth = Some(depth_buffer(&views[a as usize], format));
+        }
+        self.cs
+            .emit(FRAMEBUFFER_DWORDS, |r| program_framebuffer(r, &fb))
+    }
+
     /// `vkCmdBindPipeline(GRAPHICS)`.
     pub fn bind_graphics_pipeline(&mut self, pipeline: Arc<GraphicsPipeline>) -> VkResult<()> {
         let g = &mut self.graphics;
@@ -181,8 +231,10 @@ impl Recording {
             g.scissor = Some(s);
             g.viewport_dirty = true;
         }
-        // The strides may be the pipeline's.
+        // The strides (unless dynamic) and the const layouts are the pipeline's.
         g.vertex_buffers_dirty = true;
+        g.consts_loaded = None;
+        g.const_headers = None;
         g.pipeline_dirty = true;
         g.dynamic.bind(&pipeline);
         g.pipeline = Some(pipeline.clone());
@@ -196,16 +248,16 @@ impl Recording {
         first: u32,
         buffers: &[(Arc<Buffer>, u64)],
     ) -> VkResult<()> {
-        let buffers: Vec<_> = buffers
-            .iter()
-            .map(|(b, offset)| (b.clone(), *offset, vk::WHOLE_SIZE, None))
-            .collect();
-        self.bind_vertex_buffers2("vkCmdBindVertexBuffers", first, &buffers)
+        for (i, (buffer, offset)) in buffers.iter().enumerate() {
+            self.bind_vertex_buffer(first + i as u32, buffer, *offset)?;
+        }
+        Ok(())
     }
 
     /// `vkCmdBindVertexBuffers2`: each buffer from its offset, of its size
     /// (`VK_WHOLE_SIZE`: to its end), and its binding's stride if given
-    /// (for pipelines whose strides are dynamic).
+    /// (for pipelines whose strides are dynamic). As with
+    /// [`Self::bind_vertex_buffer`], the buffers are not kept.
     pub fn bind_vertex_buffers2(
         &mut self,
         command: &str,
@@ -231,9 +283,27 @@ impl Recording {
                 };
                 self.graphics.dynamic.values.strides[slot] = stride;
             }
-            self.keep(buffer.clone());
         }
         self.graphics.vertex_buffers_dirty = true;
+        Ok(())
+    }
+
+    /// `vkCmdBindVertexBuffers` of one binding. The buffer is not kept:
+    /// the draws read its address, recorded here, and its memory is the
+    /// application's to keep until the command buffer has run (Vulkan's
+    /// vkFreeMemory and vkDestroyBuffer valid usage); binding what is bound
+    /// programs nothing again.
+    #[inline]
+    pub fn bind_vertex_buffer(&mut self, slot: u32, buffer: &Buffer, offset: u64) -> VkResult<()> {
+        let command = "vkCmdBindVertexBuffers";
+        let Some(entry) = self.graphics.vertex_buffers.get_mut(slot as usize) else {
+            return fail(command, "bindings past the 32 there are");
+        };
+        let b = Some(bound(buffer, offset, command)?);
+        if *entry != b {
+            *entry = b;
+            self.graphics.vertex_buffers_dirty = true;
+        }
         Ok(())
     }
 
@@ -292,17 +362,18 @@ impl Recording {
         first_vertex: u32,
         first_instance: u32,
     ) -> VkResult<()> {
-        let (pipeline, primitive) = self.draw_state("vkCmdDraw", 32)?;
+        let command = "vkCmdDraw";
+        let primitive = self.draw_state(command, 32)?;
         if vertices == 0 || instances == 0 {
             return Ok(());
         }
-        self.emit_consts(
-            "vkCmdDraw",
-            &pipeline,
-            Some((first_vertex as i32, first_instance)),
-        )?;
+        let bases = (first_vertex as i32, first_instance);
+        self.emit_consts(command, Some(bases))?;
+        let offsets = self.offsets_to_program(bases);
         self.cs.emit(DRAW_DWORDS, |r| {
-            draw_offsets(r, first_vertex as i32, first_instance)?;
+            if let Some((vertex, instance)) = offsets {
+                draw_offsets(r, vertex, instance)?;
+            }
             draw_auto(r, primitive, vertices, instances)
         })
     }
@@ -321,13 +392,17 @@ impl Recording {
             return fail(command, "no index buffer is bound");
         };
         let (buffer, bits) = index_buffer(b, ty);
-        let (pipeline, primitive) = self.draw_state(command, bits)?;
+        let primitive = self.draw_state(command, bits)?;
         if indices == 0 || instances == 0 {
             return Ok(());
         }
-        self.emit_consts(command, &pipeline, Some((vertex_offset, first_instance)))?;
+        let bases = (vertex_offset, first_instance);
+        self.emit_consts(command, Some(bases))?;
+        let offsets = self.offsets_to_program(bases);
         self.cs.emit(DRAW_DWORDS + 4, |r| {
-            draw_offsets(r, vertex_offset, first_instance)?;
+            if let Some((vertex, instance)) = offsets {
+                draw_offsets(r, vertex, instance)?;
+            }
             draw_indexed(r, primitive, buffer, first_index, indices, instances)
         })
     }
@@ -365,9 +440,11 @@ impl Recording {
             None
         };
         let bits = indices.map_or(32, |(_, bits)| bits);
-        let (pipeline, primitive) = self.draw_state(command, bits)?;
+        let primitive = self.draw_state(command, bits)?;
         let indices = indices.map(|(ib, _)| ib);
-        self.emit_consts(command, &pipeline, None)?;
+        self.emit_consts(command, None)?;
+        // The CP sets the offsets from each command.
+        self.graphics.offsets = None;
         for i in 0..count {
             let at = b.iova + u64::from(i) * u64::from(stride);
             self.cs.emit(DRAW_DWORDS, |r| match indices {
@@ -378,63 +455,96 @@ impl Recording {
         Ok(())
     }
 
+    /// The draw offsets a draw with `bases` must program: none when the
+    /// stream has them already.
+    #[inline]
+    fn offsets_to_program(&mut self, bases: (i32, u32)) -> Option<(i32, u32)> {
+        if self.graphics.offsets == Some(bases) {
+            return None;
+        }
+        self.graphics.offsets = Some(bases);
+        Some(bases)
+    }
+
     /// Loads each stage's const file (push constants, and the draw's base
-    /// vertex and instance where the shader reads them), for a draw of
-    /// `pipeline`; `None` for an indirect draw, whose bases are in memory.
-    fn emit_consts(
-        &mut self,
-        command: &str,
-        pipeline: &GraphicsPipeline,
-        bases: Option<(i32, u32)>,
-    ) -> VkResult<()> {
-        for (stage, consts) in [
+    /// vertex and instance where the shader reads them) for a draw of the
+    /// bound pipeline, unless it holds them already; `None` for an
+    /// indirect draw, whose bases are in memory. The const image is built
+    /// where it goes, in the stream.
+    fn emit_consts(&mut self, command: &str, bases: Option<(i32, u32)>) -> VkResult<()> {
+        let pipeline = self
+            .graphics
+            .pipeline
+            .as_deref()
+            .expect("draw_state checked");
+        let reads_bases = !pipeline.vs_consts.driver_params.is_empty()
+            || !pipeline.fs_consts.driver_params.is_empty();
+        let key = if reads_bases { bases } else { None };
+        if self.graphics.consts_loaded == Some(key) {
+            return Ok(());
+        }
+        if reads_bases && bases.is_none() {
+            return fail(
+                command,
+                "shaders reading gl_BaseVertex, gl_BaseInstance or gl_InstanceIndex \
+                 in indirect draws are not supported yet",
+            );
+        }
+        let (base_vertex, base_instance) = bases.unwrap_or_default();
+        let stages = [
             (LoadStage::Vertex, &pipeline.vs_consts),
             (LoadStage::Fragment, &pipeline.fs_consts),
-        ] {
+        ];
+        let image_dwords = |dwords: u32| (dwords as usize).next_multiple_of(4);
+        let headers = match self.graphics.const_headers {
+            Some(h) => h,
+            None => {
+                let mut h = [[0; LOAD_STATE_DWORDS]; 2];
+                for (out, (stage, consts)) in h.iter_mut().zip(&stages) {
+                    *out = stage_consts_header(*stage, image_dwords(consts.dwords))?;
+                }
+                *self.graphics.const_headers.insert(h)
+            }
+        };
+        let push = &self.compute.push_constants;
+        for ((_, consts), header) in stages.iter().zip(&headers) {
             if consts.dwords == 0 {
                 continue;
             }
-            let mut image = vec![0u32; (consts.dwords as usize).next_multiple_of(4)];
-            copy_push_constants(&mut image, consts, &self.compute.push_constants);
-            for (param, dword) in &consts.driver_params {
-                let Some((base_vertex, base_instance)) = bases else {
-                    return fail(
-                        command,
-                        "shaders reading gl_BaseVertex, gl_BaseInstance or gl_InstanceIndex \
-                         in indirect draws are not supported yet",
-                    );
-                };
-                let value = match param {
-                    DriverParam::BaseVertex => base_vertex as u32,
-                    DriverParam::BaseInstance => base_instance,
-                    // A graphics stage reads no dispatch parameters.
-                    DriverParam::NumWorkgroups(_) | DriverParam::BaseWorkgroup(_) => 0,
-                };
-                if let Some(slot) = image.get_mut(*dword as usize) {
-                    *slot = value;
+            let dwords = image_dwords(consts.dwords);
+            self.cs.emit(LOAD_STATE_DWORDS + dwords, |r| {
+                r.take(LOAD_STATE_DWORDS).copy_from_slice(header);
+                let image = r.take(dwords);
+                image.fill(0);
+                copy_push_constants(image, consts, push);
+                for (param, dword) in &consts.driver_params {
+                    let value = match param {
+                        DriverParam::BaseVertex => base_vertex as u32,
+                        DriverParam::BaseInstance => base_instance,
+                        // A graphics stage reads no dispatch parameters.
+                        DriverParam::NumWorkgroups(_) | DriverParam::BaseWorkgroup(_) => 0,
+                    };
+                    if let Some(slot) = image.get_mut(*dword as usize) {
+                        *slot = value;
+                    }
                 }
-            }
-            self.cs.emit(LOAD_STATE_DWORDS + image.len(), |r| {
-                load_stage_consts(r, stage, &image)
+                Ok(())
             })?;
         }
+        self.graphics.consts_loaded = Some(key);
         Ok(())
     }
 
-    /// Programs what changed before a draw with `index_bits`-bit indices
-    /// (32 without); the pipeline drawn with and the primitive type.
-    fn draw_state(
-        &mut self,
-        command: &str,
-        index_bits: u32,
-    ) -> VkResult<(Arc<GraphicsPipeline>, PcDiPrimtype)> {
-        let Some(pass) = self.pass.as_deref() else {
+    /// Programs what changed before a draw of the bound pipeline with
+    /// `index_bits`-bit indices (32 without); the primitive type.
+    #[inline]
+    fn draw_state(&mut self, command: &str, index_bits: u32) -> VkResult<PcDiPrimtype> {
+        let Some((subpass, _)) = self.current_subpass() else {
             return fail(command, "draws outside a render pass");
         };
-        let Some(pipeline) = self.graphics.pipeline.clone() else {
+        let Some(pipeline) = self.graphics.pipeline.as_deref() else {
             return fail(command, "no graphics pipeline is bound");
         };
-        let subpass = &pass.pass.desc.subpasses[pass.subpass as usize];
         if subpass.colors.len() != pipeline.color_count as usize
             || subpass.depth_stencil.and_then(|r| r.attachment).is_some() != pipeline.has_depth
         {
@@ -442,30 +552,7 @@ impl Recording {
         }
         self.flush_pending()?;
         if self.graphics.framebuffer_dirty {
-            let pass = self.pass.as_deref().expect("checked above");
-            let subpass = &pass.pass.desc.subpasses[pass.subpass as usize];
-            let views = &pass.framebuffer.attachments;
-            let mut fb = Framebuffer {
-                width: pass.framebuffer.width,
-                height: pass.framebuffer.height,
-                colors: Vec::new(),
-                depth: None,
-            };
-            for r in &subpass.colors {
-                let a = r
-                    .attachment
-                    .expect("the pipeline refuses unused attachments");
-                fb.colors.push(color_buffer(&views[a as usize]));
-            }
-            if let Some(a) = subpass.depth_stencil.and_then(|r| r.attachment) {
-                let format = pipeline
-                    .depth_format
-                    .expect("the pipeline has a depth attachment");
-                fb.depth = Some(depth_buffer(&views[a as usize], format));
-            }
-            self.cs
-                .emit(FRAMEBUFFER_DWORDS, |r| program_framebuffer(r, &fb))?;
-            self.graphics.framebuffer_dirty = false;
+            self.emit_framebuffer()?;
         }
         if self.graphics.viewport_dirty {
             let (Some(viewport), Some(scissor)) = (self.graphics.viewport, self.graphics.scissor)
@@ -477,19 +564,21 @@ impl Recording {
             self.graphics.viewport_dirty = false;
         }
         if self.graphics.vertex_buffers_dirty {
-            let slots = pipeline.fetch_slots as usize;
-            let strides = &self.graphics.dynamic.values.strides[..slots];
-            let mut buffers = Vec::with_capacity(slots);
-            for (slot, &stride) in strides.iter().enumerate() {
-                let b = self.graphics.vertex_buffers[slot].unwrap_or_default();
-                buffers.push(VertexBuffer {
+            let g = &self.graphics;
+            let pipeline = g.pipeline.as_deref().expect("checked above");
+            let mut buffers = [VertexBuffer::default(); MAX_VERTEX_BUFFERS];
+            let n = (pipeline.fetch_slots as usize).min(MAX_VERTEX_BUFFERS);
+            let strides = &g.dynamic.values.strides[..n];
+            for (slot, (out, &stride)) in buffers.iter_mut().zip(strides).enumerate() {
+                let b = g.vertex_buffers[slot].unwrap_or_default();
+                *out = VertexBuffer {
                     base: b.iova,
                     size: b.size.min(u64::from(u32::MAX)) as u32,
                     stride,
-                });
+                };
             }
             self.cs.emit(VERTEX_BUFFERS_DWORDS, |r| {
-                program_vertex_buffers(r, &buffers)
+                program_vertex_buffers(r, &buffers[..n])
             })?;
             self.graphics.vertex_buffers_dirty = false;
         }
@@ -499,14 +588,22 @@ impl Recording {
                 .emit(DESCRIPTOR_DWORDS, |r| sets.emit(r, BindPoint::Graphics))?;
         }
         if self.graphics.pipeline_dirty {
-            let ib = pipeline.state;
+            let ib = self
+                .graphics
+                .pipeline
+                .as_deref()
+                .expect("checked above")
+                .state;
             self.cs.emit(SET_GROUP_DWORDS, |r| {
                 set_group(r, StateGroup::GraphicsPipeline, ib, false)
             })?;
             self.graphics.pipeline_dirty = false;
         }
-        self.emit_dynamic(&pipeline, index_bits)?;
-        Ok((pipeline, self.graphics.dynamic.values.topology))
+        if self.graphics.dynamic.needs_emit(index_bits) {
+            let pipeline = self.graphics.pipeline.clone().expect("checked above");
+            self.emit_dynamic(&pipeline, index_bits)?;
+        }
+        Ok(self.graphics.dynamic.values.topology)
     }
 }
 

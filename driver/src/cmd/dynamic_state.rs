@@ -45,6 +45,14 @@ pub struct DynamicRecording {
 }
 
 impl DynamicRecording {
+    /// Whether a draw with `index_bits`-bit indices must lower and emit
+    /// the values: they changed, or the stream's are unknown or for another
+    /// index size.
+    #[inline]
+    pub fn needs_emit(&self, index_bits: u32) -> bool {
+        self.dirty || self.emitted.is_none_or(|(_, bits)| bits != index_bits)
+    }
+
     /// A pipeline is bound: its static state replaces the current one.
     pub fn bind(&mut self, pipeline: &GraphicsPipeline) {
         self.values.take_static(&pipeline.values, pipeline.dynamic);
@@ -194,7 +202,7 @@ impl Recording {
         index_bits: u32,
     ) -> VkResult<()> {
         let d = &self.graphics.dynamic;
-        if !d.dirty && d.emitted.is_some_and(|(_, bits)| bits == index_bits) {
+        if !d.needs_emit(index_bits) {
             return Ok(());
         }
         let new = d.values.lower(&pipeline.fixed, index_bits);

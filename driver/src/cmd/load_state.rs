@@ -110,17 +110,33 @@ pub fn load_state_header(
 
 /// Loads `image` (whole vec4s) as `stage`'s constants from c0.
 pub fn load_stage_consts(w: &mut impl PacketSink, stage: LoadStage, image: &[u32]) -> VkResult<()> {
-    let units = (image.len() / 4) as u32;
-    let source = Source::Direct(image);
-    w.push_all(&load_state_header(
+    load_stage_consts_header(w, stage, image.len())?;
+    w.push_all(image);
+    Ok(())
+}
+
+/// What precedes [`load_stage_consts`]'s image of `dwords` (whole
+/// vec4s), for a caller that writes the image itself right after.
+pub fn load_stage_consts_header(
+    w: &mut impl PacketSink,
+    stage: LoadStage,
+    dwords: usize,
+) -> VkResult<()> {
+    w.push_all(&stage_consts_header(stage, dwords)?);
+    Ok(())
+}
+
+/// The dwords [`load_stage_consts_header`] writes, for a caller that
+/// keeps them.
+pub fn stage_consts_header(stage: LoadStage, dwords: usize) -> VkResult<[u32; LOAD_STATE_DWORDS]> {
+    let units = (dwords / 4) as u32;
+    load_state_header(
         stage,
         A6xxStateType::ST6_CONSTANTS,
         0,
         units,
-        &source,
-    )?);
-    w.push_all(image);
-    Ok(())
+        &Source::Inline(dwords),
+    )
 }
 
 /// Loads `dwords` as constants from vec4 `vec4_offset`, padded to whole

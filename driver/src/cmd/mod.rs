@@ -16,7 +16,8 @@
 //!   [`clear_image`], [`resolve`], [`barrier`], [`query`], [`event`],
 //!   [`buffer_marker`]: the commands; [`descriptor_bindings`]: each bind
 //!   point's descriptor sets; [`push_descriptors`]: the command buffer's own
-//!   descriptor set; [`breadcrumb`]: what follows each when breadcrumbs are on.
+//!   descriptor set; [`breadcrumb`]: what follows each when breadcrumbs are on;
+//! - [`secondary`]: secondary command buffers and executing them.
 
 pub mod barrier;
 pub mod blit2d;
@@ -43,6 +44,7 @@ pub mod pool;
 pub mod push_descriptors;
 pub mod query;
 pub mod resolve;
+pub mod secondary;
 pub mod stream;
 pub mod transfer;
 pub mod upload;

@@ -103,7 +103,11 @@ impl Recording {
             subpass: 0,
             outer,
         }));
-        self.graphics.framebuffer_dirty = true;
+        // The pass's stream may be replayed (once per bin), each replay
+        // starting from what the one before left: it must program every
+        // piece of draw state its draws use rather than rely on what was
+        // programmed before it.
+        self.graphics.invalidate();
         Ok(())
     }
 
@@ -151,7 +155,7 @@ impl Recording {
                 self.run_resolves(&resolves)?;
             }
         }
-        Ok(())
+        self.write_owed_availability()
     }
 
     /// Sysmem until GMEM exists.
@@ -177,8 +181,17 @@ impl Recording {
         rects: &[vk::ClearRect],
     ) -> VkResult<()> {
         let command = "vkCmdClearAttachments";
-        let pass = self.pass_recording(command)?;
-        let subpass = &pass.pass.desc.subpasses[pass.subpass as usize];
+        let Some((subpass, framebuffer)) = self.current_subpass() else {
+            eprintln!("parsnip: {command}: no render pass is begun");
+            return Err(vk::Result::ERROR_UNKNOWN);
+        };
+        let Some(framebuffer) = framebuffer else {
+            eprintln!(
+                "parsnip: {command}: in a secondary command buffer whose inheritance names no \
+                 framebuffer is not supported (the clears write the attachments' memory)"
+            );
+            return Err(vk::Result::ERROR_FEATURE_NOT_PRESENT);
+        };
         let mut targets = Vec::new();
         for a in attachments {
             let reference = if a.aspect_mask.contains(vk::ImageAspectFlags::COLOR) {
@@ -189,7 +202,7 @@ impl Recording {
             let Some(index) = reference.and_then(|r| r.attachment) else {
                 continue;
             };
-            let view = pass.framebuffer.attachments[index as usize].clone();
+            let view = framebuffer.attachments[index as usize].clone();
             targets.push((view, a.aspect_mask, a.clear_value));
         }
         let mut blits = Vec::new();

@@ -292,7 +292,7 @@ mod tests {
             crate::cmd::pool::CommandPool::new(&device, 0, vk::CommandPoolCreateFlags::empty())
                 .unwrap();
         let cmd = pool.allocate(crate::cmd::buffer::Level::Primary);
-        cmd.begin().unwrap();
+        cmd.begin(None).unwrap();
         cmd.record(|r| r.internal_copy(0x1_0000_0000, 0x1_0000_1003, 77));
         cmd.end().unwrap();
         assert!(device.internal.copy.get().is_some_and(|b| b.is_ok()));

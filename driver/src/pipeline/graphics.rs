@@ -126,7 +126,7 @@ fn refuse<T>(what: impl std::fmt::Display) -> VkResult<T> {
 
 /// The depth buffer format of a Vulkan depth format (a6xx.xml's
 /// a6xx_depth_format).
-fn depth_format(format: vk::Format) -> VkResult<A6xxDepthFormat> {
+pub(crate) fn depth_format(format: vk::Format) -> VkResult<A6xxDepthFormat> {
     Ok(match format {
         vk::Format::D16_UNORM => A6xxDepthFormat::DEPTH6_16,
         vk::Format::D32_SFLOAT => A6xxDepthFormat::DEPTH6_32,

@@ -76,7 +76,7 @@ impl PresentDump {
     /// A command buffer copying `image` to the staging buffer.
     pub fn record_copy(&self, image: &Arc<Image>) -> VkResult<Arc<CommandBuffer>> {
         let cmd = self.pool.allocate(Level::Primary);
-        cmd.begin()?;
+        cmd.begin(None)?;
         let region = vk::BufferImageCopy {
             image_subresource: vk::ImageSubresourceLayers {
                 aspect_mask: vk::ImageAspectFlags::COLOR,

@@ -140,7 +140,7 @@ pub fn submit_and_wait(
 ) -> Result<(), vk::Result> {
     let pool = CommandPool::new(device, 0, vk::CommandPoolCreateFlags::empty())?;
     let cmd = pool.allocate(Level::Primary);
-    cmd.begin()?;
+    cmd.begin(None)?;
     record(&cmd);
     cmd.end()?;
     let fence = Fence::new(device, false)?;

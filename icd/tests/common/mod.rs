@@ -61,9 +61,15 @@ pub fn null_instance(tag: &str, gpu: &str) -> (ash::Entry, ash::Instance, ash::v
 /// SPIR-V of the compute shader `glsl`, compiled by glslangValidator
 /// (`tag` names the temporary files).
 pub fn glslang(tag: &str, glsl: &str) -> Vec<u32> {
+    glslang_stage(tag, "comp", glsl)
+}
+
+/// [`glslang`] of a shader of `stage` (glslang's file extension: `vert`,
+/// `frag`, `comp`).
+pub fn glslang_stage(tag: &str, stage: &str, glsl: &str) -> Vec<u32> {
     let dir = std::env::temp_dir().join(format!("parsnip-icd-{}-{tag}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let source = dir.join("shader.comp");
+    let source = dir.join(format!("shader.{stage}"));
     std::fs::write(&source, glsl).unwrap();
     let out = dir.join("shader.spv");
     let status = std::process::Command::new("glslangValidator")
