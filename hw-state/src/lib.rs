@@ -9,9 +9,15 @@
 //!
 //! - [`sink`]: where packets go, and a growing buffer of them;
 //! - [`graphics`]: a graphics pipeline's state, group by group;
-//! - [`draw`]: render-mode markers and draw packets.
+//! - [`draw`]: render-mode markers and draw packets;
+//! - [`bin`]: the bin a pass renders (GMEM) or the window of a sysmem
+//!   pass; [`blit_event`]: GMEM clears, loads and stores;
+//! - [`events`]: CP events, the CCU's mode switch and IB calls.
 
+pub mod bin;
+pub mod blit_event;
 pub mod draw;
+pub mod events;
 pub mod graphics;
 pub mod sink;
 

@@ -271,6 +271,11 @@ impl CommandBuffer {
         }
         let kept: Vec<Arc<CommandBuffer>> = secondaries.to_vec();
         self.record(move |rec| {
+            if let Some(pass) = rec.pass.as_deref_mut() {
+                pass.require_sysmem(
+                    "secondary command buffers: the tiler does not see their commands",
+                );
+            }
             rec.flush_pending()?;
             rec.cs.add_ibs(&ibs)?;
             if rec.device.breadcrumbs.is_some() {
