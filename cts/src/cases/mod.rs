@@ -11,6 +11,7 @@ pub mod control_flow;
 pub mod copies_and_fills;
 pub mod device_addresses;
 pub mod dispatch;
+pub mod draw_sizes;
 pub mod draws;
 pub mod image_shaders;
 pub mod images;
@@ -53,6 +54,7 @@ pub fn all() -> Vec<Case> {
         images::CASES,
         render_passes::CASES,
         draws::CASES,
+        draw_sizes::CASES,
         image_shaders::CASES,
         memory::CASES,
         timeline_semaphores::CASES,
