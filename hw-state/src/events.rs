@@ -1,5 +1,5 @@
-//! CP_EVENT_WRITE: events for the units behind the CP, and the CCU's
-//! switch between sysmem and GMEM rendering.
+//! CP_EVENT_WRITE: events for the units behind the CP; and
+//! CP_INDIRECT_BUFFER.
 //!
 //! On a7xx the packet is CP_EVENT_WRITE7 (the same opcode), and Turnip
 //! writes its events with a 32-bit user write to RAM and no address
@@ -39,7 +39,7 @@ pub fn event<S: PacketSink>(s: &mut S, event: VgtEventType) -> Result<(), S::Err
 }
 
 /// An a6xx "_TS" CP_EVENT_WRITE, writing 0 to `scratch` once done.
-fn a6xx_event_ts<S: PacketSink>(
+pub fn a6xx_event_ts<S: PacketSink>(
     s: &mut S,
     event: VgtEventType,
     scratch: u64,
@@ -53,34 +53,6 @@ fn a6xx_event_ts<S: PacketSink>(
     )?;
     let [lo, hi] = lo_hi(scratch);
     s.packet(Opcode::CP_EVENT_WRITE, &[dw0, lo, hi, 0]);
-    Ok(())
-}
-
-/// Dwords [`ccu_mode_switch`] takes.
-pub const CCU_SWITCH_DWORDS: usize = 2 * 5 + 2 * 2 + 1;
-
-/// The CCU's colour and depth parts written back and emptied, and the GPU
-/// idle: what the CCU needs between rendering to memory and rendering to
-/// GMEM, whose caches sit in GMEM at offsets that differ per mode. This
-/// is the sequence Turnip's GMEM streams start and end a GMEM pass with
-/// (a660 triangle_gmem.log: PC_CCU_FLUSH_COLOR_TS, PC_CCU_FLUSH_DEPTH_TS,
-/// PC_CCU_INVALIDATE_COLOR, PC_CCU_INVALIDATE_DEPTH, CP_WAIT_FOR_IDLE;
-/// a740: CCU_CLEAN_COLOR, CCU_CLEAN_DEPTH and the same invalidates).
-/// `scratch` is an address the a6xx timestamps may write.
-pub fn ccu_mode_switch<S: PacketSink>(s: &mut S, scratch: u64) -> Result<(), S::Error> {
-    match s.chip() {
-        Chip::A6xx => {
-            a6xx_event_ts(s, VgtEventType::PC_CCU_FLUSH_COLOR_TS, scratch)?;
-            a6xx_event_ts(s, VgtEventType::PC_CCU_FLUSH_DEPTH_TS, scratch)?;
-        }
-        Chip::A7xx => {
-            event(s, VgtEventType::CCU_CLEAN_COLOR)?;
-            event(s, VgtEventType::CCU_CLEAN_DEPTH)?;
-        }
-    }
-    event(s, VgtEventType::PC_CCU_INVALIDATE_COLOR)?;
-    event(s, VgtEventType::PC_CCU_INVALIDATE_DEPTH)?;
-    s.packet(Opcode::CP_WAIT_FOR_IDLE, &[]);
     Ok(())
 }
 
@@ -103,17 +75,7 @@ mod tests {
     use crate::StateWriter;
 
     #[test]
-    fn the_ccu_switch_and_an_ib_call_are_turnips_packets() {
-        // a660 triangle_gmem.log: 70460004 0000001d <addr> 00000000
-        // (PC_CCU_FLUSH_COLOR_TS), ... 70460001 00000019
-        // (PC_CCU_INVALIDATE_COLOR), 70268000 (CP_WAIT_FOR_IDLE).
-        let mut w = StateWriter::new(Chip::A6xx);
-        ccu_mode_switch(&mut w, 0x1_0000_4000).unwrap();
-        assert_eq!(w.dwords.len(), CCU_SWITCH_DWORDS);
-        assert_eq!(&w.dwords[..5], &[0x7046_0004, 0x1d, 0x4000, 1, 0]);
-        assert_eq!(&w.dwords[5..7], &[0x7046_0004, 0x1c]);
-        assert_eq!(&w.dwords[10..12], &[0x7046_0001, 0x19]);
-        assert_eq!(w.dwords[14], 0x7026_8000);
+    fn an_ib_call_is_turnips_packet() {
         // CP_INDIRECT_BUFFER (3f): 70bf8003 00033000 00000001 000000d9.
         let mut w = StateWriter::new(Chip::A7xx);
         call_ib(&mut w, 0x1_0003_3000, 0xd9).unwrap();

@@ -12,10 +12,12 @@
 //! - [`draw`]: render-mode markers and draw packets;
 //! - [`bin`]: the bin a pass renders (GMEM) or the window of a sysmem
 //!   pass; [`blit_event`]: GMEM clears, loads and stores;
-//! - [`events`]: CP events, the CCU's mode switch and IB calls.
+//! - [`events`]: CP events and IB calls; [`ccu`]: the CCU between sysmem
+//!   and GMEM rendering.
 
 pub mod bin;
 pub mod blit_event;
+pub mod ccu;
 pub mod draw;
 pub mod events;
 pub mod graphics;

@@ -1,8 +1,9 @@
 //! A render pass rendered bin by bin in GMEM, without a binning pass:
 //! the command stream the tiler's decisions (`crate::tiling`) lead to.
 //!
-//! The CCU is written back and emptied first (its caches move in GMEM
-//! between the modes). Then, for each bin that meets the render area, as
+//! The CCU is written back and emptied first, and its colour cache moved
+//! to the end of GMEM, out of the attachments' way (`parsnip_hw_state::ccu`).
+//! Then, for each bin that meets the render area, as
 //! Turnip's `*_gmem` streams do:
 //!
 //! 1. CP_SET_MARKER RM6_BIN_RENDER_START | USES_GMEM, and the bin: its
@@ -23,10 +24,11 @@ use parsnip_hw_state::bin::{program_bin, program_sysmem_window, BinWindow, BIN_D
 use parsnip_hw_state::blit_event::{
     blit_event, BlitOp, BlitScissor, GmemSurface, MemorySurface, BLIT_EVENT_DWORDS,
 };
-use parsnip_hw_state::draw::{gmem_marker, set_marker};
-use parsnip_hw_state::events::{
-    call_ib, ccu_mode_switch, event, CALL_IB_DWORDS, CCU_SWITCH_DWORDS,
+use parsnip_hw_state::ccu::{
+    ccu_mode_switch, program_ccu, CcuMode, CCU_CNTL_DWORDS, CCU_SWITCH_DWORDS,
 };
+use parsnip_hw_state::draw::{gmem_marker, set_marker};
+use parsnip_hw_state::events::{call_ib, event, CALL_IB_DWORDS};
 use parsnip_registers::enums::{A3xxMsaaSamples, A6xxMarker, VgtEventType};
 use parsnip_registers::Chip;
 
@@ -154,8 +156,11 @@ impl Recording {
         let scissor = p.scissor();
         let scratch = self.device.internal.scratch_iova();
         let chip = self.cs.chip();
-        self.cs
-            .emit(CCU_SWITCH_DWORDS, |r| ccu_mode_switch(r, scratch))?;
+        let gpu = self.device.gpu.entry;
+        self.cs.emit(CCU_SWITCH_DWORDS + CCU_CNTL_DWORDS, |r| {
+            ccu_mode_switch(r, scratch)?;
+            program_ccu(r, gpu, CcuMode::Gmem)
+        })?;
         for bin in p.tiling.bins.bins() {
             let meets_area = bin.x <= scissor.x1
                 && bin.y <= scissor.y1
@@ -204,9 +209,11 @@ impl Recording {
             }
         }
         let (w, h) = (p.framebuffer.width, p.framebuffer.height);
-        self.cs.emit(2 + CCU_SWITCH_DWORDS + BIN_DWORDS, |r| {
+        let dwords = 2 + CCU_SWITCH_DWORDS + CCU_CNTL_DWORDS + BIN_DWORDS;
+        self.cs.emit(dwords, |r| {
             set_marker(r, A6xxMarker::RM6_BIN_RENDER_END)?;
             ccu_mode_switch(r, scratch)?;
+            program_ccu(r, gpu, CcuMode::Sysmem)?;
             program_sysmem_window(r, w, h)
         })
     }
