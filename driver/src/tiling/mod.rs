@@ -69,6 +69,11 @@ impl PassTiling {
                 framebuffer.layers
             ));
         }
+        if pass.desc.subpasses.iter().any(|s| !s.inputs.is_empty()) {
+            // Their descriptors read memory, which holds none of what the
+            // bin drew until its store.
+            return Err("input attachments are read from memory, not yet from GMEM".to_string());
+        }
         let mut attachments = Vec::with_capacity(pass.desc.attachments.len());
         for (i, a) in pass.desc.attachments.iter().enumerate() {
             if !used(pass, i as u32) {
