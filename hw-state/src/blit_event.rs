@@ -105,12 +105,9 @@ pub fn blit_event<S: PacketSink>(
         swap: A3xxColorSwap::WZYX,
         flags: None,
     });
-    let samples = if matches!(op, BlitOp::Store(_)) {
-        // Stores write single-sample memory (resolves are not used yet).
-        A3xxMsaaSamples::MSAA_ONE
-    } else {
-        gmem.samples
-    };
+    // Loads and stores move the attachment's own samples (a store into a
+    // single-sample surface would be a resolve, which this does not ask).
+    let samples = gmem.samples;
     match chip {
         Chip::A6xx => s.reg(&a6xx::RbBlitDstInfo {
             tile_mode: m.tile_mode,

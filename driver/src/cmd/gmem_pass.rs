@@ -152,6 +152,10 @@ impl GmemPass<'_> {
 impl Recording {
     /// Records `p` bin by bin into the command buffer's stream.
     pub(super) fn render_in_bins(&mut self, p: &GmemPass<'_>) -> VkResult<()> {
+        if p.area.extent.width == 0 || p.area.extent.height == 0 {
+            // No pixel to load, draw or store.
+            return Ok(());
+        }
         let blits = p.blits()?;
         let scissor = p.scissor();
         let scratch = self.device.internal.scratch_iova();
