@@ -6,7 +6,8 @@
 //! also equals the reference image lavapipe rendered of triangle.c
 //! (`turnip/expected/triangle_lvp.png`). And a GMEM run's `.rd` trace,
 //! decoded, really renders in bins: a draw per bin in RM6_BIN_RENDER_START,
-//! clears and stores as blit events.
+//! clears and stores as blit events, with the bin, blit and CCU writes of
+//! Turnip's own GMEM triangle (`turnip/<gpu>/triangle_gmem.log`).
 
 mod drivers;
 
@@ -115,10 +116,10 @@ fn draws_match_lavapipe_on_a660_and_a740_in_sysmem_and_gmem() {
     }
 }
 
-/// The draws of `case` run alone with `PARSNIP_DEBUG=gmem`, as the decoder
-/// lists them from the run's trace: (packet and detail, render mode).
-fn gmem_trace_draws(gpu: &str, case: &str) -> Vec<(String, String)> {
-    let dir = scratch(&format!("draws_rd_{gpu}"));
+/// `case` run alone with `PARSNIP_DEBUG=gmem`, its trace decoded: the
+/// decoder's text, and its draws (packet and detail, render mode).
+fn gmem_trace(gpu: &str, case: &str) -> (String, Vec<(String, String)>) {
+    let dir = scratch(&format!("draws_rd_{gpu}_{case}"));
     let trace = dir.join("gmem.rd");
     let output = Command::new(env!("CARGO_BIN_EXE_parsnip-cts"))
         .arg("--driver")
@@ -135,13 +136,68 @@ fn gmem_trace_draws(gpu: &str, case: &str) -> Vec<(String, String)> {
         "{gpu}: {stdout}"
     );
     let file = std::fs::File::open(&trace).expect("the run's trace");
-    let decoded = decode_trace(file, DecodeOptions::default(), std::io::sink())
+    let decoded = decode_trace(file, DecodeOptions::default(), Vec::new())
         .unwrap_or_else(|e| panic!("{gpu}: {e:?}"));
-    decoded
+    let draws = decoded
         .draws
         .iter()
         .map(|d| (format!("{} {}", d.packet, d.detail), d.mode.clone()))
+        .collect();
+    (String::from_utf8_lossy(&decoded.output).into_owned(), draws)
+}
+
+/// The distinct decoded writes of `registers` (and the render-mode
+/// markers) in decoder text, leaving out the register dumps at draws.
+fn writes_of(text: &str, registers: &[&str]) -> std::collections::BTreeSet<String> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| {
+            registers.iter().any(|r| l.starts_with(&format!("{r}: ")))
+                || l.starts_with("{ MARKER_MODE = SET_RENDER_MODE")
+        })
+        .map(str::to_string)
         .collect()
+}
+
+#[test]
+fn a_gmem_triangle_programs_the_bin_and_blit_events_turnip_does() {
+    // Turnip's triangle_gmem.log and Parsnip's draws.triangle in GMEM
+    // draw the same pass: the bin, the clear, the store of the UBWC
+    // attachment and (a660) the CCU's places are the same writes. Parsnip
+    // also returns to a sysmem window after the pass, which Turnip leaves
+    // to the next pass.
+    let Some(dir) = parsnip_reference::reference_dir("the Turnip GMEM triangle") else {
+        return;
+    };
+    for gpu in ["a660", "a740"] {
+        let mut registers = vec![
+            "RB_BIN_CONTROL2",
+            "RB_BLIT_SCISSOR_TL",
+            "RB_BLIT_SCISSOR_BR",
+            "RB_BLIT_GMEM_MSAA_CNTL",
+            "RB_BLIT_DST_INFO",
+            "RB_BLIT_DST_PITCH",
+            "RB_BLIT_INFO",
+            "RB_BLIT_BASE_GMEM",
+            "RB_BLIT_CLEAR_COLOR_DW0",
+            "GRAS_2D_RESOLVE_CNTL_2",
+        ];
+        if gpu == "a660" {
+            registers.push("RB_CCU_CNTL");
+        }
+        let log = dir.join(format!("turnip/{gpu}/triangle_gmem.log"));
+        let turnip = std::fs::read_to_string(&log).expect("Turnip's decoded trace");
+        let turnip = writes_of(&turnip, &registers);
+        assert!(turnip.len() > 10, "{gpu}: {turnip:#?}");
+        let (ours, _) = gmem_trace(gpu, "draws.triangle");
+        let ours = writes_of(&ours, &registers);
+        let missing: Vec<_> = turnip.difference(&ours).collect();
+        assert!(
+            missing.is_empty(),
+            "{gpu}: Turnip writes, Parsnip does not: {missing:#?}"
+        );
+        assert!(ours.len() > 10, "{gpu}: {ours:#?}");
+    }
 }
 
 #[test]
@@ -151,7 +207,7 @@ fn a_gmem_run_of_a_wide_pass_renders_each_bin_with_blit_events() {
     // render area and stores it: per bin, a clear in RM6_BIN_RENDER_START,
     // the triangle, and a store in RM6_BIN_RESOLVE.
     for gpu in ["a660", "a740"] {
-        let draws = gmem_trace_draws(gpu, "draws.wide_cleared_render_area");
+        let (_, draws) = gmem_trace(gpu, "draws.wide_cleared_render_area");
         let count = |packet: &str, mode: &str| {
             draws
                 .iter()
