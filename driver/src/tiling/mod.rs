@@ -69,7 +69,17 @@ impl PassTiling {
                 framebuffer.layers
             ));
         }
-        if pass.desc.subpasses.iter().any(|s| !s.inputs.is_empty()) {
+        let subpasses = &pass.desc.subpasses;
+        if subpasses
+            .iter()
+            .any(|s| s.resolves.iter().any(|r| r.attachment.is_some()))
+        {
+            return Err("resolve attachments are not resolved from GMEM yet".to_string());
+        }
+        if subpasses.iter().any(|s| s.view_mask != 0) {
+            return Err("multiview passes are not rendered in bins yet".to_string());
+        }
+        if subpasses.iter().any(|s| !s.inputs.is_empty()) {
             // Their descriptors read memory, which holds none of what the
             // bin drew until its store.
             return Err("input attachments are read from memory, not yet from GMEM".to_string());

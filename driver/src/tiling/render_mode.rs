@@ -4,8 +4,9 @@
 //!
 //! - `PARSNIP_DEBUG=sysmem` renders every pass straight to memory.
 //! - A pass that cannot be tiled (attachments that do not fit GMEM or are
-//!   not laid out there, a layered framebuffer, input attachments (read
-//!   from memory by their descriptors), a clear value not packed
+//!   not laid out there, a layered framebuffer, multiview, resolve
+//!   attachments, input attachments (read from memory by their
+//!   descriptors), a clear value not packed
 //!   for GMEM, a store off the resolve grid) or whose commands cannot be
 //!   replayed per bin (2D-engine clears inside it, which write memory that
 //!   the bin's store would then overwrite; secondaries, whose contents the
