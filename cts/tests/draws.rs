@@ -1,21 +1,30 @@
 //! The draw cases on Parsnip's simulated a660 and a740, through the loader,
-//! against lavapipe: each passes its own probes on every driver, and each
-//! image equals lavapipe's in every interior pixel with at most
-//! `EDGE_PIXELS` edge pixels apart; every exact output (occlusion query
-//! counts) equals lavapipe's byte for byte. Turnip's triangle scene also equals the
-//! reference image lavapipe rendered of triangle.c
-//! (`turnip/expected/triangle_lvp.png`).
+//! against lavapipe, with every render pass in sysmem and then in GMEM
+//! bins (`PARSNIP_DEBUG=sysmem`, `gmem`): each passes its own probes on
+//! every driver, and each image equals lavapipe's in every interior pixel
+//! with at most `EDGE_PIXELS` edge pixels apart; every exact
+//! output (occlusion query counts) equals lavapipe's byte for byte. Turnip's triangle scene
+//! also equals the reference image lavapipe rendered of triangle.c
+//! (`turnip/expected/triangle_lvp.png`). And a GMEM run's `.rd` trace,
+//! decoded, really renders in bins: a draw per bin in RM6_BIN_RENDER_START,
+//! clears and stores as blit events, with the bin, blit and CCU writes of
+//! Turnip's own GMEM triangle (`turnip/<gpu>/triangle_gmem.log`).
 
 mod drivers;
+
+use std::process::Command;
 
 use drivers::{check_image, lavapipe, parsnip, run_cts_filtered, scratch, Run};
 use parsnip_cts::cases;
 use parsnip_cts::results::{read_outputs, Status};
+use parsnip_tools::decode::{decode_trace, DecodeOptions};
 
 /// Most differing pixels allowed, all on edges (as the compiler's and
 /// the replay tool's draw tests allow).
 const EDGE_PIXELS: usize = 8;
 const SIZE: usize = 64;
+/// The render modes every case runs in.
+const MODES: [&str; 2] = ["sysmem", "gmem"];
 
 fn draw_cases() -> Vec<&'static str> {
     cases::all()
@@ -25,18 +34,30 @@ fn draw_cases() -> Vec<&'static str> {
         .collect()
 }
 
-fn image(run: &Run, case: &str) -> Vec<u8> {
+/// The case's RGBA8 image and its size: `rgba8` is 64x64, `rgba8_WxH` W
+/// by H.
+fn image(run: &Run, case: &str) -> (Vec<u8>, (usize, usize)) {
     let outputs = read_outputs(&run.out, case).unwrap_or_else(|e| panic!("{e}"));
-    let o = outputs
+    let (o, size) = outputs
         .iter()
-        .find(|o| o.name == "rgba8")
+        .find_map(|o| {
+            let size = match o.name.strip_prefix("rgba8") {
+                Some("") => (SIZE, SIZE),
+                Some(wh) => {
+                    let (w, h) = wh.strip_prefix('_')?.split_once('x')?;
+                    (w.parse().ok()?, h.parse().ok()?)
+                }
+                None => return None,
+            };
+            Some((o, size))
+        })
         .unwrap_or_else(|| panic!("{case} keeps no rgba8 image"));
-    assert_eq!(o.bytes.len(), SIZE * SIZE * 4, "{case}");
-    o.bytes.clone()
+    assert_eq!(o.bytes.len(), size.0 * size.1 * 4, "{case}");
+    (o.bytes.clone(), size)
 }
 
-fn check_against(reference: &[u8], got: &[u8], what: &str) {
-    check_image(reference, got, SIZE, EDGE_PIXELS, what);
+fn check_against(reference: &[u8], got: &[u8], size: (usize, usize), what: &str) {
+    check_image(reference, got, size, EDGE_PIXELS, what);
 }
 
 /// Every exact output of `case` in `run` is lavapipe's, and it has each
@@ -56,21 +77,25 @@ fn exact_outputs_match(lvp: &Run, run: &Run, case: &str, gpu: &str) {
 }
 
 #[test]
-fn draws_match_lavapipe_on_a660_and_a740() {
+fn draws_match_lavapipe_on_a660_and_a740_in_sysmem_and_gmem() {
     let names = draw_cases();
     assert!(names.len() >= 3, "{names:?}");
     let lvp = run_cts_filtered(&lavapipe(), &[], &scratch("draws_lavapipe"), &["draws."]);
     let reference = parsnip_reference::reference_dir("the triangle's reference image")
         .map(|dir| dir.join("turnip/expected/triangle_lvp.png"));
-    for gpu in ["a660", "a740"] {
+    for (gpu, mode) in ["a660", "a740"]
+        .into_iter()
+        .flat_map(|g| MODES.map(|m| (g, m)))
+    {
         let run = run_cts_filtered(
             &parsnip(),
-            &[("PARSNIP_SIM", gpu)],
-            &scratch(&format!("draws_{gpu}")),
+            &[("PARSNIP_SIM", gpu), ("PARSNIP_DEBUG", mode)],
+            &scratch(&format!("draws_{gpu}_{mode}")),
             &["draws."],
         );
+        let gpu = format!("{gpu} {mode}");
         for case in &names {
-            for (driver, r) in [("lavapipe", &lvp), (gpu, &run)] {
+            for (driver, r) in [("lavapipe", &lvp), (gpu.as_str(), &run)] {
                 assert_eq!(
                     r.status(case),
                     Some(Status::Pass),
@@ -78,23 +103,144 @@ fn draws_match_lavapipe_on_a660_and_a740() {
                     r.line(case)
                 );
             }
-            check_against(
-                &image(&lvp, case),
-                &image(&run, case),
-                &format!("{gpu} {case}"),
-            );
-            exact_outputs_match(&lvp, &run, case, gpu);
+            let (want, size) = image(&lvp, case);
+            let (got, got_size) = image(&run, case);
+            assert_eq!(size, got_size, "{gpu} {case}");
+            check_against(&want, &got, size, &format!("{gpu} {case}"));
+            exact_outputs_match(&lvp, &run, case, &gpu);
         }
         if let Some(png) = &reference {
             let bytes = std::fs::read(png).expect("the reference image");
             let (w, h, want) = parsnip_reference::image::decode_png(&bytes);
             assert_eq!((w, h), (SIZE, SIZE));
-            let got = image(&run, "draws.triangle");
+            let (got, size) = image(&run, "draws.triangle");
             check_against(
                 &want,
                 &got,
+                size,
                 &format!("{gpu} draws.triangle vs triangle_lvp.png"),
             );
         }
+    }
+}
+
+/// `case` run alone with `PARSNIP_DEBUG=gmem`, its trace decoded: the
+/// decoder's text, and its draws (packet and detail, render mode).
+fn gmem_trace(gpu: &str, case: &str) -> (String, Vec<(String, String)>) {
+    let dir = scratch(&format!("draws_rd_{gpu}_{case}"));
+    let trace = dir.join("gmem.rd");
+    let output = Command::new(env!("CARGO_BIN_EXE_parsnip-cts"))
+        .arg("--driver")
+        .arg(parsnip())
+        .args(["--in-process", "--filter", case])
+        .env("PARSNIP_SIM", gpu)
+        .env("PARSNIP_DEBUG", "gmem")
+        .env("PARSNIP_RD_DUMP", &trace)
+        .output()
+        .expect("run parsnip-cts");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && stdout.contains(": Pass"),
+        "{gpu}: {stdout}"
+    );
+    let file = std::fs::File::open(&trace).expect("the run's trace");
+    let decoded = decode_trace(file, DecodeOptions::default(), Vec::new())
+        .unwrap_or_else(|e| panic!("{gpu}: {e:?}"));
+    let draws = decoded
+        .draws
+        .iter()
+        .map(|d| (format!("{} {}", d.packet, d.detail), d.mode.clone()))
+        .collect();
+    (String::from_utf8_lossy(&decoded.output).into_owned(), draws)
+}
+
+/// The distinct decoded writes of `registers` (and the render-mode
+/// markers) in decoder text, leaving out the register dumps at draws.
+fn writes_of(text: &str, registers: &[&str]) -> std::collections::BTreeSet<String> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| {
+            registers.iter().any(|r| l.starts_with(&format!("{r}: ")))
+                || l.starts_with("{ MARKER_MODE = SET_RENDER_MODE")
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn a_gmem_triangle_programs_the_bin_and_blit_events_turnip_does() {
+    // Turnip's triangle_gmem.log and Parsnip's draws.triangle in GMEM
+    // draw the same pass: the bin, the clear, the store of the UBWC
+    // attachment and (a660) the CCU's places are the same writes. Parsnip
+    // also returns to a sysmem window after the pass, which Turnip leaves
+    // to the next pass.
+    let Some(dir) = parsnip_reference::reference_dir("the Turnip GMEM triangle") else {
+        return;
+    };
+    for gpu in ["a660", "a740"] {
+        let mut registers = vec![
+            "RB_BIN_CONTROL2",
+            "RB_BLIT_SCISSOR_TL",
+            "RB_BLIT_SCISSOR_BR",
+            "RB_BLIT_GMEM_MSAA_CNTL",
+            "RB_BLIT_DST_INFO",
+            "RB_BLIT_DST_PITCH",
+            "RB_BLIT_INFO",
+            "RB_BLIT_BASE_GMEM",
+            "RB_BLIT_CLEAR_COLOR_DW0",
+            "GRAS_2D_RESOLVE_CNTL_2",
+        ];
+        if gpu == "a660" {
+            registers.push("RB_CCU_CNTL");
+        }
+        let log = dir.join(format!("turnip/{gpu}/triangle_gmem.log"));
+        let turnip = std::fs::read_to_string(&log).expect("Turnip's decoded trace");
+        let turnip = writes_of(&turnip, &registers);
+        assert!(turnip.len() > 10, "{gpu}: {turnip:#?}");
+        let (ours, _) = gmem_trace(gpu, "draws.triangle");
+        let ours = writes_of(&ours, &registers);
+        let missing: Vec<_> = turnip.difference(&ours).collect();
+        assert!(
+            missing.is_empty(),
+            "{gpu}: Turnip writes, Parsnip does not: {missing:#?}"
+        );
+        assert!(ours.len() > 10, "{gpu}: {ours:#?}");
+    }
+}
+
+#[test]
+fn a_gmem_run_of_a_wide_pass_renders_each_bin_with_blit_events() {
+    // 1800x24 is two bins across on both GPUs (a bin is at most 1024
+    // pixels wide on the a660, 1728 on the a740); the pass clears its
+    // render area and stores it: per bin, a clear in RM6_BIN_RENDER_START,
+    // the triangle, and a store in RM6_BIN_RESOLVE.
+    for gpu in ["a660", "a740"] {
+        let (_, draws) = gmem_trace(gpu, "draws.wide_cleared_render_area");
+        let count = |packet: &str, mode: &str| {
+            draws
+                .iter()
+                .filter(|(p, m)| p.starts_with(packet) && m.starts_with(mode))
+                .count()
+        };
+        let listing = || format!("{gpu}: {draws:?}");
+        assert_eq!(
+            count("CP_DRAW_INDX_OFFSET", "RM6_BIN_RENDER_START"),
+            2,
+            "{}",
+            listing()
+        );
+        assert_eq!(
+            count("CP_EVENT_WRITE BLIT", "RM6_BIN_RENDER_START"),
+            2,
+            "{}",
+            listing()
+        );
+        assert_eq!(
+            count("CP_EVENT_WRITE BLIT", "RM6_BIN_RESOLVE"),
+            2,
+            "{}",
+            listing()
+        );
+        assert_eq!(count("CP_DRAW", "RM6_DIRECT_RENDER"), 0, "{}", listing());
     }
 }

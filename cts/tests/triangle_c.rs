@@ -99,7 +99,7 @@ fn render(program: &Path, driver: &Path, env: &[(&str, &str)], name: &str) -> Ve
 }
 
 fn check_against(reference: &[u8], got: &[u8], what: &str) {
-    check_image(reference, got, SIZE, EDGE_PIXELS, what);
+    check_image(reference, got, (SIZE, SIZE), EDGE_PIXELS, what);
 }
 
 /// lavapipe's reference image.

@@ -13,9 +13,17 @@
 //! - `syncdispatch`: wait for idle and flush caches after every dispatch, so
 //!   a hang or fault is reported at the dispatch that caused it.
 //!
-//! The render-mode flags of ARCHITECTURE.md (`sysmem`, `gmem`, ...) belong to
-//! the graphics path, which this driver does not have yet; naming an unknown
-//! flag prints the list of known ones rather than being ignored silently.
+//! Render passes ([`crate::tiling::render_mode`]):
+//!
+//! - `sysmem`: render every pass straight to memory.
+//! - `gmem`: render every pass that can be tiled in GMEM bins (without a
+//!   binning pass); one that cannot still goes to sysmem, for its reason.
+//! - `passes`: say on stderr how each render pass is rendered and why.
+//!
+//! Without `sysmem` or `gmem` a pass whose attachments fit GMEM is
+//! rendered there. `nobin` and `forcebin` (the binning pass) are not built
+//! yet. Naming an unknown flag prints the list of known ones rather than
+//! being ignored silently.
 //!
 //! Debugging aids with values have variables of their own:
 //! `PARSNIP_RD_DUMP` ([`crate::rd_dump`]), `PARSNIP_BREADCRUMBS`
@@ -35,9 +43,21 @@ pub struct DebugFlags {
     pub nocache: bool,
     pub flushall: bool,
     pub syncdispatch: bool,
+    pub sysmem: bool,
+    pub gmem: bool,
+    pub passes: bool,
 }
 
-const NAMES: [&str; 5] = ["startup", "shaders", "nocache", "flushall", "syncdispatch"];
+const NAMES: [&str; 8] = [
+    "startup",
+    "shaders",
+    "nocache",
+    "flushall",
+    "syncdispatch",
+    "sysmem",
+    "gmem",
+    "passes",
+];
 
 /// A flag `PARSNIP_DEBUG` named that the driver does not know.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,6 +91,9 @@ impl DebugFlags {
                 "nocache" => flags.nocache = true,
                 "flushall" => flags.flushall = true,
                 "syncdispatch" => flags.syncdispatch = true,
+                "sysmem" => flags.sysmem = true,
+                "gmem" => flags.gmem = true,
+                "passes" => flags.passes = true,
                 other => unknown.push(UnknownFlag(other.to_string())),
             }
         }
@@ -107,5 +130,8 @@ mod tests {
             "{text}"
         );
         assert_eq!(DebugFlags::parse("").0, DebugFlags::default());
+        let (modes, unknown) = DebugFlags::parse("gmem,passes");
+        assert!(modes.gmem && modes.passes && !modes.sysmem && unknown.is_empty());
+        assert_eq!(DebugFlags::parse("forcebin").1.len(), 1);
     }
 }

@@ -8,7 +8,8 @@
 //!   [`descriptor`], [`pipeline_layout`], [`shader_module`], [`pipeline`],
 //!   [`render_pass`], [`framebuffer`].
 //! - Commands: [`cmd`] (pools, buffers, the command stream and every
-//!   command), [`sync`] (fences, semaphores, events), [`query_pool`].
+//!   command), [`tiling`] (how render passes are cut into GMEM bins),
+//!   [`sync`] (fences, semaphores, events), [`query_pool`].
 //! - Presentation: [`wsi`] (headless surfaces and swapchains).
 //! - Debugging: [`debug_flags`] (`PARSNIP_DEBUG`), [`rd_dump`]
 //!   (`PARSNIP_RD_DUMP`), `PARSNIP_PRESENT_DIR` ([`wsi::present_dump`]).
@@ -53,6 +54,7 @@ pub mod rd_dump;
 pub mod render_pass;
 pub mod shader_module;
 pub mod sync;
+pub mod tiling;
 pub mod wsi;
 
 pub use error::VkResult;

@@ -13,11 +13,23 @@ use crate::sink::{lo_hi, PacketSink};
 
 /// CP_SET_MARKER to render mode `mode` (its layout differs per chip).
 pub fn set_marker<S: PacketSink>(s: &mut S, mode: A6xxMarker) -> Result<(), S::Error> {
+    marker(s, mode, false)
+}
+
+/// CP_SET_MARKER to a render mode of a GMEM pass (a bin's rendering or
+/// resolve), with USES_GMEM as Turnip's `*_gmem` streams set it
+/// (RM6_BIN_RENDER_START | USES_GMEM, RM6_BIN_RESOLVE | USES_GMEM).
+pub fn gmem_marker<S: PacketSink>(s: &mut S, mode: A6xxMarker) -> Result<(), S::Error> {
+    marker(s, mode, true)
+}
+
+fn marker<S: PacketSink>(s: &mut S, mode: A6xxMarker, uses_gmem: bool) -> Result<(), S::Error> {
     let dw = match s.chip() {
         Chip::A6xx => S::field(
             packets::a6xx::CpSetMarkerDw0 {
                 marker_mode: SetMarkerMode::SET_RENDER_MODE,
                 mode,
+                uses_gmem,
                 ..Default::default()
             }
             .try_to_raw(),
@@ -26,6 +38,7 @@ pub fn set_marker<S: PacketSink>(s: &mut S, mode: A6xxMarker) -> Result<(), S::E
             packets::a7xx::CpSetMarkerDw0 {
                 marker_mode: SetMarkerMode::SET_RENDER_MODE,
                 mode,
+                uses_gmem,
                 ..Default::default()
             }
             .try_to_raw(),

@@ -273,6 +273,19 @@ pub struct Framebuffer {
     pub height: u32,
     pub colors: Vec<ColorBuffer>,
     pub depth: Option<DepthBuffer>,
+    /// Where the attachments are in GMEM when the pass runs in bins.
+    pub gmem: GmemOffsets,
+}
+
+/// The GMEM offset of each colour buffer (in the order of
+/// [`Framebuffer::colors`]) and of the depth buffer: RB_MRT[i].BASE_GMEM
+/// and RB_DEPTH_BUFFER_BASE_GMEM, which the render backend uses in a bin
+/// and ignores in sysmem. Turnip writes them in both modes, so one draw
+/// stream serves either; so does Parsnip.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GmemOffsets {
+    pub colors: Vec<u32>,
+    pub depth: u32,
 }
 
 /// The viewport (x, y, width, height, min depth, max depth) and the
@@ -301,6 +314,7 @@ impl Framebuffer {
             height,
             colors: vec![color],
             depth: None,
+            gmem: GmemOffsets::default(),
         }
     }
 }
@@ -410,6 +424,7 @@ pub fn program<S: PacketSink>(
     vertex_buffers: &[VertexBuffer],
 ) -> Result<(), S::Error> {
     sysmem_marker(s)?;
+    crate::bin::program_sysmem_window(s, fb.width, fb.height)?;
     program_pipeline(s, p)?;
     program_framebuffer(s, fb)?;
     program_viewport(s, viewport)?;
@@ -847,9 +862,9 @@ pub fn program_rasterizer<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), 
     Ok(())
 }
 
-/// The output merger (RB) but for the attachments' memory.
+/// The output merger (RB) but for the attachments' memory (and the
+/// window offset, which is the bin's: [`crate::bin`]).
 pub fn program_output<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::Error> {
-    s.reg(&regs::RbWindowOffset { x: 0, y: 0 })?;
     s.reg(&regs::RbAlphaControl::default())?;
     let mut enable_blend = 0;
     for (i, t) in p.targets.iter().enumerate() {
@@ -946,8 +961,9 @@ pub fn program_output<S: PacketSink>(s: &mut S, p: &Pipeline) -> Result<(), S::E
 }
 
 /// The attachments' memory: where each colour buffer and the depth
-/// buffer are, their formats and pitches, and the window scissor of the
-/// framebuffer (render-pass state, not the pipeline's).
+/// buffer are in memory and in GMEM, their formats and pitches
+/// (render-pass state, not the pipeline's). The window scissor and offset
+/// are the bin's ([`crate::bin`]), programmed around the pass's draws.
 pub fn program_framebuffer<S: PacketSink>(s: &mut S, fb: &Framebuffer) -> Result<(), S::Error> {
     let chip = s.chip();
     if chip == Chip::A6xx {
@@ -963,13 +979,8 @@ pub fn program_framebuffer<S: PacketSink>(s: &mut S, fb: &Framebuffer) -> Result
             ..Default::default()
         })?;
     }
-    s.reg(&regs::GrasScWindowScissorTl { x: 0, y: 0 })?;
-    s.reg(&regs::GrasScWindowScissorBr {
-        x: fb.width.max(1) - 1,
-        y: fb.height.max(1) - 1,
-    })?;
-    for (i, t) in fb.colors.iter().enumerate() {
-        let i = i as u32;
+    for (n, t) in fb.colors.iter().enumerate() {
+        let i = n as u32;
         match chip {
             Chip::A6xx => s.array_reg(
                 &a6xx::RbMrtBufInfo {
@@ -994,6 +1005,8 @@ pub fn program_framebuffer<S: PacketSink>(s: &mut S, fb: &Framebuffer) -> Result
         s.array_reg(&regs::RbMrtPitch(t.pitch), i)?;
         s.array_reg(&regs::RbMrtArrayPitch(t.array_pitch), i)?;
         s.array_reg(&regs::RbMrtBase(t.base), i)?;
+        let gmem = fb.gmem.colors.get(n).copied().unwrap_or(0);
+        s.array_reg(&regs::RbMrtBaseGmem(gmem), i)?;
         if let Some(f) = t.flags {
             s.array_reg(&regs::RbMrtFlagBufferAddr(f.base), i)?;
             s.array_reg(
@@ -1023,6 +1036,7 @@ pub fn program_framebuffer<S: PacketSink>(s: &mut S, fb: &Framebuffer) -> Result
         s.reg(&regs::RbDepthBufferPitch(d.pitch))?;
         s.reg(&regs::RbDepthBufferArrayPitch(d.array_pitch))?;
         s.reg(&regs::RbDepthBufferBase(d.base))?;
+        s.reg(&regs::RbDepthBufferBaseGmem(fb.gmem.depth))?;
         if let Some(f) = d.flags {
             s.reg(&regs::RbDepthFlagBufferBase(f.base))?;
             s.reg(&regs::RbDepthFlagBufferPitch {
@@ -1102,6 +1116,7 @@ mod tests {
         p.targets.push(target);
         let mut fb = Framebuffer::color(64, 16, color(0x1_2345_6700));
         fb.colors.push(color(0x8_0000_0000));
+        fb.gmem.colors = vec![0, 0xc_0000];
         for chip in [Chip::A6xx, Chip::A7xx] {
             let mut w = StateWriter::new(chip);
             program_framebuffer(&mut w, &fb).unwrap();
@@ -1113,6 +1128,9 @@ mod tests {
             assert!(att.contains(&(0x882d, 0)), "{chip}");
             assert!(att.contains(&(0x882e, 0x8)), "{chip}");
             assert!(att.contains(&(0x8823, 256 / 64)), "{chip}");
+            // RB_MRT[1].BASE_GMEM (+7), as input_attachment_gmem.log's
+            // second attachment on a660: 0xc0000.
+            assert!(att.contains(&(0x882f, 0xc_0000)), "{chip}");
             let mut w = StateWriter::new(chip);
             program_pipeline(&mut w, &p).unwrap();
             let out = w.register_writes();
@@ -1120,7 +1138,8 @@ mod tests {
             // BASE (+2 to +6 of each entry: CONTROL and BLEND_CONTROL, at
             // +0 and +1, are the pipeline's), nor any viewport or scissor (GRAS_CL_VPORT at 0x8010,
             // GRAS_SC_SCREEN_SCISSOR at 0x80b0, GRAS_SC_VIEWPORT_SCISSOR
-            // at 0x80d0, the window scissor at 0x80f0 and 0x80f1).
+            // at 0x80d0, the window scissor at 0x80f0 and 0x80f1, the
+            // bin's RB_WINDOW_OFFSET at 0x8890).
             assert!(
                 !out.iter().any(
                     |&(o, _)| (0x8820..0x8860).contains(&o) && (o - 0x8820) % 8 >= 2
@@ -1128,6 +1147,7 @@ mod tests {
                         || (0x80b0..0x80b2).contains(&o)
                         || (0x80d0..0x80d2).contains(&o)
                         || (0x80f0..0x80f2).contains(&o)
+                        || o == 0x8890
                 ),
                 "{chip}: the pipeline wrote the framebuffer's or the viewport's state"
             );

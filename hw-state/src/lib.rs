@@ -13,11 +13,19 @@
 //! - [`draw`]: render-mode markers and draw packets;
 //! - [`descriptors`]: the bindless bases each bind point reads its
 //!   descriptor sets through;
-//! - [`occlusion`]: occlusion query sample counts.
+//! - [`occlusion`]: occlusion query sample counts;
+//! - [`bin`]: the bin a pass renders (GMEM) or the window of a sysmem
+//!   pass; [`blit_event`]: GMEM clears, loads and stores;
+//! - [`events`]: CP events and IB calls; [`ccu`]: the CCU between sysmem
+//!   and GMEM rendering.
 
+pub mod bin;
+pub mod blit_event;
+pub mod ccu;
 pub mod descriptors;
 pub mod draw;
 pub mod dynamic;
+pub mod events;
 pub mod graphics;
 pub mod occlusion;
 pub mod sink;

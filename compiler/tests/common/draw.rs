@@ -161,6 +161,7 @@ pub fn render_to(gpu: &SimGpu, d: &Draw, a: &Attachments) -> Result<Vec<Vec<u8>>
         height: h,
         colors: colour_buffers,
         depth: None,
+        gmem: Default::default(),
     };
     let mut p = Pipeline::new(vs_code.iova(), Some(fs_code.iova()), None);
     p.targets = targets;

@@ -102,7 +102,7 @@ pub(crate) fn window(ndc: [f32; 2]) -> [f32; 2] {
 
 /// The barycentric weights of pixel (x, y)'s centre in triangle `t`
 /// (window coordinates); all positive inside.
-fn barycentric(t: [[f32; 2]; 3], x: u32, y: u32) -> [f32; 3] {
+pub(crate) fn barycentric(t: [[f32; 2]; 3], x: u32, y: u32) -> [f32; 3] {
     let p = [x as f32 + 0.5, y as f32 + 0.5];
     let area = |a: [f32; 2], b: [f32; 2], c: [f32; 2]| {
         (b[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (b[1] - a[1])

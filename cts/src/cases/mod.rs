@@ -11,6 +11,7 @@ pub mod control_flow;
 pub mod copies_and_fills;
 pub mod device_addresses;
 pub mod dispatch;
+pub mod draw_sizes;
 pub mod draws;
 pub mod graphics_descriptors;
 pub mod dynamic_state;
@@ -65,6 +66,7 @@ pub fn all() -> Vec<Case> {
         dynamic_state::CASES,
         draws_in_secondaries::CASES,
         occlusion_queries::CASES,
+        draw_sizes::CASES,
         image_shaders::CASES,
         memory::CASES,
         timeline_semaphores::CASES,

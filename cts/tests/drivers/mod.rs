@@ -194,11 +194,17 @@ pub fn run_tool(
     output
 }
 
-/// Checks that the `size`x`size` RGBA8 image `got` equals `reference` in
-/// every interior pixel (one whose 3x3 neighbourhood is one colour in the
-/// reference), with at most `edge_pixels` others apart.
-pub fn check_image(reference: &[u8], got: &[u8], size: usize, edge_pixels: usize, what: &str) {
-    let (interior, edge) = parsnip_reference::image::compare(reference, got, size, size);
+/// Checks that the `width`x`height` RGBA8 image `got` equals `reference`
+/// in every interior pixel (one whose 3x3 neighbourhood is one colour in
+/// the reference), with at most `edge_pixels` others apart.
+pub fn check_image(
+    reference: &[u8],
+    got: &[u8],
+    (width, height): (usize, usize),
+    edge_pixels: usize,
+    what: &str,
+) {
+    let (interior, edge) = parsnip_reference::image::compare(reference, got, width, height);
     println!(
         "{what}: {edge} edge and {} interior pixels differ",
         interior.len()

@@ -28,8 +28,8 @@
 //! and the end of Turnip's compute streams (compute.log for a660 and a740).
 
 use ash::vk;
-use parsnip_registers::enums::{EventWriteDst, EventWriteSrc, VgtEventType};
-use parsnip_registers::packets::{CpEventWrite7Dw0, CpEventWriteDw0};
+use parsnip_registers::enums::VgtEventType;
+use parsnip_registers::packets::CpEventWriteDw0;
 use parsnip_registers::pm4::Opcode;
 use parsnip_registers::Chip;
 
@@ -166,18 +166,7 @@ fn a6xx_event(w: &mut impl PacketSink, event: VgtEventType, scratch: Option<u64>
 
 /// An a7xx CP_EVENT_WRITE7 with no write, as Turnip emits cache events.
 fn a7xx_event(w: &mut impl PacketSink, event: VgtEventType) -> VkResult<()> {
-    let dw0 = field(
-        "CP_EVENT_WRITE7",
-        CpEventWrite7Dw0 {
-            event,
-            write_src: EventWriteSrc::EV_WRITE_USER_32B,
-            write_dst: EventWriteDst::EV_DST_RAM,
-            ..Default::default()
-        }
-        .try_to_raw(),
-    )?;
-    w.packet(Opcode::CP_EVENT_WRITE, &[dw0]);
-    Ok(())
+    parsnip_hw_state::events::event(w, event)
 }
 
 /// Emits `ops`; `scratch` is a device address _TS events may write.
@@ -224,6 +213,7 @@ pub fn emit(w: &mut impl PacketSink, ops: CacheOps, scratch: u64) -> VkResult<()
 #[cfg(test)]
 mod tests {
     use super::*;
+    use parsnip_registers::packets::CpEventWrite7Dw0;
     use vk::AccessFlags2 as A;
     use vk::PipelineStageFlags2 as S;
 

@@ -20,7 +20,7 @@ use parsnip_hw_state::draw::{
 };
 use parsnip_hw_state::graphics::{
     program_framebuffer, program_vertex_buffers, program_viewport, ColorBuffer, DepthBuffer,
-    FlagBuffer, Framebuffer, VertexBuffer, Viewport,
+    FlagBuffer, Framebuffer, GmemOffsets, VertexBuffer, Viewport,
 };
 use parsnip_registers::enums::{A4xxIndexSize, A6xxDepthFormat, PcDiPrimtype};
 
@@ -130,7 +130,7 @@ fn bound(buffer: &Buffer, offset: u64, command: &str) -> VkResult<Bound> {
 /// The surface a draw writes of `view`'s `aspect`, its layer pitch and
 /// its flag buffer: the view's first level and layer (one layer is drawn,
 /// there being no multiview or layered rendering yet).
-fn view_surface(
+pub(super) fn view_surface(
     view: &ImageView,
     aspect: vk::ImageAspectFlags,
 ) -> (Surface, u64, Option<FlagBuffer>) {
@@ -202,6 +202,7 @@ impl Recording {
             height: pass.framebuffer.height,
             colors: Vec::new(),
             depth: None,
+            gmem: GmemOffsets::default(),
         };
         for r in &subpass.colors {
             let Some(a) = r.attachment else {
@@ -211,10 +212,12 @@ impl Recording {
                 );
             };
             fb.colors.push(color_buffer(&views[a as usize]));
+            fb.gmem.colors.push(pass.gmem_offset(a));
         }
         if let Some(a) = subpass.depth_stencil.and_then(|r| r.attachment) {
             let format = depth_format(pass.pass.desc.attachments[a as usize].format)?;
             fb.depth = Some(depth_buffer(&views[a as usize], format));
+            fb.gmem.depth = pass.gmem_offset(a);
         }
         self.cs
             .emit(FRAMEBUFFER_DWORDS, |r| program_framebuffer(r, &fb))

@@ -8,7 +8,8 @@
 //! - [`init_state`]: the state every command buffer starts by programming;
 //! - [`blit2d`]: the 2D engine's state for one blit, [`image_surface`]:
 //!   images and buffers as the engine's surfaces;
-//! - [`pass`]: render passes, recorded into their own stream;
+//! - [`pass`]: render passes, recorded into their own stream, and
+//!   [`gmem_pass`]: one rendered bin by bin in GMEM;
 //! - [`draw`]: graphics pipelines, vertex and index buffers, the viewport
 //!   and scissor, and draws; [`dynamic_state`]: the rest of the dynamic
 //!   state, emitted as groups at draw time;
@@ -35,6 +36,7 @@ pub mod draw;
 pub mod draw_state;
 pub mod dynamic_state;
 pub mod event;
+pub mod gmem_pass;
 pub mod image_surface;
 pub mod init_state;
 pub mod load_state;

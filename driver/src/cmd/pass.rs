@@ -5,31 +5,40 @@
 //! buffer's stream is set aside until the pass ends), as Turnip keeps a
 //! render pass's draws apart from its set-up and its tile loads and
 //! stores: how the pass is rendered is decided at its end, when all of it
-//! is known, and the draws' stream is then run once straight to memory
-//! (sysmem, what this builds) or, later, once per bin (GMEM).
+//! is known ([`crate::tiling::render_mode`]), and the draws' stream is
+//! then run once straight to memory (sysmem) or once per bin in GMEM
+//! (`gmem_pass`). The stream starts with everything it draws with marked
+//! unprogrammed, so that it programs its own state and every bin's replay
+//! of it starts the same; and it programs each attachment's GMEM offset
+//! with its memory, so that one stream serves either mode.
 //!
 //! In sysmem the pass is: the render-mode marker (RM6_DIRECT_RENDER, as
-//! Turnip's `*_sysmem` streams start a pass), the load-op clears of the
-//! render area by the 2D engine (Turnip clears sysmem attachments with the
-//! blitter too), then the pass's own commands, then the resolves of the
-//! subpasses' resolve attachments (`resolve`). Stores need nothing: the
-//! attachments are written in place, and what reads them later waits for
-//! the CCU flush its barrier asks for.
+//! Turnip's `*_sysmem` streams start a pass), the window (no bin), the
+//! load-op clears of the render area by the 2D engine (Turnip clears
+//! sysmem attachments with the blitter too), then the pass's own
+//! commands, then the resolves of the subpasses' resolve attachments
+//! (`resolve`). Stores need nothing: the attachments are written in place,
+//! and what reads them later waits for the CCU flush its barrier asks for.
 
 use std::sync::Arc;
 
 use ash::vk;
+use parsnip_hw_state::bin::{program_sysmem_window, BIN_DWORDS};
 use parsnip_hw_state::draw::sysmem_marker;
 
 use super::blit2d::Blit;
 use super::buffer::Recording;
 use super::clear_image::pack_color;
 use super::resolve::{pass_resolves, resolves_fit_the_end};
+use super::gmem_pass::GmemPass;
 use super::stream::CommandStream;
 use crate::error::VkResult;
 use crate::framebuffer::Framebuffer;
 use crate::image::view::ImageView;
 use crate::render_pass::RenderPass;
+use crate::tiling::attachment_ops::{attachment_ops, gmem_blocker};
+use crate::tiling::render_mode::{decide, RenderMode};
+use crate::tiling::PassTiling;
 
 /// A render pass being recorded.
 pub struct PassRecording {
@@ -38,6 +47,10 @@ pub struct PassRecording {
     pub area: vk::Rect2D,
     pub clears: Vec<vk::ClearValue>,
     pub subpass: u32,
+    /// The pass's GMEM layout and bins, or why it has none.
+    pub tiling: Result<PassTiling, String>,
+    /// The first thing recorded in the pass that bins cannot replay.
+    sysmem_only: Option<String>,
     /// The command buffer's stream, set aside while the pass's commands go
     /// to a stream of their own.
     outer: CommandStream,
@@ -48,13 +61,22 @@ impl PassRecording {
     pub fn into_outer(self) -> CommandStream {
         self.outer
     }
-}
 
-/// How a pass is rendered, decided at its end.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RenderMode {
-    /// Straight to the attachments' memory.
-    Sysmem,
+    /// The pass must be rendered straight to memory, because of `why`.
+    pub fn require_sysmem(&mut self, why: impl Into<String>) {
+        if self.sysmem_only.is_none() {
+            self.sysmem_only = Some(why.into());
+        }
+    }
+
+    /// The GMEM offset of attachment `index`, 0 when it has none.
+    pub fn gmem_offset(&self, index: u32) -> u32 {
+        self.tiling
+            .as_ref()
+            .ok()
+            .and_then(|t| t.gmem.offsets.get(index as usize).copied().flatten())
+            .unwrap_or(0)
+    }
 }
 
 impl Recording {
@@ -95,12 +117,18 @@ impl Recording {
         let outer = std::mem::replace(&mut self.cs, draws);
         self.keep(pass.clone());
         self.keep(framebuffer.clone());
+        let tiling = PassTiling::new(&self.device.gpu, &pass, &framebuffer, 1);
+        let sysmem_only = self.device.breadcrumbs.as_ref().map(|_| {
+            "breadcrumbs are on: a bin's replay would leave each command's crumb again".to_string()
+        });
         self.pass = Some(Box::new(PassRecording {
             pass,
             framebuffer,
             area,
             clears,
             subpass: 0,
+            tiling,
+            sysmem_only,
             outer,
         }));
         // The pass's stream may be replayed (once per bin), each replay
@@ -135,6 +163,8 @@ impl Recording {
             framebuffer,
             area,
             clears,
+            tiling,
+            sysmem_only,
             outer,
             ..
         } = *pass;
@@ -143,9 +173,39 @@ impl Recording {
         let ibs = draws.finish();
         self.spent_pass_streams.push(draws);
         let ibs = ibs?;
-        match self.render_mode() {
-            RenderMode::Sysmem => {
-                self.cs.emit(2, |r| sysmem_marker(r))?;
+        let ops = match &tiling {
+            Ok(t) => attachment_ops(&render_pass, &framebuffer, &t.gmem.offsets),
+            Err(_) => Vec::new(),
+        };
+        let blocker = sysmem_only.or_else(|| {
+            tiling
+                .is_ok()
+                .then(|| gmem_blocker(&self.device.gpu, &framebuffer, area, &ops))
+                .flatten()
+        });
+        let decision = decide(&self.device.debug, &tiling, blocker.as_deref());
+        if self.device.debug.passes {
+            eprintln!(
+                "parsnip: render pass {}x{}: {:?}: {}",
+                framebuffer.width, framebuffer.height, decision.mode, decision.why
+            );
+        }
+        match (decision.mode, &tiling) {
+            (RenderMode::Gmem, Ok(t)) => self.render_in_bins(&GmemPass {
+                pass: &render_pass,
+                framebuffer: &framebuffer,
+                area,
+                clears: &clears,
+                tiling: t,
+                ops: &ops,
+                draws: &ibs,
+            })?,
+            _ => {
+                let (w, h) = (framebuffer.width, framebuffer.height);
+                self.cs.emit(2 + BIN_DWORDS, |r| {
+                    sysmem_marker(r)?;
+                    program_sysmem_window(r, w, h)
+                })?;
                 let loads = load_clears(&render_pass, &framebuffer, area, &clears, self)?;
                 self.run_blits(&loads)?;
                 self.cs.add_ibs(&ibs)?;
@@ -156,11 +216,6 @@ impl Recording {
             }
         }
         self.write_owed_availability()
-    }
-
-    /// Sysmem until GMEM exists.
-    fn render_mode(&self) -> RenderMode {
-        RenderMode::Sysmem
     }
 
     fn pass_recording(&mut self, command: &str) -> VkResult<&mut PassRecording> {
@@ -181,6 +236,10 @@ impl Recording {
         rects: &[vk::ClearRect],
     ) -> VkResult<()> {
         let command = "vkCmdClearAttachments";
+        if let Some(pass) = self.pass.as_deref_mut() {
+            // The 2D engine writes memory, which a bin's store would overwrite.
+            pass.require_sysmem("vkCmdClearAttachments clears with the 2D engine, into memory");
+        }
         let Some((subpass, framebuffer)) = self.current_subpass() else {
             eprintln!("parsnip: {command}: no render pass is begun");
             return Err(vk::Result::ERROR_UNKNOWN);

@@ -128,6 +128,11 @@ impl CommandBuffer {
                     _ => {}
                 }
             }
+            if let Some(pass) = rec.pass.as_deref_mut() {
+                pass.require_sysmem(
+                    "secondary command buffers: the tiler does not see their commands",
+                );
+            }
             rec.flush_pending()?;
             if current.is_some() {
                 // The subpass's attachments, which the secondary's draws
