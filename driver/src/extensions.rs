@@ -71,6 +71,11 @@ pub static DEVICE_EXTENSIONS: &[Extension] = &[
         name: ash::khr::copy_commands2::NAME,
         spec_version: ash::khr::copy_commands2::SPEC_VERSION,
     },
+    // CP_DRAW_INDIRECT_MULTI reads the count (cmd/draw.rs).
+    Extension {
+        name: ash::khr::draw_indirect_count::NAME,
+        spec_version: ash::khr::draw_indirect_count::SPEC_VERSION,
+    },
     Extension {
         name: ash::khr::create_renderpass2::NAME,
         spec_version: ash::khr::create_renderpass2::SPEC_VERSION,

@@ -149,8 +149,11 @@ impl PhysicalDevice {
     /// The scalar block layout: the compiler reads every member at the
     /// offset the module gives it, in dwords or half dwords, whatever the
     /// layout rules that chose it (the cts's scalar_layout case).
+    /// Indirect draws with a count in memory: CP_DRAW_INDIRECT_MULTI
+    /// (the cts's draws.indirect_count case).
     pub fn extra_features(&self) -> ExtraFeatures {
         ExtraFeatures {
+            draw_indirect_count: true,
             scalar_block_layout: true,
             buffer_device_address: true,
             storage_buffer16_bit_access: true,

@@ -12,6 +12,8 @@ use crate::harness::{GraphicsDesc, Harness, PassAttachment, VertexBinding};
 use crate::shaders;
 use ash::vk;
 
+pub mod indirect_count;
+
 pub const CASES: &[Case] = &[
     Case {
         name: "draws.triangle",

@@ -53,6 +53,7 @@ pub fn all() -> Vec<Case> {
         images::CASES,
         render_passes::CASES,
         draws::CASES,
+        draws::indirect_count::CASES,
         image_shaders::CASES,
         memory::CASES,
         timeline_semaphores::CASES,

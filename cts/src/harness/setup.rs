@@ -411,6 +411,12 @@ impl PartialHarness {
         if caps.push_descriptor {
             extensions.push(ash::khr::push_descriptor::NAME);
         }
+        // vkCmdDraw*IndirectCount may be used with the extension enabled
+        // whatever the version (the drawIndirectCount feature is the other
+        // way, on Vulkan 1.2).
+        if has(ash::khr::draw_indirect_count::NAME) {
+            extensions.push(ash::khr::draw_indirect_count::NAME);
+        }
         if caps.sixteen_bit {
             device_info = device_info
                 .push_next(&mut enable_storage16)
