@@ -80,6 +80,18 @@ pub static DEVICE_EXTENSIONS: &[Extension] = &[
         name: ash::khr::create_renderpass2::NAME,
         spec_version: ash::khr::create_renderpass2::SPEC_VERSION,
     },
+    // Framebuffers whose views each render pass instance names
+    // (framebuffer.rs).
+    Extension {
+        name: ash::khr::imageless_framebuffer::NAME,
+        spec_version: ash::khr::imageless_framebuffer::SPEC_VERSION,
+    },
+    // Layouts are a promise about use only: an image's memory layout is the
+    // same in every one, so depth-only and stencil-only layouts need nothing.
+    Extension {
+        name: ash::khr::separate_depth_stencil_layouts::NAME,
+        spec_version: ash::khr::separate_depth_stencil_layouts::SPEC_VERSION,
+    },
     Extension {
         name: ash::khr::image_format_list::NAME,
         spec_version: ash::khr::image_format_list::SPEC_VERSION,

@@ -150,10 +150,16 @@ impl PhysicalDevice {
     /// offset the module gives it, in dwords or half dwords, whatever the
     /// layout rules that chose it (the cts's scalar_layout case).
     /// Indirect draws with a count in memory: CP_DRAW_INDIRECT_MULTI
-    /// (the cts's draws.indirect_count case).
+    /// (the cts's draws.indirect_count case). Imageless framebuffers:
+    /// the views come with each pass instance (framebuffer.rs, the cts's
+    /// draws.imageless_framebuffer case). Depth-only and stencil-only
+    /// layouts: an image's memory is laid out the same in every layout
+    /// (draws.separate_depth_stencil_layouts).
     pub fn extra_features(&self) -> ExtraFeatures {
         ExtraFeatures {
             draw_indirect_count: true,
+            imageless_framebuffer: true,
+            separate_depth_stencil_layouts: true,
             scalar_block_layout: true,
             buffer_device_address: true,
             storage_buffer16_bit_access: true,

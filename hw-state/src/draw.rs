@@ -175,13 +175,7 @@ pub fn draw_indirect_count<S: PacketSink>(
             A6xxDrawIndirectOpcode::INDIRECT_OP_INDIRECT_COUNT,
         ),
     };
-    let dw1 = S::field(
-        packets::CpDrawIndirectMultiDw1 {
-            opcode,
-            dst_off: 0,
-        }
-        .try_to_raw(),
-    )?;
+    let dw1 = S::field(packets::CpDrawIndirectMultiDw1 { opcode, dst_off: 0 }.try_to_raw())?;
     let mut payload = vec![dw0, dw1, draws.max_draws];
     if let Some(ib) = indices {
         payload.extend(lo_hi(ib.base));

@@ -54,6 +54,8 @@ pub fn all() -> Vec<Case> {
         render_passes::CASES,
         draws::CASES,
         draws::indirect_count::CASES,
+        draws::imageless_framebuffer::CASES,
+        draws::separate_depth_stencil_layouts::CASES,
         image_shaders::CASES,
         memory::CASES,
         timeline_semaphores::CASES,

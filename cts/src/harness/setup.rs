@@ -57,6 +57,17 @@ pub struct Capabilities {
     /// Headless surfaces (`VK_EXT_headless_surface`) and swapchains
     /// (`VK_KHR_swapchain`), enabled when both are offered.
     pub headless_swapchain: bool,
+    /// Vulkan 1.2's `imagelessFramebuffer` (or VK_KHR_imageless_framebuffer).
+    pub imageless_framebuffer: bool,
+    /// Vulkan 1.2's `separateDepthStencilLayouts` (or
+    /// VK_KHR_separate_depth_stencil_layouts).
+    pub separate_depth_stencil_layouts: bool,
+    /// Vulkan 1.2's `uniformBufferStandardLayout` (or
+    /// VK_KHR_uniform_buffer_standard_layout).
+    pub uniform_buffer_standard_layout: bool,
+    /// Vulkan 1.2's `shaderSubgroupExtendedTypes` (or
+    /// VK_KHR_shader_subgroup_extended_types).
+    pub shader_subgroup_extended_types: bool,
     /// The device extensions the harness enabled.
     pub enabled_extensions: Vec<String>,
 }
@@ -280,6 +291,13 @@ impl PartialHarness {
         let spirv14_ext = !at_least(2)
             && has(ash::khr::spirv_1_4::NAME)
             && has(ash::khr::shader_float_controls::NAME);
+        // Vulkan 1.2 features with a structure of their own, core or by
+        // their extension: (structure queried, extension to enable).
+        let promoted12 = |name: &CStr| (at_least(2) || has(name), !at_least(2) && has(name));
+        let imageless_ext = promoted12(ash::khr::imageless_framebuffer::NAME);
+        let ds_layouts_ext = promoted12(ash::khr::separate_depth_stencil_layouts::NAME);
+        let std_layout_ext = promoted12(ash::khr::uniform_buffer_standard_layout::NAME);
+        let extended_types_ext = promoted12(ash::khr::shader_subgroup_extended_types::NAME);
         let timeline_known = at_least(2) || timeline_ext;
         let sync2_known = at_least(3) || sync2_ext;
         let host_reset_known = at_least(2) || host_reset_ext;
@@ -292,7 +310,23 @@ impl PartialHarness {
         let mut float16 = vk::PhysicalDeviceShaderFloat16Int8Features::default();
         let mut scalar = vk::PhysicalDeviceScalarBlockLayoutFeatures::default();
         let mut address = vk::PhysicalDeviceBufferDeviceAddressFeatures::default();
+        let mut imageless = vk::PhysicalDeviceImagelessFramebufferFeatures::default();
+        let mut ds_layouts = vk::PhysicalDeviceSeparateDepthStencilLayoutsFeatures::default();
+        let mut std_layout = vk::PhysicalDeviceUniformBufferStandardLayoutFeatures::default();
+        let mut extended_types = vk::PhysicalDeviceShaderSubgroupExtendedTypesFeatures::default();
         let mut query = vk::PhysicalDeviceFeatures2::default();
+        if imageless_ext.0 {
+            query = query.push_next(&mut imageless);
+        }
+        if ds_layouts_ext.0 {
+            query = query.push_next(&mut ds_layouts);
+        }
+        if std_layout_ext.0 {
+            query = query.push_next(&mut std_layout);
+        }
+        if extended_types_ext.0 {
+            query = query.push_next(&mut extended_types);
+        }
         if at_least(1) {
             query = query.push_next(&mut storage16);
         }
@@ -347,6 +381,11 @@ impl PartialHarness {
             push_descriptor,
             render_pass2: at_least(2) || render_pass2_ext,
             headless_swapchain,
+            imageless_framebuffer: imageless.imageless_framebuffer == vk::TRUE,
+            separate_depth_stencil_layouts: ds_layouts.separate_depth_stencil_layouts == vk::TRUE,
+            uniform_buffer_standard_layout: std_layout.uniform_buffer_standard_layout == vk::TRUE,
+            shader_subgroup_extended_types: extended_types.shader_subgroup_extended_types
+                == vk::TRUE,
             enabled_extensions: Vec::new(),
         };
 
@@ -372,6 +411,17 @@ impl PartialHarness {
             vk::PhysicalDeviceBufferDeviceAddressFeatures::default().buffer_device_address(true);
         let mut enable_scalar =
             vk::PhysicalDeviceScalarBlockLayoutFeatures::default().scalar_block_layout(true);
+        let mut enable_imageless =
+            vk::PhysicalDeviceImagelessFramebufferFeatures::default().imageless_framebuffer(true);
+        let mut enable_ds_layouts =
+            vk::PhysicalDeviceSeparateDepthStencilLayoutsFeatures::default()
+                .separate_depth_stencil_layouts(true);
+        let mut enable_std_layout =
+            vk::PhysicalDeviceUniformBufferStandardLayoutFeatures::default()
+                .uniform_buffer_standard_layout(true);
+        let mut enable_extended_types =
+            vk::PhysicalDeviceShaderSubgroupExtendedTypesFeatures::default()
+                .shader_subgroup_extended_types(true);
         let features = vk::PhysicalDeviceFeatures::default()
             .shader_int64(caps.shader_int64)
             .shader_int16(caps.sixteen_bit)
@@ -446,6 +496,32 @@ impl PartialHarness {
         }
         if render_pass2_ext {
             extensions.push(ash::khr::create_renderpass2::NAME);
+        }
+        if caps.imageless_framebuffer {
+            device_info = device_info.push_next(&mut enable_imageless);
+            if imageless_ext.1 {
+                // It depends on VK_KHR_image_format_list before 1.2.
+                extensions.push(ash::khr::image_format_list::NAME);
+                extensions.push(ash::khr::imageless_framebuffer::NAME);
+            }
+        }
+        if caps.separate_depth_stencil_layouts {
+            device_info = device_info.push_next(&mut enable_ds_layouts);
+            if ds_layouts_ext.1 {
+                extensions.push(ash::khr::separate_depth_stencil_layouts::NAME);
+            }
+        }
+        if caps.uniform_buffer_standard_layout {
+            device_info = device_info.push_next(&mut enable_std_layout);
+            if std_layout_ext.1 {
+                extensions.push(ash::khr::uniform_buffer_standard_layout::NAME);
+            }
+        }
+        if caps.shader_subgroup_extended_types {
+            device_info = device_info.push_next(&mut enable_extended_types);
+            if extended_types_ext.1 {
+                extensions.push(ash::khr::shader_subgroup_extended_types::NAME);
+            }
         }
         if headless_swapchain {
             extensions.push(ash::khr::swapchain::NAME);
