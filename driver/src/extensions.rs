@@ -92,6 +92,17 @@ pub static DEVICE_EXTENSIONS: &[Extension] = &[
         name: ash::khr::separate_depth_stencil_layouts::NAME,
         spec_version: ash::khr::separate_depth_stencil_layouts::SPEC_VERSION,
     },
+    // The compiler reads every member at the offset the module gives.
+    Extension {
+        name: ash::khr::uniform_buffer_standard_layout::NAME,
+        spec_version: ash::khr::uniform_buffer_standard_layout::SPEC_VERSION,
+    },
+    // 16- and 64-bit subgroup operations from 32-bit ones (the compiler's
+    // spirv/subgroup_wide.rs).
+    Extension {
+        name: ash::khr::shader_subgroup_extended_types::NAME,
+        spec_version: ash::khr::shader_subgroup_extended_types::SPEC_VERSION,
+    },
     Extension {
         name: ash::khr::image_format_list::NAME,
         spec_version: ash::khr::image_format_list::SPEC_VERSION,

@@ -36,6 +36,7 @@ mod step;
 pub mod subgroups;
 pub mod synchronization;
 pub mod timeline_semaphores;
+pub mod vulkan12;
 
 /// Every case, in a stable order.
 pub fn all() -> Vec<Case> {
@@ -74,6 +75,7 @@ pub fn all() -> Vec<Case> {
         spirv_1_4::CASES,
         device_addresses::CASES,
         non_semantic::CASES,
+        vulkan12::CASES,
     ]
     .concat()
 }
