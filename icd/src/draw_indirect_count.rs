@@ -7,7 +7,11 @@ use ash::vk;
 use crate::commands::record_with;
 use crate::handles;
 
-pub unsafe extern "system" fn vkCmdDrawIndirectCount(
+/// Both commands, `indexed` or not.
+#[allow(clippy::too_many_arguments)]
+fn draw_indirect_count(
+    entry: &'static str,
+    indexed: bool,
     command_buffer: vk::CommandBuffer,
     buffer: vk::Buffer,
     offset: vk::DeviceSize,
@@ -17,7 +21,7 @@ pub unsafe extern "system" fn vkCmdDrawIndirectCount(
     stride: u32,
 ) {
     record_with(
-        "vkCmdDrawIndirectCount",
+        entry,
         command_buffer,
         // SAFETY: handles the application passed; valid usage keeps them live for the call.
         || unsafe {
@@ -26,7 +30,31 @@ pub unsafe extern "system" fn vkCmdDrawIndirectCount(
                 handles::buffer(count_buffer)?.clone(),
             ))
         },
-        |rec, (b, c)| rec.draw_indirect_count(false, b, offset, c, count_offset, max_draws, stride),
+        |rec, (b, c)| {
+            rec.draw_indirect_count(indexed, b, offset, c, count_offset, max_draws, stride)
+        },
+    );
+}
+
+pub unsafe extern "system" fn vkCmdDrawIndirectCount(
+    command_buffer: vk::CommandBuffer,
+    buffer: vk::Buffer,
+    offset: vk::DeviceSize,
+    count_buffer: vk::Buffer,
+    count_offset: vk::DeviceSize,
+    max_draws: u32,
+    stride: u32,
+) {
+    draw_indirect_count(
+        "vkCmdDrawIndirectCount",
+        false,
+        command_buffer,
+        buffer,
+        offset,
+        count_buffer,
+        count_offset,
+        max_draws,
+        stride,
     );
 }
 
@@ -39,16 +67,15 @@ pub unsafe extern "system" fn vkCmdDrawIndexedIndirectCount(
     max_draws: u32,
     stride: u32,
 ) {
-    record_with(
+    draw_indirect_count(
         "vkCmdDrawIndexedIndirectCount",
+        true,
         command_buffer,
-        // SAFETY: handles the application passed; valid usage keeps them live for the call.
-        || unsafe {
-            Ok((
-                handles::buffer(buffer)?.clone(),
-                handles::buffer(count_buffer)?.clone(),
-            ))
-        },
-        |rec, (b, c)| rec.draw_indirect_count(true, b, offset, c, count_offset, max_draws, stride),
+        buffer,
+        offset,
+        count_buffer,
+        count_offset,
+        max_draws,
+        stride,
     );
 }

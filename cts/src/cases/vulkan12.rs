@@ -128,21 +128,10 @@ fn uniform_buffer_standard_layout(h: &mut Harness) -> Result<CaseResult, Stop> {
 /// lanes a loop counter names, checked for the device's subgroup size.
 fn subgroup_broadcast_dynamic_id(h: &mut Harness) -> Result<CaseResult, Stop> {
     needs_vulkan12(h)?;
-    const GROUP: usize = 128;
-    const N: usize = 2 * GROUP;
-    let (size, stages, ops) = h.subgroup_properties();
-    let needed = vk::SubgroupFeatureFlags::BASIC | vk::SubgroupFeatureFlags::BALLOT;
-    if !stages.contains(vk::ShaderStageFlags::COMPUTE) || !ops.contains(needed) {
-        return Err(Stop::NotSupported(format!(
-            "subgroup operations {needed:?} in compute shaders"
-        )));
-    }
-    let size = size as usize;
-    if size == 0 || !GROUP.is_multiple_of(size) {
-        return Ok(CaseResult::failed(format!(
-            "subgroupSize {size} does not divide a work group of {GROUP}"
-        )));
-    }
+    let size = subgroup_size(
+        h,
+        vk::SubgroupFeatureFlags::BASIC | vk::SubgroupFeatureFlags::BALLOT,
+    )?;
     let input = Sequence::new(12).u32s(N);
     let mut want = Vec::with_capacity(2 * N);
     for i in 0..N {
@@ -152,16 +141,7 @@ fn subgroup_broadcast_dynamic_id(h: &mut Harness) -> Result<CaseResult, Stop> {
             a.wrapping_mul(31).wrapping_add(sg[3 * k % size])
         }));
     }
-    let got = one_dispatch(
-        h,
-        &shaders::SUBGROUP_BROADCAST_DYNAMIC,
-        &to_bytes(&input),
-        (want.len() * 4) as u64,
-        (N / GROUP) as u32,
-    )?;
-    let mut result = CaseResult::new();
-    result.check_unshared("results", &from_bytes::<u32>(&got), &want);
-    Ok(result)
+    per_subgroup(h, &shaders::SUBGROUP_BROADCAST_DYNAMIC, &input, &want)
 }
 
 /// 16- and 64-bit subgroup operations, checked for the device's subgroup
@@ -173,23 +153,12 @@ fn subgroup_extended_types(h: &mut Harness) -> Result<CaseResult, Stop> {
             "shaderSubgroupExtendedTypes with 16-bit and 64-bit arithmetic".into(),
         ));
     }
-    const GROUP: usize = 128;
-    const N: usize = 2 * GROUP;
-    let (size, stages, ops) = h.subgroup_properties();
-    let needed = vk::SubgroupFeatureFlags::BASIC
-        | vk::SubgroupFeatureFlags::BALLOT
-        | vk::SubgroupFeatureFlags::ARITHMETIC;
-    if !stages.contains(vk::ShaderStageFlags::COMPUTE) || !ops.contains(needed) {
-        return Err(Stop::NotSupported(format!(
-            "subgroup operations {needed:?} in compute shaders"
-        )));
-    }
-    let size = size as usize;
-    if size < 4 || !GROUP.is_multiple_of(size) {
-        return Ok(CaseResult::failed(format!(
-            "subgroupSize {size} does not divide a work group of {GROUP}"
-        )));
-    }
+    let size = subgroup_size(
+        h,
+        vk::SubgroupFeatureFlags::BASIC
+            | vk::SubgroupFeatureFlags::BALLOT
+            | vk::SubgroupFeatureFlags::ARITHMETIC,
+    )?;
     let mut seq = Sequence::new(16);
     let input: Vec<u32> = (0..N).map(|_| seq.below(400)).collect();
     let mut want = Vec::with_capacity(8 * N);
@@ -223,14 +192,47 @@ fn subgroup_extended_types(h: &mut Harness) -> Result<CaseResult, Stop> {
             (min64 >> 1) as u32,
         ]);
     }
+    per_subgroup(h, &shaders::SUBGROUP_EXTENDED_TYPES, &input, &want)
+}
+
+/// Work groups of the subgroup cases, two of them.
+const GROUP: usize = 128;
+const N: usize = 2 * GROUP;
+
+/// The subgroup size, if compute shaders have the operations `needed`.
+fn subgroup_size(h: &Harness, needed: vk::SubgroupFeatureFlags) -> Result<usize, Stop> {
+    let (size, stages, ops) = h.subgroup_properties();
+    if !stages.contains(vk::ShaderStageFlags::COMPUTE) || !ops.contains(needed) {
+        return Err(Stop::NotSupported(format!(
+            "subgroup operations {needed:?} in compute shaders"
+        )));
+    }
+    let size = size as usize;
+    if size < 4 || !GROUP.is_multiple_of(size) {
+        return Err(Stop::Error(format!(
+            "subgroupSize {size} is below 4 or does not divide a work group of {GROUP}"
+        )));
+    }
+    Ok(size)
+}
+
+/// Runs `shader` over the N `input` values and checks its output against
+/// `want`, which depends on the subgroup size (so is not compared between
+/// drivers).
+fn per_subgroup(
+    h: &mut Harness,
+    shader: &shaders::Shader,
+    input: &[u32],
+    want: &[u32],
+) -> Result<CaseResult, Stop> {
     let got = one_dispatch(
         h,
-        &shaders::SUBGROUP_EXTENDED_TYPES,
-        &to_bytes(&input),
+        shader,
+        &to_bytes(input),
         (want.len() * 4) as u64,
         (N / GROUP) as u32,
     )?;
     let mut result = CaseResult::new();
-    result.check_unshared("results", &from_bytes::<u32>(&got), &want);
+    result.check_unshared("results", &from_bytes::<u32>(&got), want);
     Ok(result)
 }
