@@ -71,9 +71,37 @@ pub static DEVICE_EXTENSIONS: &[Extension] = &[
         name: ash::khr::copy_commands2::NAME,
         spec_version: ash::khr::copy_commands2::SPEC_VERSION,
     },
+    // CP_DRAW_INDIRECT_MULTI reads the count (cmd/draw.rs).
+    Extension {
+        name: ash::khr::draw_indirect_count::NAME,
+        spec_version: ash::khr::draw_indirect_count::SPEC_VERSION,
+    },
     Extension {
         name: ash::khr::create_renderpass2::NAME,
         spec_version: ash::khr::create_renderpass2::SPEC_VERSION,
+    },
+    // Framebuffers whose views each render pass instance names
+    // (framebuffer.rs).
+    Extension {
+        name: ash::khr::imageless_framebuffer::NAME,
+        spec_version: ash::khr::imageless_framebuffer::SPEC_VERSION,
+    },
+    // Layouts are a promise about use only: an image's memory layout is the
+    // same in every one, so depth-only and stencil-only layouts need nothing.
+    Extension {
+        name: ash::khr::separate_depth_stencil_layouts::NAME,
+        spec_version: ash::khr::separate_depth_stencil_layouts::SPEC_VERSION,
+    },
+    // The compiler reads every member at the offset the module gives.
+    Extension {
+        name: ash::khr::uniform_buffer_standard_layout::NAME,
+        spec_version: ash::khr::uniform_buffer_standard_layout::SPEC_VERSION,
+    },
+    // 16- and 64-bit subgroup operations from 32-bit ones (the compiler's
+    // spirv/subgroup_wide.rs).
+    Extension {
+        name: ash::khr::shader_subgroup_extended_types::NAME,
+        spec_version: ash::khr::shader_subgroup_extended_types::SPEC_VERSION,
     },
     Extension {
         name: ash::khr::image_format_list::NAME,

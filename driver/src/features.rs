@@ -50,6 +50,58 @@ extra_features! {
     extended_dynamic_state2: "extendedDynamicState2",
     extended_dynamic_state2_logic_op: "extendedDynamicState2LogicOp",
     extended_dynamic_state2_patch_control_points: "extendedDynamicState2PatchControlPoints",
+    // The rest of VkPhysicalDeviceVulkan12Features.
+    sampler_mirror_clamp_to_edge: "samplerMirrorClampToEdge",
+    draw_indirect_count: "drawIndirectCount",
+    storage_buffer8_bit_access: "storageBuffer8BitAccess",
+    uniform_and_storage_buffer8_bit_access: "uniformAndStorageBuffer8BitAccess",
+    storage_push_constant8: "storagePushConstant8",
+    shader_buffer_int64_atomics: "shaderBufferInt64Atomics",
+    shader_shared_int64_atomics: "shaderSharedInt64Atomics",
+    descriptor_indexing: "descriptorIndexing",
+    shader_input_attachment_array_dynamic_indexing: "shaderInputAttachmentArrayDynamicIndexing",
+    shader_uniform_texel_buffer_array_dynamic_indexing:
+        "shaderUniformTexelBufferArrayDynamicIndexing",
+    shader_storage_texel_buffer_array_dynamic_indexing:
+        "shaderStorageTexelBufferArrayDynamicIndexing",
+    shader_uniform_buffer_array_non_uniform_indexing: "shaderUniformBufferArrayNonUniformIndexing",
+    shader_sampled_image_array_non_uniform_indexing: "shaderSampledImageArrayNonUniformIndexing",
+    shader_storage_buffer_array_non_uniform_indexing: "shaderStorageBufferArrayNonUniformIndexing",
+    shader_storage_image_array_non_uniform_indexing: "shaderStorageImageArrayNonUniformIndexing",
+    shader_input_attachment_array_non_uniform_indexing:
+        "shaderInputAttachmentArrayNonUniformIndexing",
+    shader_uniform_texel_buffer_array_non_uniform_indexing:
+        "shaderUniformTexelBufferArrayNonUniformIndexing",
+    shader_storage_texel_buffer_array_non_uniform_indexing:
+        "shaderStorageTexelBufferArrayNonUniformIndexing",
+    descriptor_binding_uniform_buffer_update_after_bind:
+        "descriptorBindingUniformBufferUpdateAfterBind",
+    descriptor_binding_sampled_image_update_after_bind:
+        "descriptorBindingSampledImageUpdateAfterBind",
+    descriptor_binding_storage_image_update_after_bind:
+        "descriptorBindingStorageImageUpdateAfterBind",
+    descriptor_binding_storage_buffer_update_after_bind:
+        "descriptorBindingStorageBufferUpdateAfterBind",
+    descriptor_binding_uniform_texel_buffer_update_after_bind:
+        "descriptorBindingUniformTexelBufferUpdateAfterBind",
+    descriptor_binding_storage_texel_buffer_update_after_bind:
+        "descriptorBindingStorageTexelBufferUpdateAfterBind",
+    descriptor_binding_update_unused_while_pending: "descriptorBindingUpdateUnusedWhilePending",
+    descriptor_binding_partially_bound: "descriptorBindingPartiallyBound",
+    descriptor_binding_variable_descriptor_count: "descriptorBindingVariableDescriptorCount",
+    runtime_descriptor_array: "runtimeDescriptorArray",
+    sampler_filter_minmax: "samplerFilterMinmax",
+    imageless_framebuffer: "imagelessFramebuffer",
+    uniform_buffer_standard_layout: "uniformBufferStandardLayout",
+    shader_subgroup_extended_types: "shaderSubgroupExtendedTypes",
+    separate_depth_stencil_layouts: "separateDepthStencilLayouts",
+    vulkan_memory_model: "vulkanMemoryModel",
+    vulkan_memory_model_device_scope: "vulkanMemoryModelDeviceScope",
+    vulkan_memory_model_availability_visibility_chains:
+        "vulkanMemoryModelAvailabilityVisibilityChains",
+    shader_output_viewport_index: "shaderOutputViewportIndex",
+    shader_output_layer: "shaderOutputLayer",
+    subgroup_broadcast_dynamic_id: "subgroupBroadcastDynamicId",
 }
 
 impl ExtraFeatures {

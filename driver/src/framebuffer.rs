@@ -19,10 +19,14 @@ use crate::render_pass::{Attachment, RenderPass};
 
 pub struct Framebuffer {
     pub render_pass: Arc<RenderPass>,
+    /// The views; none for an imageless framebuffer, whose views each
+    /// render pass instance names ([`Framebuffer::with_views`]).
     pub attachments: Vec<Arc<ImageView>>,
     pub width: u32,
     pub height: u32,
     pub layers: u32,
+    /// Created with `VK_FRAMEBUFFER_CREATE_IMAGELESS_BIT`.
+    pub imageless: bool,
 }
 
 impl Framebuffer {
@@ -39,16 +43,8 @@ impl Framebuffer {
                 "{} attachments for a render pass of {expected}",
                 attachments.len()
             ))
-        } else if !(1..=MAX_FRAMEBUFFER_SIZE).contains(&width)
-            || !(1..=MAX_FRAMEBUFFER_SIZE).contains(&height)
-            || !(1..=MAX_FRAMEBUFFER_LAYERS).contains(&layers)
-        {
-            Some(format!(
-                "{width}x{height} with {layers} layers is outside 1..={MAX_FRAMEBUFFER_SIZE} \
-                 (1..={MAX_FRAMEBUFFER_LAYERS} layers)"
-            ))
-        } else if render_pass.is_multiview() && layers != 1 {
-            Some(format!("a multiview pass renders one layer, not {layers}"))
+        } else if let Some(why) = size_problem(&render_pass, width, height, layers) {
+            Some(why)
         } else {
             let views = render_pass.views();
             let layers_needed = if views == 0 { layers } else { views };
@@ -73,7 +69,73 @@ impl Framebuffer {
             width,
             height,
             layers,
+            imageless: false,
         }))
+    }
+
+    /// An imageless framebuffer (Vulkan 1.2's imagelessFramebuffer): its
+    /// size and its count of attachments, the views coming with each
+    /// vkCmdBeginRenderPass. `attachments` is how many image infos the
+    /// create info gave.
+    pub fn imageless(
+        render_pass: Arc<RenderPass>,
+        attachments: usize,
+        width: u32,
+        height: u32,
+        layers: u32,
+    ) -> VkResult<Arc<Framebuffer>> {
+        let expected = render_pass.desc.attachments.len();
+        if attachments != expected {
+            eprintln!(
+                "parsnip: vkCreateFramebuffer: {attachments} attachment image infos for a \
+                 render pass of {expected}"
+            );
+            return Err(vk::Result::ERROR_INITIALIZATION_FAILED);
+        }
+        // The size checks of a framebuffer with views, before any view.
+        if let Some(why) = size_problem(&render_pass, width, height, layers) {
+            eprintln!("parsnip: vkCreateFramebuffer: {why}");
+            return Err(vk::Result::ERROR_INITIALIZATION_FAILED);
+        }
+        Ok(Arc::new(Framebuffer {
+            render_pass,
+            attachments: Vec::new(),
+            width,
+            height,
+            layers,
+            imageless: true,
+        }))
+    }
+
+    /// The framebuffer a render pass instance of an imageless framebuffer
+    /// renders to: these views, checked as vkCreateFramebuffer checks
+    /// views.
+    pub fn with_views(&self, views: Vec<Arc<ImageView>>) -> VkResult<Arc<Framebuffer>> {
+        Framebuffer::new(
+            self.render_pass.clone(),
+            views,
+            self.width,
+            self.height,
+            self.layers,
+        )
+    }
+}
+
+/// Why a framebuffer of `width` x `height` and `layers` layers cannot be
+/// one of `render_pass`, if it cannot.
+fn size_problem(render_pass: &RenderPass, width: u32, height: u32, layers: u32) -> Option<String> {
+    if !(1..=MAX_FRAMEBUFFER_SIZE).contains(&width)
+        || !(1..=MAX_FRAMEBUFFER_SIZE).contains(&height)
+        || !(1..=MAX_FRAMEBUFFER_LAYERS).contains(&layers)
+    {
+        Some(format!(
+            "{width}x{height} with {layers} layers is outside 1..={MAX_FRAMEBUFFER_SIZE} \
+             (1..={MAX_FRAMEBUFFER_LAYERS} layers)"
+        ))
+    } else if render_pass.is_multiview() && layers != 1 {
+        Some(format!("a multiview pass renders one layer, not {layers}"))
+    } else {
+        None
     }
 }
 

@@ -15,9 +15,10 @@ use crate::gpu_info::{GpuInfo, QUALCOMM_VENDOR_ID};
 use crate::limits;
 use crate::memory_types::MemoryLayout;
 
-/// The Vulkan version devices report: 1.1, with the header version this
-/// driver was built against as its patch level.
-pub const API_VERSION: u32 = vk::make_api_version(0, 1, 1, vk::HEADER_VERSION);
+/// The Vulkan version devices report: 1.2, with the header version this
+/// driver was built against as its patch level. Every 1.2 command resolves
+/// and every feature 1.2 requires is offered (the cts's vulkan12 cases).
+pub const API_VERSION: u32 = vk::make_api_version(0, 1, 2, vk::HEADER_VERSION);
 
 /// The driver version: this crate's version, in Vulkan's packing.
 pub fn driver_version() -> u32 {
@@ -168,13 +169,28 @@ impl PhysicalDevice {
     /// half registers; not 16-bit shader inputs and outputs, not 8-bit).
     /// The scalar block layout: the compiler reads every member at the
     /// offset the module gives it, in dwords or half dwords, whatever the
-    /// layout rules that chose it (the cts's scalar_layout case).
+    /// layout rules that chose it (the cts's scalar_layout case), so
+    /// std430 uniform blocks too (vulkan12.uniform_buffer_standard_layout).
+    /// Subgroup broadcasts compare the fiber id with the lane whatever
+    /// computes it (vulkan12.subgroup_broadcast_dynamic_id).
+    /// Indirect draws with a count in memory: CP_DRAW_INDIRECT_MULTI
+    /// (the cts's draws.indirect_count case). Imageless framebuffers:
+    /// the views come with each pass instance (framebuffer.rs, the cts's
+    /// draws.imageless_framebuffer case). Depth-only and stencil-only
+    /// layouts: an image's memory is laid out the same in every layout
+    /// (draws.separate_depth_stencil_layouts).
     /// The extended dynamic states (VK_EXT_extended_dynamic_state and the
     /// base of _2; not _2's logic op or patch control points): draws emit
     /// them as groups (cmd/dynamic_state.rs, the cts's draws.dynamic_*
     /// cases).
     pub fn extra_features(&self) -> ExtraFeatures {
         ExtraFeatures {
+            draw_indirect_count: true,
+            imageless_framebuffer: true,
+            separate_depth_stencil_layouts: true,
+            uniform_buffer_standard_layout: true,
+            subgroup_broadcast_dynamic_id: true,
+            shader_subgroup_extended_types: true,
             scalar_block_layout: true,
             buffer_device_address: true,
             storage_buffer16_bit_access: true,
@@ -277,7 +293,7 @@ pub(crate) mod tests {
         assert_eq!(p.vendor_id, 0x5143);
         assert_eq!(p.device_id, 0x4305_0a01);
         assert_eq!(p.device_name_as_c_str().unwrap(), c"Parsnip Adreno 740");
-        assert_eq!(vk::api_version_minor(p.api_version), 1);
+        assert_eq!(vk::api_version_minor(p.api_version), 2);
         assert_ne!(
             pd.pipeline_cache_uuid(),
             null_physical("a660").pipeline_cache_uuid()

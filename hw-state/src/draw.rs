@@ -1,8 +1,10 @@
 //! Render-mode markers and draw packets (adreno_pm4.xml: CP_SET_MARKER,
-//! CP_DRAW_INDX_OFFSET, CP_DRAW_INDIRECT, CP_DRAW_INDX_INDIRECT).
+//! CP_DRAW_INDX_OFFSET, CP_DRAW_INDIRECT, CP_DRAW_INDX_INDIRECT,
+//! CP_DRAW_INDIRECT_MULTI).
 
 use parsnip_registers::enums::{
-    A4xxIndexSize, A6xxMarker, PcDiPrimtype, PcDiSrcSel, PcDiVisCullMode, SetMarkerMode,
+    A4xxIndexSize, A6xxDrawIndirectOpcode, A6xxMarker, PcDiPrimtype, PcDiSrcSel, PcDiVisCullMode,
+    SetMarkerMode,
 };
 use parsnip_registers::packets;
 use parsnip_registers::pm4::Opcode;
@@ -142,6 +144,64 @@ pub fn draw_indexed_indirect<S: PacketSink>(
     Ok(())
 }
 
+/// Where a counted indirect draw finds its commands and its count.
+#[derive(Clone, Copy, Debug)]
+pub struct IndirectCount {
+    /// The first command (VkDrawIndirectCommand or
+    /// VkDrawIndexedIndirectCommand).
+    pub commands: u64,
+    /// Bytes from one command to the next.
+    pub stride: u32,
+    /// The dword holding how many draws to make.
+    pub count: u64,
+    /// The most draws made, whatever the count in memory says.
+    pub max_draws: u32,
+}
+
+/// CP_DRAW_INDIRECT_MULTI with an INDIRECT_COUNT opcode: the CP reads the
+/// draw count at `draws.count`, then makes min(count, DRAW_COUNT) draws,
+/// each from its command `stride` bytes after the last (with VFD_INDEX_OFFSET
+/// and VFD_INSTANCE_START_OFFSET set from it). Indexed when `indices` is
+/// given. DST_OFF is 0: no vertex-shader const is written per draw.
+///
+/// A CP_WAIT_FOR_ME goes first: the a650 firmware waits for pending
+/// CP_WAIT_FOR_IDLEs before reading the draw commands but not before
+/// reading the count (Turnip's tu_CmdDrawIndirectCount), so a count a
+/// barrier just made visible could otherwise be read stale.
+pub fn draw_indirect_count<S: PacketSink>(
+    s: &mut S,
+    primitive: PcDiPrimtype,
+    indices: Option<IndexBuffer>,
+    draws: IndirectCount,
+) -> Result<(), S::Error> {
+    let (dw0, opcode) = match indices {
+        Some(ib) => (
+            initiator::<S>(primitive, PcDiSrcSel::DI_SRC_SEL_DMA, ib.size)?,
+            A6xxDrawIndirectOpcode::INDIRECT_OP_INDIRECT_COUNT_INDEXED,
+        ),
+        None => (
+            initiator::<S>(
+                primitive,
+                PcDiSrcSel::DI_SRC_SEL_AUTO_INDEX,
+                AUTO_INDEX_SIZE,
+            )?,
+            A6xxDrawIndirectOpcode::INDIRECT_OP_INDIRECT_COUNT,
+        ),
+    };
+    let dw1 = S::field(packets::CpDrawIndirectMultiDw1 { opcode, dst_off: 0 }.try_to_raw())?;
+    let mut payload = vec![dw0, dw1, draws.max_draws];
+    if let Some(ib) = indices {
+        payload.extend(lo_hi(ib.base));
+        payload.push(ib.max);
+    }
+    payload.extend(lo_hi(draws.commands));
+    payload.extend(lo_hi(draws.count));
+    payload.push(draws.stride);
+    s.packet(Opcode::CP_WAIT_FOR_ME, &[]);
+    s.packet(Opcode::CP_DRAW_INDIRECT_MULTI, &payload);
+    Ok(())
+}
+
 /// An index buffer as a draw reads it.
 #[derive(Clone, Copy, Debug)]
 pub struct IndexBuffer {
@@ -208,5 +268,40 @@ mod tests {
         // INDEX4_SIZE_32_BIT = 2), index base, max indices, command address.
         assert_eq!(w.dwords[0] >> 16 & 0x7f, 0x29);
         assert_eq!(&w.dwords[1..], &[4 | 2 << 10, 0x8000, 0, 12, 0x9000, 0]);
+    }
+
+    #[test]
+    fn counted_indirect_draws_read_their_count_from_memory() {
+        let draws = IndirectCount {
+            commands: 0x9000,
+            stride: 24,
+            count: 0x1_0000_0040,
+            max_draws: 3,
+        };
+        let mut w = StateWriter::new(Chip::A6xx);
+        draw_indirect_count(&mut w, PcDiPrimtype::DI_PT_TRILIST, None, draws).unwrap();
+        // adreno_pm4.xml: CP_DRAW_INDIRECT_MULTI is opcode 0x2a; OPCODE
+        // INDIRECT_OP_INDIRECT_COUNT (6) in bits 0-3 of dword 1, DST_OFF 0;
+        // DRAW_COUNT, INDIRECT, INDIRECT_COUNT, STRIDE.
+        // CP_WAIT_FOR_ME (0x13) first, with no payload.
+        assert_eq!(w.dwords[0] >> 16 & 0x7f, 0x13);
+        assert_eq!(w.dwords[1] >> 16 & 0x7f, 0x2a);
+        assert_eq!(
+            &w.dwords[2..],
+            &[4 | 2 << 6 | 3 << 10, 6, 3, 0x9000, 0, 0x40, 1, 24]
+        );
+        let indices = IndexBuffer {
+            size: A4xxIndexSize::INDEX4_SIZE_16_BIT,
+            base: 0x8000,
+            max: 12,
+        };
+        let mut w = StateWriter::new(Chip::A7xx);
+        draw_indirect_count(&mut w, PcDiPrimtype::DI_PT_TRILIST, Some(indices), draws).unwrap();
+        // INDIRECT_OP_INDIRECT_COUNT_INDEXED (7): INDEX, MAX_INDICES before
+        // INDIRECT (INDEX4_SIZE_16_BIT = 1, DI_SRC_SEL_DMA = 0).
+        assert_eq!(
+            &w.dwords[2..],
+            &[4 | 1 << 10, 7, 3, 0x8000, 0, 12, 0x9000, 0, 0x40, 1, 24]
+        );
     }
 }

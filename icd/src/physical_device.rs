@@ -16,6 +16,7 @@ use crate::ffi;
 use crate::guard;
 use crate::handles;
 use crate::objects::DeviceObject;
+use crate::{promoted_features, promoted_properties};
 
 pub unsafe extern "system" fn vkGetPhysicalDeviceProperties(
     pd: vk::PhysicalDevice,
@@ -85,37 +86,10 @@ unsafe fn fill_property_chain(pd: &PhysicalDevice, p_next: *mut c_void) {
                     s.quad_operations_in_all_stages = vk::FALSE;
                 })
             }
-            vk::StructureType::PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES => {
-                // No float-control execution mode is offered: the compiler
-                // refuses DenormPreserve, DenormFlushToZero,
-                // SignedZeroInfNanPreserve and the rounding-mode capabilities.
-                ffi::fill_out::<vk::PhysicalDeviceFloatControlsProperties<'_>>(ptr, |s| {
-                    s.denorm_behavior_independence = vk::ShaderFloatControlsIndependence::NONE;
-                    s.rounding_mode_independence = vk::ShaderFloatControlsIndependence::NONE;
-                    for flag in [
-                        &mut s.shader_signed_zero_inf_nan_preserve_float16,
-                        &mut s.shader_signed_zero_inf_nan_preserve_float32,
-                        &mut s.shader_signed_zero_inf_nan_preserve_float64,
-                        &mut s.shader_denorm_preserve_float16,
-                        &mut s.shader_denorm_preserve_float32,
-                        &mut s.shader_denorm_preserve_float64,
-                        &mut s.shader_denorm_flush_to_zero_float16,
-                        &mut s.shader_denorm_flush_to_zero_float32,
-                        &mut s.shader_denorm_flush_to_zero_float64,
-                        &mut s.shader_rounding_mode_rte_float16,
-                        &mut s.shader_rounding_mode_rte_float32,
-                        &mut s.shader_rounding_mode_rte_float64,
-                        &mut s.shader_rounding_mode_rtz_float16,
-                        &mut s.shader_rounding_mode_rtz_float32,
-                        &mut s.shader_rounding_mode_rtz_float64,
-                    ] {
-                        *flag = vk::FALSE;
-                    }
-                })
-            }
             vk::StructureType::PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_PROPERTIES => {
                 ffi::fill_out::<vk::PhysicalDeviceTimelineSemaphoreProperties<'_>>(ptr, |s| {
-                    s.max_timeline_semaphore_value_difference = u64::MAX;
+                    s.max_timeline_semaphore_value_difference =
+                        promoted_properties::MAX_TIMELINE_SEMAPHORE_VALUE_DIFFERENCE;
                 })
             }
             vk::StructureType::PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES => {
@@ -135,7 +109,9 @@ unsafe fn fill_property_chain(pd: &PhysicalDevice, p_next: *mut c_void) {
                     s.max_memory_allocation_size = max_allocation;
                 })
             }
-            _ => {}
+            _ => {
+                promoted_properties::fill(ty, ptr, pd);
+            }
         });
     }
 }
@@ -274,7 +250,9 @@ unsafe fn fill_feature_chain(extra: ExtraFeatures, p_next: *mut c_void) {
                     s.shader_draw_parameters = b(extra.shader_draw_parameters);
                 })
             }
-            _ => {}
+            _ => {
+                promoted_features::fill(ty, ptr, &extra);
+            }
         });
     }
 }
@@ -667,7 +645,9 @@ unsafe fn requested_features(
                     &*ptr.cast::<vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR<'_>>();
                 x.pipeline_executable_info |= on(s.pipeline_executable_info);
             }
-            _ => {}
+            _ => {
+                promoted_features::enable(ty, ptr, &mut x);
+            }
         });
     }
     (core, x)

@@ -193,9 +193,12 @@ mod tests {
             find(c"vkCreateInstance", &offered, all).unwrap().scope,
             Scope::Global
         );
-        // A 1.2 command is not offered by its core name on a 1.1 device,
-        // but is by its extension's name, which the device offers.
-        assert!(find(c"vkGetSemaphoreCounterValue", &offered, all).is_none());
+        // A 1.3 command is not offered by its core name on a 1.2 device,
+        // but is by its extension's name, which the device offers; a 1.2
+        // command is offered by both.
+        assert!(find(c"vkCmdPipelineBarrier2", &offered, all).is_none());
+        assert!(find(c"vkCmdPipelineBarrier2KHR", &offered, all).is_some());
+        assert!(find(c"vkGetSemaphoreCounterValue", &offered, all).is_some());
         let khr = find(c"vkGetSemaphoreCounterValueKHR", &offered, all).unwrap();
         assert!(matches!(khr.origin, Origin::Extension { device: true, .. }));
         // Implemented by the same function, offered under no extension

@@ -4,8 +4,11 @@
 //! objects are plain data (driver/src/render_pass.rs, framebuffer.rs);
 //! their handles live in tables of this file.
 
+use std::sync::Arc;
+
 use ash::vk;
 use parsnip_driver::framebuffer::Framebuffer;
+use parsnip_driver::image::view::ImageView;
 use parsnip_driver::render_pass::{
     self as rp, attachment_index, subpass_index, Attachment, AttachmentRef, RenderPass,
     RenderPassDesc, Subpass,
@@ -140,6 +143,29 @@ fn refs2(list: &[vk::AttachmentReference2<'_>]) -> Vec<AttachmentRef> {
         .collect()
 }
 
+/// Whether a subpass's chain asks for nothing beyond the subpass: it may
+/// only hold `VkSubpassDescriptionDepthStencilResolve`s that resolve into no
+/// attachment (every attachment is single-sampled, so nothing can be
+/// resolved).
+///
+/// # Safety
+/// `p_next` starts a valid chain.
+unsafe fn resolves_nothing(p_next: *const std::ffi::c_void) -> bool {
+    let mut nothing = true;
+    // SAFETY: the caller's promise; each structure is read as its sType says.
+    unsafe {
+        ffi::walk_chain(p_next, |ty, ptr| {
+            nothing &= ty == vk::StructureType::SUBPASS_DESCRIPTION_DEPTH_STENCIL_RESOLVE
+                && ffi::opt_ref(
+                    (*ptr.cast::<vk::SubpassDescriptionDepthStencilResolve<'_>>())
+                        .p_depth_stencil_resolve_attachment,
+                )
+                .is_none_or(|r| r.attachment == vk::ATTACHMENT_UNUSED);
+        });
+    }
+    nothing
+}
+
 /// The driver's description of a `VkRenderPassCreateInfo2`, where view
 /// masks and offsets are in the subpasses and dependencies themselves.
 /// Chained structures it does not implement (depth/stencil resolves,
@@ -158,7 +184,7 @@ unsafe fn render_pass2_desc(
             .collect();
         let mut subpasses = Vec::new();
         for s in ffi::slice(info.p_subpasses, info.subpass_count) {
-            if !s.p_next.is_null() {
+            if !resolves_nothing(s.p_next) {
                 eprintln!(
                     "parsnip: vkCreateRenderPass2: subpass extensions (depth/stencil resolve, \
                      shading rate attachments) are not supported"
@@ -277,6 +303,21 @@ pub unsafe extern "system" fn vkCreateFramebuffer(
             let info = unsafe { ffi::input(p_info) }?;
             // SAFETY: a handle the application passed; valid usage keeps it live for the call.
             let pass = unsafe { RENDER_PASSES.get(vk::Handle::as_raw(info.render_pass)) }?;
+            if info.flags.contains(vk::FramebufferCreateFlags::IMAGELESS) {
+                // The views come with each render pass instance; only their
+                // number is checked here (the image infos' count, which
+                // valid usage makes attachmentCount).
+                let framebuffer = Framebuffer::imageless(
+                    pass.clone(),
+                    info.attachment_count as usize,
+                    info.width,
+                    info.height,
+                    info.layers,
+                )?;
+                let handle = vk::Handle::from_raw(FRAMEBUFFERS.insert(framebuffer));
+                // SAFETY: pFramebuffer is valid for a write.
+                return unsafe { ffi::write(p_framebuffer, handle) };
+            }
             // SAFETY: pAttachments holds attachmentCount handles.
             let attachments = unsafe { ffi::slice(info.p_attachments, info.attachment_count) }
                 .iter()
@@ -346,14 +387,51 @@ unsafe fn begin_render_pass(
             // SAFETY: handles the application passed; valid usage keeps them live for the call.
             let pass = unsafe { RENDER_PASSES.get(vk::Handle::as_raw(info.render_pass)) }?;
             // SAFETY: as above.
-            let fb = unsafe { FRAMEBUFFERS.get(vk::Handle::as_raw(info.framebuffer)) }?;
+            let mut fb = unsafe { FRAMEBUFFERS.get(vk::Handle::as_raw(info.framebuffer)) }?.clone();
+            if fb.imageless {
+                // SAFETY: the begin info's chain is valid.
+                let views = unsafe { attachment_begin_views(info.p_next) }?;
+                fb = fb.with_views(views)?;
+            }
             // SAFETY: pClearValues holds clearValueCount values.
             let clears =
                 unsafe { ffi::slice(info.p_clear_values, info.clear_value_count) }.to_vec();
-            Ok((pass.clone(), fb.clone(), info.render_area, clears))
+            Ok((pass.clone(), fb, info.render_area, clears))
         },
         |rec, (pass, fb, area, clears)| rec.begin_render_pass(pass, fb, area, clears),
     );
+}
+
+/// The views a `VkRenderPassAttachmentBeginInfo` in a begin info's chain
+/// names, for an imageless framebuffer.
+///
+/// # Safety
+/// `p_next` starts a valid chain.
+unsafe fn attachment_begin_views(
+    p_next: *const std::ffi::c_void,
+) -> Result<Vec<Arc<ImageView>>, vk::Result> {
+    let mut views = None;
+    // SAFETY: the caller's promise; the structure is read as its sType says.
+    unsafe {
+        ffi::walk_chain(p_next, |ty, ptr| {
+            if ty == vk::StructureType::RENDER_PASS_ATTACHMENT_BEGIN_INFO {
+                let b = &*ptr.cast::<vk::RenderPassAttachmentBeginInfo<'_>>();
+                views = Some(ffi::slice(b.p_attachments, b.attachment_count).to_vec());
+            }
+        });
+    }
+    let Some(handles) = views else {
+        eprintln!(
+            "parsnip: vkCmdBeginRenderPass: an imageless framebuffer without a \
+             VkRenderPassAttachmentBeginInfo"
+        );
+        return Err(vk::Result::ERROR_UNKNOWN);
+    };
+    handles
+        .iter()
+        // SAFETY: handles the application passed; valid usage keeps them live for the call.
+        .map(|v| unsafe { handles::image_view(*v) }.cloned())
+        .collect()
 }
 
 pub unsafe extern "system" fn vkCmdNextSubpass(

@@ -10,6 +10,7 @@ mod layout;
 mod module;
 mod operands;
 mod subgroup;
+mod subgroup_wide;
 mod values;
 
 use crate::error::{CompileError, Result};

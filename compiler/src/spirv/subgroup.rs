@@ -41,6 +41,9 @@ impl Mask {
 
 impl Translator<'_> {
     fn sg(&mut self, op: SubgroupOp, size: BitSize, srcs: &[Src], result: BitSize) -> Result<Src> {
+        if matches!(size, BitSize::B16 | BitSize::B64) {
+            return self.subgroup_wide(op, size, srcs);
+        }
         self.value(
             Op::Subgroup(Subgroup {
                 op,

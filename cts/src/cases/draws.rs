@@ -12,6 +12,10 @@ use crate::harness::{GraphicsDesc, Harness, PassAttachment, VertexBinding};
 use crate::shaders;
 use ash::vk;
 
+pub mod imageless_framebuffer;
+pub mod indirect_count;
+pub mod separate_depth_stencil_layouts;
+
 pub const CASES: &[Case] = &[
     Case {
         name: "draws.triangle",

@@ -13,9 +13,9 @@ pub mod device_addresses;
 pub mod dispatch;
 pub mod draw_sizes;
 pub mod draws;
-pub mod graphics_descriptors;
-pub mod dynamic_state;
 pub mod draws_in_secondaries;
+pub mod dynamic_state;
+pub mod graphics_descriptors;
 pub mod image_shaders;
 pub mod images;
 pub mod indirect_dispatch;
@@ -43,6 +43,7 @@ mod step;
 pub mod subgroups;
 pub mod synchronization;
 pub mod timeline_semaphores;
+pub mod vulkan12;
 
 /// Every case, in a stable order.
 pub fn all() -> Vec<Case> {
@@ -67,6 +68,9 @@ pub fn all() -> Vec<Case> {
         draws_in_secondaries::CASES,
         occlusion_queries::CASES,
         draw_sizes::CASES,
+        draws::indirect_count::CASES,
+        draws::imageless_framebuffer::CASES,
+        draws::separate_depth_stencil_layouts::CASES,
         image_shaders::CASES,
         memory::CASES,
         timeline_semaphores::CASES,
@@ -85,6 +89,7 @@ pub fn all() -> Vec<Case> {
         spirv_1_4::CASES,
         device_addresses::CASES,
         non_semantic::CASES,
+        vulkan12::CASES,
     ]
     .concat()
 }

@@ -127,6 +127,16 @@ impl Harness {
         &self.instance
     }
 
+    /// Whether vkGetInstanceProcAddr on the harness's instance gives an
+    /// entry point for `name`.
+    pub fn instance_proc_addr(&self, name: &std::ffi::CStr) -> bool {
+        // SAFETY: the instance is alive and the name NUL-terminated.
+        unsafe {
+            (self._entry.static_fn().get_instance_proc_addr)(self.instance.handle(), name.as_ptr())
+        }
+        .is_some()
+    }
+
     pub fn device(&self) -> &ash::Device {
         &self.device
     }

@@ -74,6 +74,17 @@ pub struct Capabilities {
     pub extended_dynamic_state2: bool,
     /// `depthBounds`, enabled when offered.
     pub depth_bounds: bool,
+    /// Vulkan 1.2's `imagelessFramebuffer` (or VK_KHR_imageless_framebuffer).
+    pub imageless_framebuffer: bool,
+    /// Vulkan 1.2's `separateDepthStencilLayouts` (or
+    /// VK_KHR_separate_depth_stencil_layouts).
+    pub separate_depth_stencil_layouts: bool,
+    /// Vulkan 1.2's `uniformBufferStandardLayout` (or
+    /// VK_KHR_uniform_buffer_standard_layout).
+    pub uniform_buffer_standard_layout: bool,
+    /// Vulkan 1.2's `shaderSubgroupExtendedTypes` (or
+    /// VK_KHR_shader_subgroup_extended_types).
+    pub shader_subgroup_extended_types: bool,
     /// The device extensions the harness enabled.
     pub enabled_extensions: Vec<String>,
 }
@@ -299,6 +310,13 @@ impl PartialHarness {
             && has(ash::khr::shader_float_controls::NAME);
         let eds_ext = has(ash::ext::extended_dynamic_state::NAME);
         let eds2_ext = has(ash::ext::extended_dynamic_state2::NAME);
+        // Vulkan 1.2 features with a structure of their own, core or by
+        // their extension: (structure queried, extension to enable).
+        let promoted12 = |name: &CStr| (at_least(2) || has(name), !at_least(2) && has(name));
+        let imageless_ext = promoted12(ash::khr::imageless_framebuffer::NAME);
+        let ds_layouts_ext = promoted12(ash::khr::separate_depth_stencil_layouts::NAME);
+        let std_layout_ext = promoted12(ash::khr::uniform_buffer_standard_layout::NAME);
+        let extended_types_ext = promoted12(ash::khr::shader_subgroup_extended_types::NAME);
         let timeline_known = at_least(2) || timeline_ext;
         let sync2_known = at_least(3) || sync2_ext;
         let host_reset_known = at_least(2) || host_reset_ext;
@@ -313,12 +331,28 @@ impl PartialHarness {
         let mut address = vk::PhysicalDeviceBufferDeviceAddressFeatures::default();
         let mut eds = vk::PhysicalDeviceExtendedDynamicStateFeaturesEXT::default();
         let mut eds2 = vk::PhysicalDeviceExtendedDynamicState2FeaturesEXT::default();
+        let mut imageless = vk::PhysicalDeviceImagelessFramebufferFeatures::default();
+        let mut ds_layouts = vk::PhysicalDeviceSeparateDepthStencilLayoutsFeatures::default();
+        let mut std_layout = vk::PhysicalDeviceUniformBufferStandardLayoutFeatures::default();
+        let mut extended_types = vk::PhysicalDeviceShaderSubgroupExtendedTypesFeatures::default();
         let mut query = vk::PhysicalDeviceFeatures2::default();
         if eds_ext {
             query = query.push_next(&mut eds);
         }
         if eds2_ext {
             query = query.push_next(&mut eds2);
+        }
+        if imageless_ext.0 {
+            query = query.push_next(&mut imageless);
+        }
+        if ds_layouts_ext.0 {
+            query = query.push_next(&mut ds_layouts);
+        }
+        if std_layout_ext.0 {
+            query = query.push_next(&mut std_layout);
+        }
+        if extended_types_ext.0 {
+            query = query.push_next(&mut extended_types);
         }
         if at_least(1) {
             query = query.push_next(&mut storage16);
@@ -383,6 +417,11 @@ impl PartialHarness {
             extended_dynamic_state: eds.extended_dynamic_state == vk::TRUE,
             extended_dynamic_state2: eds2.extended_dynamic_state2 == vk::TRUE,
             depth_bounds: supported.depth_bounds == vk::TRUE,
+            imageless_framebuffer: imageless.imageless_framebuffer == vk::TRUE,
+            separate_depth_stencil_layouts: ds_layouts.separate_depth_stencil_layouts == vk::TRUE,
+            uniform_buffer_standard_layout: std_layout.uniform_buffer_standard_layout == vk::TRUE,
+            shader_subgroup_extended_types: extended_types.shader_subgroup_extended_types
+                == vk::TRUE,
             enabled_extensions: Vec::new(),
         };
 
@@ -412,6 +451,17 @@ impl PartialHarness {
             .extended_dynamic_state(true);
         let mut enable_eds2 = vk::PhysicalDeviceExtendedDynamicState2FeaturesEXT::default()
             .extended_dynamic_state2(true);
+        let mut enable_imageless =
+            vk::PhysicalDeviceImagelessFramebufferFeatures::default().imageless_framebuffer(true);
+        let mut enable_ds_layouts =
+            vk::PhysicalDeviceSeparateDepthStencilLayoutsFeatures::default()
+                .separate_depth_stencil_layouts(true);
+        let mut enable_std_layout =
+            vk::PhysicalDeviceUniformBufferStandardLayoutFeatures::default()
+                .uniform_buffer_standard_layout(true);
+        let mut enable_extended_types =
+            vk::PhysicalDeviceShaderSubgroupExtendedTypesFeatures::default()
+                .shader_subgroup_extended_types(true);
         let features = vk::PhysicalDeviceFeatures::default()
             .depth_bounds(caps.depth_bounds)
             .shader_int64(caps.shader_int64)
@@ -420,7 +470,6 @@ impl PartialHarness {
             .shader_int16(caps.sixteen_bit)
             .robust_buffer_access(caps.robust_buffer_access)
             .alpha_to_one(caps.alpha_to_one)
-
             .occlusion_query_precise(caps.occlusion_query_precise)
             .inherited_queries(caps.inherited_queries);
         let priorities = [1.0f32];
@@ -457,6 +506,12 @@ impl PartialHarness {
         }
         if caps.push_descriptor {
             extensions.push(ash::khr::push_descriptor::NAME);
+        }
+        // vkCmdDraw*IndirectCount may be used with the extension enabled
+        // whatever the version (the drawIndirectCount feature is the other
+        // way, on Vulkan 1.2).
+        if has(ash::khr::draw_indirect_count::NAME) {
+            extensions.push(ash::khr::draw_indirect_count::NAME);
         }
         if caps.sixteen_bit {
             device_info = device_info
@@ -495,6 +550,32 @@ impl PartialHarness {
         if caps.extended_dynamic_state2 {
             device_info = device_info.push_next(&mut enable_eds2);
             extensions.push(ash::ext::extended_dynamic_state2::NAME);
+        }
+        if caps.imageless_framebuffer {
+            device_info = device_info.push_next(&mut enable_imageless);
+            if imageless_ext.1 {
+                // It depends on VK_KHR_image_format_list before 1.2.
+                extensions.push(ash::khr::image_format_list::NAME);
+                extensions.push(ash::khr::imageless_framebuffer::NAME);
+            }
+        }
+        if caps.separate_depth_stencil_layouts {
+            device_info = device_info.push_next(&mut enable_ds_layouts);
+            if ds_layouts_ext.1 {
+                extensions.push(ash::khr::separate_depth_stencil_layouts::NAME);
+            }
+        }
+        if caps.uniform_buffer_standard_layout {
+            device_info = device_info.push_next(&mut enable_std_layout);
+            if std_layout_ext.1 {
+                extensions.push(ash::khr::uniform_buffer_standard_layout::NAME);
+            }
+        }
+        if caps.shader_subgroup_extended_types {
+            device_info = device_info.push_next(&mut enable_extended_types);
+            if extended_types_ext.1 {
+                extensions.push(ash::khr::shader_subgroup_extended_types::NAME);
+            }
         }
         if headless_swapchain {
             extensions.push(ash::khr::swapchain::NAME);

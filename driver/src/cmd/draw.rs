@@ -16,7 +16,8 @@ use std::sync::Arc;
 use ash::vk;
 use parsnip_hw_state::descriptors::BindPoint;
 use parsnip_hw_state::draw::{
-    draw_auto, draw_indexed, draw_indexed_indirect, draw_indirect, draw_offsets, IndexBuffer,
+    draw_auto, draw_indexed, draw_indexed_indirect, draw_indirect, draw_indirect_count,
+    draw_offsets, IndexBuffer, IndirectCount,
 };
 use parsnip_hw_state::graphics::{
     program_framebuffer, program_vertex_buffers, program_viewport, ColorBuffer, DepthBuffer,
@@ -427,9 +428,76 @@ impl Recording {
         } else {
             "vkCmdDrawIndirect"
         };
+        let (b, primitive, indices) =
+            self.indirect_draw_state(command, indexed, buffer, offset, count, stride)?;
+        for i in 0..count {
+            let at = b.iova + u64::from(i) * u64::from(stride);
+            self.cs.emit(DRAW_DWORDS, |r| match indices {
+                Some(ib) => draw_indexed_indirect(r, primitive, ib, at),
+                None => draw_indirect(r, primitive, at),
+            })?;
+        }
+        Ok(())
+    }
+
+    /// `vkCmdDrawIndirectCount` (`indexed` false) and
+    /// `vkCmdDrawIndexedIndirectCount`: as [`Self::draw_indirect`], the
+    /// number of draws the dword at `count_offset` in `count_buffer` when
+    /// the CP runs it, at most `max_draws`. One CP_DRAW_INDIRECT_MULTI,
+    /// which reads the count itself.
+    #[allow(clippy::too_many_arguments)]
+    pub fn draw_indirect_count(
+        &mut self,
+        indexed: bool,
+        buffer: Arc<Buffer>,
+        offset: u64,
+        count_buffer: Arc<Buffer>,
+        count_offset: u64,
+        max_draws: u32,
+        stride: u32,
+    ) -> VkResult<()> {
+        let command = if indexed {
+            "vkCmdDrawIndexedIndirectCount"
+        } else {
+            "vkCmdDrawIndirectCount"
+        };
+        if count_offset + 4 > count_buffer.size {
+            return fail(command, "the draw count is past the end of its buffer");
+        }
+        let counter = bound(&count_buffer, count_offset, command)?;
+        self.keep(count_buffer);
+        let (b, primitive, indices) =
+            self.indirect_draw_state(command, indexed, buffer, offset, max_draws, stride)?;
+        if max_draws == 0 {
+            return Ok(());
+        }
+        let draws = IndirectCount {
+            commands: b.iova,
+            stride,
+            count: counter.iova,
+            max_draws,
+        };
+        self.cs.emit(DRAW_DWORDS + 8, |r| {
+            draw_indirect_count(r, primitive, indices, draws)
+        })
+    }
+
+    /// What every indirect draw programs and checks before its packets:
+    /// `draws` commands `stride` apart from `offset` in `buffer`, the
+    /// address of the first, the primitive type and (`indexed`) the index
+    /// buffer.
+    fn indirect_draw_state(
+        &mut self,
+        command: &str,
+        indexed: bool,
+        buffer: Arc<Buffer>,
+        offset: u64,
+        draws: u32,
+        stride: u32,
+    ) -> VkResult<(Bound, PcDiPrimtype, Option<IndexBuffer>)> {
         let command_bytes = if indexed { 20 } else { 16 };
-        let last = u64::from(count.saturating_sub(1)) * u64::from(stride);
-        if count > 0 && offset + last + command_bytes > buffer.size {
+        let last = u64::from(draws.saturating_sub(1)) * u64::from(stride);
+        if draws > 0 && offset + last + command_bytes > buffer.size {
             return fail(command, "draw commands past the end of the buffer");
         }
         let b = bound(&buffer, offset, command)?;
@@ -448,14 +516,7 @@ impl Recording {
         self.emit_consts(command, None)?;
         // The CP sets the offsets from each command.
         self.graphics.offsets = None;
-        for i in 0..count {
-            let at = b.iova + u64::from(i) * u64::from(stride);
-            self.cs.emit(DRAW_DWORDS, |r| match indices {
-                Some(ib) => draw_indexed_indirect(r, primitive, ib, at),
-                None => draw_indirect(r, primitive, at),
-            })?;
-        }
-        Ok(())
+        Ok((b, primitive, indices))
     }
 
     /// The draw offsets a draw with `bases` must program: none when the

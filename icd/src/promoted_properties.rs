@@ -1,0 +1,230 @@
+//! The Vulkan 1.2 properties structure and the property structures of the
+//! extensions Vulkan 1.2 promoted (driver properties, float controls'
+//! values, descriptor indexing limits, depth/stencil resolve, min/max
+//! filtering), each from one source so that the 1.2 structure and the
+//! extension ones agree.
+
+use std::ffi::c_void;
+
+use ash::vk;
+use ash::vk::TaggedStructure;
+use parsnip_driver::limits::{
+    MAX_DESCRIPTORS_PER_SET, MAX_DYNAMIC_STORAGE_BUFFERS, MAX_DYNAMIC_UNIFORM_BUFFERS,
+};
+use parsnip_driver::physical_device::PhysicalDevice;
+
+use crate::ffi;
+
+/// Parsnip has no driver ID in the Khronos registry (`VkDriverId`): it
+/// reports a value the registry does not assign, so that no application
+/// takes it for another driver and applies that driver's workarounds.
+pub const DRIVER_ID: vk::DriverId = vk::DriverId::from_raw(0x5143_0001);
+
+pub const DRIVER_NAME: &str = "Parsnip";
+
+/// The float-control execution modes offered: none. The compiler refuses
+/// DenormPreserve, DenormFlushToZero, SignedZeroInfNanPreserve and the
+/// rounding-mode execution modes, so every flag is false and the
+/// independence NONE (which `Default` gives).
+pub fn float_controls() -> vk::PhysicalDeviceFloatControlsProperties<'static> {
+    vk::PhysicalDeviceFloatControlsProperties {
+        denorm_behavior_independence: vk::ShaderFloatControlsIndependence::NONE,
+        rounding_mode_independence: vk::ShaderFloatControlsIndependence::NONE,
+        ..Default::default()
+    }
+}
+
+/// The descriptor-indexing limits. Update-after-bind is not offered (the
+/// descriptor-indexing features are all false), so no set or layout with it
+/// can be made; the limits equal those of ordinary sets, as the
+/// specification requires them to be at least those.
+fn descriptor_indexing(
+    pd: &PhysicalDevice,
+) -> vk::PhysicalDeviceDescriptorIndexingProperties<'static> {
+    let l = pd.properties().limits;
+    vk::PhysicalDeviceDescriptorIndexingProperties {
+        max_update_after_bind_descriptors_in_all_pools: MAX_DESCRIPTORS_PER_SET,
+        shader_uniform_buffer_array_non_uniform_indexing_native: vk::FALSE,
+        shader_sampled_image_array_non_uniform_indexing_native: vk::FALSE,
+        shader_storage_buffer_array_non_uniform_indexing_native: vk::FALSE,
+        shader_storage_image_array_non_uniform_indexing_native: vk::FALSE,
+        shader_input_attachment_array_non_uniform_indexing_native: vk::FALSE,
+        robust_buffer_access_update_after_bind: vk::FALSE,
+        quad_divergent_implicit_lod: vk::FALSE,
+        max_per_stage_descriptor_update_after_bind_samplers: l.max_per_stage_descriptor_samplers,
+        max_per_stage_descriptor_update_after_bind_uniform_buffers: l
+            .max_per_stage_descriptor_uniform_buffers,
+        max_per_stage_descriptor_update_after_bind_storage_buffers: l
+            .max_per_stage_descriptor_storage_buffers,
+        max_per_stage_descriptor_update_after_bind_sampled_images: l
+            .max_per_stage_descriptor_sampled_images,
+        max_per_stage_descriptor_update_after_bind_storage_images: l
+            .max_per_stage_descriptor_storage_images,
+        max_per_stage_descriptor_update_after_bind_input_attachments: l
+            .max_per_stage_descriptor_input_attachments,
+        max_per_stage_update_after_bind_resources: l.max_per_stage_resources,
+        max_descriptor_set_update_after_bind_samplers: l.max_descriptor_set_samplers,
+        max_descriptor_set_update_after_bind_uniform_buffers: l.max_descriptor_set_uniform_buffers,
+        max_descriptor_set_update_after_bind_uniform_buffers_dynamic: MAX_DYNAMIC_UNIFORM_BUFFERS,
+        max_descriptor_set_update_after_bind_storage_buffers: l.max_descriptor_set_storage_buffers,
+        max_descriptor_set_update_after_bind_storage_buffers_dynamic: MAX_DYNAMIC_STORAGE_BUFFERS,
+        max_descriptor_set_update_after_bind_sampled_images: l.max_descriptor_set_sampled_images,
+        max_descriptor_set_update_after_bind_storage_images: l.max_descriptor_set_storage_images,
+        max_descriptor_set_update_after_bind_input_attachments: l
+            .max_descriptor_set_input_attachments,
+        ..Default::default()
+    }
+}
+
+/// Depth/stencil resolve: SAMPLE_ZERO, which Vulkan 1.2 requires. Every
+/// attachment is single-sampled (the framebuffer sample counts are 1), so
+/// no render pass can ask for a resolve and none is refused for its mode.
+fn depth_stencil_resolve() -> vk::PhysicalDeviceDepthStencilResolveProperties<'static> {
+    vk::PhysicalDeviceDepthStencilResolveProperties {
+        supported_depth_resolve_modes: vk::ResolveModeFlags::SAMPLE_ZERO,
+        supported_stencil_resolve_modes: vk::ResolveModeFlags::SAMPLE_ZERO,
+        independent_resolve_none: vk::FALSE,
+        independent_resolve: vk::FALSE,
+        ..Default::default()
+    }
+}
+
+/// The driver's identity (`VkPhysicalDeviceDriverProperties`). It has not
+/// passed the Khronos conformance tests: conformanceVersion is 0.0.0.0.
+fn driver(p: &mut vk::PhysicalDeviceDriverProperties<'_>) {
+    p.driver_id = DRIVER_ID;
+    ffi::copy_str(&mut p.driver_name, DRIVER_NAME);
+    ffi::copy_str(
+        &mut p.driver_info,
+        &format!("Parsnip {}", env!("CARGO_PKG_VERSION")),
+    );
+    p.conformance_version = vk::ConformanceVersion::default();
+}
+
+/// Copies the members two structures share, by name.
+macro_rules! copy_members {
+    ($dst:expr, $src:expr, [$($field:ident),* $(,)?]) => {
+        $( $dst.$field = $src.$field; )*
+    };
+}
+
+/// Fills the structure at `ptr`, of type `ty`, if it is one of these;
+/// whether it was.
+///
+/// # Safety
+/// `ptr` points at a writable structure of the type `ty` names.
+pub unsafe fn fill(ty: vk::StructureType, ptr: *mut c_void, pd: &PhysicalDevice) -> bool {
+    // SAFETY (every cast below): the caller's promise; `ty` names the type.
+    if ty == vk::PhysicalDeviceDriverProperties::STRUCTURE_TYPE {
+        driver(unsafe { &mut *ptr.cast::<vk::PhysicalDeviceDriverProperties<'_>>() });
+    } else if ty == vk::PhysicalDeviceFloatControlsProperties::STRUCTURE_TYPE {
+        let s = unsafe { &mut *ptr.cast::<vk::PhysicalDeviceFloatControlsProperties<'_>>() };
+        *s = vk::PhysicalDeviceFloatControlsProperties {
+            p_next: s.p_next,
+            ..float_controls()
+        };
+    } else if ty == vk::PhysicalDeviceDescriptorIndexingProperties::STRUCTURE_TYPE {
+        let s = unsafe { &mut *ptr.cast::<vk::PhysicalDeviceDescriptorIndexingProperties<'_>>() };
+        *s = vk::PhysicalDeviceDescriptorIndexingProperties {
+            p_next: s.p_next,
+            ..descriptor_indexing(pd)
+        };
+    } else if ty == vk::PhysicalDeviceDepthStencilResolveProperties::STRUCTURE_TYPE {
+        let s = unsafe { &mut *ptr.cast::<vk::PhysicalDeviceDepthStencilResolveProperties<'_>>() };
+        *s = vk::PhysicalDeviceDepthStencilResolveProperties {
+            p_next: s.p_next,
+            ..depth_stencil_resolve()
+        };
+    } else if ty == vk::PhysicalDeviceSamplerFilterMinmaxProperties::STRUCTURE_TYPE {
+        // samplerFilterMinmax is not offered.
+        let s = unsafe { &mut *ptr.cast::<vk::PhysicalDeviceSamplerFilterMinmaxProperties<'_>>() };
+        s.filter_minmax_single_component_formats = vk::FALSE;
+        s.filter_minmax_image_component_mapping = vk::FALSE;
+    } else if ty == vk::PhysicalDeviceVulkan12Properties::STRUCTURE_TYPE {
+        let s = unsafe { &mut *ptr.cast::<vk::PhysicalDeviceVulkan12Properties<'_>>() };
+        let mut d = vk::PhysicalDeviceDriverProperties::default();
+        driver(&mut d);
+        copy_members!(
+            s,
+            d,
+            [driver_id, driver_name, driver_info, conformance_version]
+        );
+        let f = float_controls();
+        copy_members!(
+            s,
+            f,
+            [
+                denorm_behavior_independence,
+                rounding_mode_independence,
+                shader_signed_zero_inf_nan_preserve_float16,
+                shader_signed_zero_inf_nan_preserve_float32,
+                shader_signed_zero_inf_nan_preserve_float64,
+                shader_denorm_preserve_float16,
+                shader_denorm_preserve_float32,
+                shader_denorm_preserve_float64,
+                shader_denorm_flush_to_zero_float16,
+                shader_denorm_flush_to_zero_float32,
+                shader_denorm_flush_to_zero_float64,
+                shader_rounding_mode_rte_float16,
+                shader_rounding_mode_rte_float32,
+                shader_rounding_mode_rte_float64,
+                shader_rounding_mode_rtz_float16,
+                shader_rounding_mode_rtz_float32,
+                shader_rounding_mode_rtz_float64,
+            ]
+        );
+        let i = descriptor_indexing(pd);
+        copy_members!(
+            s,
+            i,
+            [
+                max_update_after_bind_descriptors_in_all_pools,
+                shader_uniform_buffer_array_non_uniform_indexing_native,
+                shader_sampled_image_array_non_uniform_indexing_native,
+                shader_storage_buffer_array_non_uniform_indexing_native,
+                shader_storage_image_array_non_uniform_indexing_native,
+                shader_input_attachment_array_non_uniform_indexing_native,
+                robust_buffer_access_update_after_bind,
+                quad_divergent_implicit_lod,
+                max_per_stage_descriptor_update_after_bind_samplers,
+                max_per_stage_descriptor_update_after_bind_uniform_buffers,
+                max_per_stage_descriptor_update_after_bind_storage_buffers,
+                max_per_stage_descriptor_update_after_bind_sampled_images,
+                max_per_stage_descriptor_update_after_bind_storage_images,
+                max_per_stage_descriptor_update_after_bind_input_attachments,
+                max_per_stage_update_after_bind_resources,
+                max_descriptor_set_update_after_bind_samplers,
+                max_descriptor_set_update_after_bind_uniform_buffers,
+                max_descriptor_set_update_after_bind_uniform_buffers_dynamic,
+                max_descriptor_set_update_after_bind_storage_buffers,
+                max_descriptor_set_update_after_bind_storage_buffers_dynamic,
+                max_descriptor_set_update_after_bind_sampled_images,
+                max_descriptor_set_update_after_bind_storage_images,
+                max_descriptor_set_update_after_bind_input_attachments,
+            ]
+        );
+        let r = depth_stencil_resolve();
+        copy_members!(
+            s,
+            r,
+            [
+                supported_depth_resolve_modes,
+                supported_stencil_resolve_modes,
+                independent_resolve_none,
+                independent_resolve,
+            ]
+        );
+        s.filter_minmax_single_component_formats = vk::FALSE;
+        s.filter_minmax_image_component_mapping = vk::FALSE;
+        s.max_timeline_semaphore_value_difference = MAX_TIMELINE_SEMAPHORE_VALUE_DIFFERENCE;
+        // Integer colour attachments have the sample counts of any other.
+        s.framebuffer_integer_color_sample_counts =
+            pd.properties().limits.framebuffer_color_sample_counts;
+    } else {
+        return false;
+    }
+    true
+}
+
+/// Timeline values are 64-bit counters compared in full.
+pub const MAX_TIMELINE_SEMAPHORE_VALUE_DIFFERENCE: u64 = u64::MAX;
