@@ -12,6 +12,10 @@ use std::sync::OnceLock;
 /// Cases lavapipe (Mesa 22.3) cannot run, and why.
 const LAVAPIPE_LACKS: &[(&str, &str)] = &[
     (
+        "queries.occlusion_across_secondaries",
+        "lavapipe 22.3 has no inheritedQueries",
+    ),
+    (
         "multisample.two_samples_clears",
         "lavapipe offers 1 and 4 samples, not 2",
     ),
