@@ -144,13 +144,16 @@ impl PhysicalDevice {
     /// precise ones are offered, and they may be active while secondaries
     /// run (the count runs across the secondaries' IBs): the cts's
     /// draws.occlusion_query_counts and draws.two_secondaries_and_primary_draws
-    /// cases.
+    /// cases. Indirect draws of several commands: one CP_DRAW_INDIRECT or
+    /// CP_DRAW_INDX_INDIRECT per command, `stride` apart (the cts's
+    /// draws.multi_draw_indirect case).
     pub fn features(&self) -> vk::PhysicalDeviceFeatures {
         vk::PhysicalDeviceFeatures::default()
             .robust_buffer_access(true)
             .depth_bounds(true)
             .occlusion_query_precise(true)
             .inherited_queries(true)
+            .multi_draw_indirect(true)
             .shader_int64(true)
             .shader_int16(true)
             .shader_storage_image_read_without_format(true)

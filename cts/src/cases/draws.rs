@@ -66,6 +66,10 @@ pub const CASES: &[Case] = &[
         run: indirect,
     },
     Case {
+        name: "draws.multi_draw_indirect",
+        run: multi_draw_indirect,
+    },
+    Case {
         name: "draws.push_constants_and_instance_index",
         run: push_constants_and_instance_index,
     },
@@ -670,6 +674,68 @@ fn colour_write_mask(h: &mut Harness) -> Result<CaseResult, Stop> {
 /// command), then vkCmdDrawIndexedIndirect of the third through indices
 /// 0..6 and a vertex offset of 12 (both from their commands, at an offset
 /// into one buffer).
+/// Several commands in one indirect draw (multiDrawIndirect), at a stride
+/// larger than a command: three quads from one vkCmdDrawIndirect of 3
+/// commands 20 bytes apart, and two from one vkCmdDrawIndexedIndirect of 2
+/// commands 24 bytes apart; a fourth command past the count draws nothing.
+fn multi_draw_indirect(h: &mut Harness) -> Result<CaseResult, Stop> {
+    if !h.caps().multi_draw_indirect {
+        return Err(Stop::NotSupported("multiDrawIndirect".into()));
+    }
+    // Five quads in a row of cells 10 pixels apart, and one more (red) that
+    // only a command past the count would draw.
+    let colours = [RED, GREEN, BLUE, GREEN, BLUE, RED];
+    let mut v = Vec::new();
+    for (i, c) in colours.iter().enumerate() {
+        let x0 = -0.875 + 0.3125 * i as f32;
+        v.extend(quad(x0, -0.25, x0 + 0.25, 0.25, 0.5, *c));
+    }
+    // VkDrawIndirectCommand x4 at stride 20 (vertices, instances, first
+    // vertex, first instance, a padding word): quads 1, 2 and 3, then 5.
+    let mut words: Vec<u32> = Vec::new();
+    for first in [6u32, 12, 18, 30] {
+        words.extend([6, 1, first, 0, 0xdead]);
+    }
+    let indexed_at = words.len() as u64 * 4;
+    // VkDrawIndexedIndirectCommand x2 at stride 24 (indices, instances,
+    // first index, vertex offset, first instance, padding): quads 4 and 0.
+    for vertex_offset in [24u32, 0] {
+        words.extend([6, 1, 0, vertex_offset, 0, 0xbeef]);
+    }
+    let commands: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let indices: Vec<u8> = (0u16..6).flat_map(|i| i.to_le_bytes()).collect();
+    let scene = Scene::new(h, &v, false)?;
+    let args = h.host_buffer_with(vk::BufferUsageFlags::INDIRECT_BUFFER, &commands)?;
+    let idx = h.host_buffer_with(vk::BufferUsageFlags::INDEX_BUFFER, &indices)?;
+    let pipeline = h.graphics_pipeline(&scene.desc())?;
+    let img = scene.draw(h, pipeline, |r| {
+        r.bind_index_buffer(&idx, 0, vk::IndexType::UINT16);
+        // SAFETY: the command buffer is recording inside a pass; the
+        // buffer is alive and holds every command drawn.
+        unsafe {
+            r.device()
+                .cmd_draw_indirect(r.command_buffer(), args.handle, 0, 3, 20);
+            r.device().cmd_draw_indexed_indirect(
+                r.command_buffer(),
+                args.handle,
+                indexed_at,
+                2,
+                24,
+            );
+        }
+    })?;
+    let mut result = CaseResult::new();
+    // Quad i covers window x 4 + 10 i .. 12 + 10 i, y 24..40.
+    for (i, c) in colours.iter().enumerate() {
+        let x = 8 + 10 * i as u32;
+        let want = if i == 5 { unorm8(CLEAR) } else { opaque(*c) };
+        probe(&mut result, &img, x, 32, want);
+    }
+    probe(&mut result, &img, 8, 8, unorm8(CLEAR));
+    result.keep_approximate("rgba8", img);
+    Ok(result)
+}
+
 fn indirect(h: &mut Harness) -> Result<CaseResult, Stop> {
     let mut v = quad(-0.75, -0.75, -0.25, -0.25, 0.5, RED);
     v.extend(quad(0.25, 0.25, 0.75, 0.75, 0.5, GREEN));

@@ -74,6 +74,8 @@ pub struct Capabilities {
     pub extended_dynamic_state2: bool,
     /// `depthBounds`, enabled when offered.
     pub depth_bounds: bool,
+    /// `multiDrawIndirect`, enabled when offered.
+    pub multi_draw_indirect: bool,
     /// Vulkan 1.2's `imagelessFramebuffer` (or VK_KHR_imageless_framebuffer).
     pub imageless_framebuffer: bool,
     /// Vulkan 1.2's `separateDepthStencilLayouts` (or
@@ -417,6 +419,7 @@ impl PartialHarness {
             extended_dynamic_state: eds.extended_dynamic_state == vk::TRUE,
             extended_dynamic_state2: eds2.extended_dynamic_state2 == vk::TRUE,
             depth_bounds: supported.depth_bounds == vk::TRUE,
+            multi_draw_indirect: supported.multi_draw_indirect == vk::TRUE,
             imageless_framebuffer: imageless.imageless_framebuffer == vk::TRUE,
             separate_depth_stencil_layouts: ds_layouts.separate_depth_stencil_layouts == vk::TRUE,
             uniform_buffer_standard_layout: std_layout.uniform_buffer_standard_layout == vk::TRUE,
@@ -464,6 +467,7 @@ impl PartialHarness {
                 .shader_subgroup_extended_types(true);
         let features = vk::PhysicalDeviceFeatures::default()
             .depth_bounds(caps.depth_bounds)
+            .multi_draw_indirect(caps.multi_draw_indirect)
             .shader_int64(caps.shader_int64)
             .fragment_stores_and_atomics(caps.fragment_stores_and_atomics)
             .vertex_pipeline_stores_and_atomics(caps.vertex_pipeline_stores_and_atomics)
