@@ -203,3 +203,58 @@ fn stats_print_what_each_dispatch_executed() {
         "{stdout}"
     );
 }
+
+/// A trace whose stream writes into GMEM through its aperture at `base`.
+fn write_gmem_trace(dir: &Path, base: u64) -> PathBuf {
+    let trace = dir.join("t.rd");
+    let op = opcode_by_name(Chip::A6xx, "CP_MEM_WRITE").unwrap();
+    let tail = [pkt7(op, 3), base as u32, (base >> 32) as u32, 0xcafe_f00d];
+    write_trace(&trace, 0x0606_00ff, 1, &tail);
+    trace
+}
+
+#[test]
+fn gmem_is_mapped_where_gmem_base_says() {
+    let dir = scratch("gmem-base");
+    let trace = write_gmem_trace(&dir, 0x40_0000);
+    let out_file = dir.join("gmem.bin");
+    let spec = format!("0x400000:4:{}", out_file.display());
+    let out = replay(&[
+        trace.to_str().unwrap(),
+        "--gmem-base",
+        "0x400000",
+        "--dump",
+        &spec,
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert_eq!(
+        std::fs::read(&out_file).unwrap(),
+        0xcafe_f00du32.to_le_bytes()
+    );
+
+    // Where the default aperture (0x100000) is not, the same write faults.
+    let out = replay(&[trace.to_str().unwrap()]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("iova=0x0000000000400000"), "{stderr}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn gmem_base_none_leaves_gmem_unmapped() {
+    let dir = scratch("gmem-none");
+    let trace = write_gmem_trace(&dir, 0x10_0000);
+    let out = replay(&[trace.to_str().unwrap()]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let out = replay(&[trace.to_str().unwrap(), "--gmem-base", "none"]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("iova=0x0000000000100000"), "{stderr}");
+    let out = replay(&[trace.to_str().unwrap(), "--gmem-base", "fast"]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--gmem-base fast is neither"), "{stderr}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -1,5 +1,5 @@
 //! parsnip-replay (TRACE.rd[.gz] | --override FILE) [--stats] [--draw-images DIR]
-//!                [--dump IOVA:SIZE:FILE]...
+//!                [--gmem-base IOVA|none] [--dump IOVA:SIZE:FILE]...
 //!
 //! Replays a trace's submits on Parsnip's model of the GPU the trace names,
 //! then writes the requested ranges of GPU memory to files. With
@@ -10,17 +10,20 @@
 //! parsnip-sim's `sp::cycle_estimate` table. `--draw-images DIR` writes
 //! every bound colour target as a PNG after each draw and blit
 //! (`s<submit>-<step>-<work>-rt<target>.png`, resolved from GMEM in a bin
-//! pass). A fault, hang or
+//! pass). `--gmem-base` maps GMEM's aperture where the traced driver's
+//! kernel said it is (MSM_PARAM_GMEM_BASE; a trace does not record it),
+//! `none` for a kernel that reported 0; the default is 0x100000, where the
+//! reference traces' drm-shim put it. A fault, hang or
 //! bad stream prints the model's report and exits with status 1; bad
 //! arguments exit with status 2.
 
 use std::process::ExitCode;
 
 use parsnip_tools::decompile::assemble;
-use parsnip_tools::replay::{DrawImages, DumpRequest, Replay};
+use parsnip_tools::replay::{DrawImages, DumpRequest, Replay, TRACE_GMEM_BASE};
 
 const USAGE: &str = "usage: parsnip-replay (TRACE.rd[.gz] | --override FILE) [--stats] \
-                     [--draw-images DIR] [--dump IOVA:SIZE:FILE]...";
+                     [--draw-images DIR] [--gmem-base IOVA|none] [--dump IOVA:SIZE:FILE]...";
 
 /// Where the trace comes from.
 enum Source {
@@ -35,6 +38,21 @@ struct Args {
     dumps: Vec<DumpRequest>,
     stats: bool,
     draw_images: Option<String>,
+    gmem_base: Option<u64>,
+}
+
+/// `--gmem-base`'s value: an address (hex with 0x, or decimal) or `none`.
+fn parse_gmem_base(value: &str) -> Result<Option<u64>, String> {
+    if value == "none" {
+        return Ok(None);
+    }
+    let parsed = match value.strip_prefix("0x") {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => value.parse(),
+    };
+    parsed
+        .map(Some)
+        .map_err(|_| format!("--gmem-base {value} is neither an address nor `none`"))
 }
 
 /// `None` for `-h`/`--help`.
@@ -44,6 +62,7 @@ fn parse_args(args: &[String]) -> Result<Option<Args>, String> {
     let mut dumps = Vec::new();
     let mut stats = false;
     let mut draw_images = None;
+    let mut gmem_base = Some(TRACE_GMEM_BASE);
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
@@ -54,6 +73,9 @@ fn parse_args(args: &[String]) -> Result<Option<Args>, String> {
             "--dump" => {
                 let spec = it.next().ok_or("--dump needs IOVA:SIZE:FILE")?;
                 dumps.push(DumpRequest::parse(spec).map_err(|e| e.to_string())?);
+            }
+            "--gmem-base" => {
+                gmem_base = parse_gmem_base(it.next().ok_or("--gmem-base needs IOVA or none")?)?;
             }
             "--override" => {
                 text = Some(it.next().ok_or("--override needs a FILE")?.to_string());
@@ -75,6 +97,7 @@ fn parse_args(args: &[String]) -> Result<Option<Args>, String> {
         dumps,
         stats,
         draw_images,
+        gmem_base,
     }))
 }
 
@@ -85,6 +108,7 @@ fn main() -> ExitCode {
         dumps,
         stats: print_stats,
         draw_images,
+        gmem_base,
     } = match parse_args(&args) {
         Ok(Some(parsed)) => parsed,
         Ok(None) => {
@@ -112,7 +136,7 @@ fn main() -> ExitCode {
                 (path, trace)
             }
         };
-        let mut replay = Replay::new(trace, options)?;
+        let mut replay = Replay::with_gmem_base(trace, options, gmem_base)?;
         let images = match &draw_images {
             Some(dir) => Some(DrawImages::new(std::path::Path::new(dir))?),
             None => None,

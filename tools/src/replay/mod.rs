@@ -127,19 +127,32 @@ pub struct Replay {
 }
 
 impl Replay {
-    /// A replay of `trace` on a model of the GPU it names.
-    ///
-    /// GMEM is mapped at [`TRACE_GMEM_BASE`], where the traced driver was
-    /// told it is.
+    /// A replay of `trace` on a model of the GPU it names, with GMEM mapped
+    /// at [`TRACE_GMEM_BASE`], where the reference traces' driver was told
+    /// it is.
     pub fn new(trace: Trace, options: SimOptions) -> Result<Self, ReplayError> {
+        Self::with_gmem_base(trace, options, Some(TRACE_GMEM_BASE))
+    }
+
+    /// A replay of `trace` with GMEM's aperture where the traced driver's
+    /// kernel reported it (MSM_PARAM_GMEM_BASE), or not mapped at all for
+    /// `None` (the msm kernel reports 0 on the a650 and a740 families, and
+    /// then a driver cannot address GMEM through memory).
+    pub fn with_gmem_base(
+        trace: Trace,
+        options: SimOptions,
+        gmem_base: Option<u64>,
+    ) -> Result<Self, ReplayError> {
         let info = trace_gpu(&trace)?;
         let gpu = Gpu::new(info, options);
-        gpu.map_gmem_aperture(TRACE_GMEM_BASE)
-            .map_err(|e| ReplayError::Memory {
-                iova: TRACE_GMEM_BASE,
-                size: u64::from(info.gmem_bytes),
-                why: format!("GMEM's aperture: {e}"),
-            })?;
+        if let Some(base) = gmem_base {
+            gpu.map_gmem_aperture(base)
+                .map_err(|e| ReplayError::Memory {
+                    iova: base,
+                    size: u64::from(info.gmem_bytes),
+                    why: format!("GMEM's aperture: {e}"),
+                })?;
+        }
         Ok(Self::on(gpu, trace))
     }
 
