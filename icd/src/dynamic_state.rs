@@ -150,31 +150,28 @@ pub unsafe extern "system" fn vkCmdBindVertexBuffers2(
     p_sizes: *const vk::DeviceSize,
     p_strides: *const vk::DeviceSize,
 ) {
-    record_with(
-        "vkCmdBindVertexBuffers2",
-        command_buffer,
-        || {
-            // SAFETY: pBuffers and pOffsets hold bindingCount entries, and
-            // pSizes and pStrides too unless null.
-            let (buffers, offsets, sizes, strides) = unsafe {
-                (
-                    ffi::slice(p_buffers, count),
-                    ffi::slice(p_offsets, count),
-                    (!p_sizes.is_null()).then(|| ffi::slice(p_sizes, count)),
-                    (!p_strides.is_null()).then(|| ffi::slice(p_strides, count)),
-                )
-            };
-            let mut list = Vec::with_capacity(buffers.len());
-            for (i, (b, o)) in buffers.iter().zip(offsets).enumerate() {
-                // SAFETY: handles the application passed; valid usage keeps them live for the call.
-                let buffer = unsafe { handles::buffer(*b) }?.clone();
-                let size = sizes.map_or(vk::WHOLE_SIZE, |s| s[i]);
-                list.push((buffer, *o, size, strides.map(|s| s[i])));
-            }
-            Ok(list)
-        },
-        |rec, list| rec.bind_vertex_buffers2("vkCmdBindVertexBuffers2", first, &list),
-    );
+    let entry = "vkCmdBindVertexBuffers2";
+    // SAFETY: pBuffers and pOffsets hold bindingCount entries, and pSizes
+    // and pStrides too unless null.
+    let (buffers, offsets, sizes, strides) = unsafe {
+        (
+            ffi::slice(p_buffers, count),
+            ffi::slice(p_offsets, count),
+            (!p_sizes.is_null()).then(|| ffi::slice(p_sizes, count)),
+            (!p_strides.is_null()).then(|| ffi::slice(p_strides, count)),
+        )
+    };
+    record(entry, command_buffer, |rec| {
+        for (i, (b, o)) in buffers.iter().zip(offsets).enumerate() {
+            // SAFETY: handles the application passed; valid usage keeps them live for the call.
+            let buffer = unsafe { handles::buffer(*b) }?;
+            let size = sizes.map_or(vk::WHOLE_SIZE, |s| s[i]);
+            let stride = strides.map(|s| s[i]);
+            let slot = first.wrapping_add(i as u32);
+            rec.bind_vertex_buffer(entry, slot, buffer, *o, size, stride)?;
+        }
+        Ok(())
+    });
 }
 
 pub unsafe extern "system" fn vkCmdSetDepthTestEnable(

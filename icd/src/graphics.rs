@@ -279,7 +279,15 @@ pub unsafe extern "system" fn vkCmdBindVertexBuffers(
         for (i, (b, o)) in buffers.iter().zip(offsets).enumerate() {
             // SAFETY: handles the application passed; valid usage keeps them live for the call.
             let buffer = unsafe { handles::buffer(*b) }?;
-            rec.bind_vertex_buffer(first + i as u32, buffer, *o)?;
+            let slot = first.wrapping_add(i as u32);
+            rec.bind_vertex_buffer(
+                "vkCmdBindVertexBuffers",
+                slot,
+                buffer,
+                *o,
+                vk::WHOLE_SIZE,
+                None,
+            )?;
         }
         Ok(())
     });

@@ -324,7 +324,10 @@ fn steady_state_calls_do_not_allocate_and_null_handles_do_not_crash() {
                 physical,
                 &vk::DeviceCreateInfo::default()
                     .queue_create_infos(&queues)
-                    .enabled_extension_names(&[ash::khr::push_descriptor::NAME.as_ptr()]),
+                    .enabled_extension_names(&[
+                        ash::khr::push_descriptor::NAME.as_ptr(),
+                        ash::ext::extended_dynamic_state::NAME.as_ptr(),
+                    ]),
                 None,
             )
             .unwrap();
@@ -651,6 +654,12 @@ fn steady_state_calls_do_not_allocate_and_null_handles_do_not_crash() {
             device.cmd_bind_vertex_buffers(cb, 0, &[b], &[0]);
             draw(i);
         };
+        let dynamic_state = ash::ext::extended_dynamic_state::Device::new(&instance, &device);
+        let vertex_buffer2_draw = |i: u64| {
+            let b = g.vertex_buffers[(i % 2) as usize];
+            dynamic_state.cmd_bind_vertex_buffers2(cb, 0, &[b], &[0], Some(&[16]), None);
+            draw(i);
+        };
         let push_draw = |i: u64| {
             device.cmd_push_constants(cb, g.layout, graphics, 16, &(i as u128).to_le_bytes());
             draw(i);
@@ -661,6 +670,11 @@ fn steady_state_calls_do_not_allocate_and_null_handles_do_not_crash() {
             drawing(&vertex_buffer_draw),
             0,
             "vkCmdBindVertexBuffers + vkCmdDraw"
+        );
+        assert_eq!(
+            drawing(&vertex_buffer2_draw),
+            0,
+            "vkCmdBindVertexBuffers2 + vkCmdDraw"
         );
         assert_eq!(drawing(&push_draw), 0, "vkCmdPushConstants + vkCmdDraw");
 

@@ -6,7 +6,9 @@
 //! device has `VK_KHR_push_descriptor`), recording binds, push constants
 //! and dispatches, and recording draws in a render pass (shaped like
 //! vkoverhead's draw cases: no state change between draws, a vertex
-//! buffer bound before each, push constants before each). Run it on a device that executes nothing, so
+//! buffer bound before each, by `vkCmdBindVertexBuffers` or, where the
+//! device has `VK_EXT_extended_dynamic_state`, `vkCmdBindVertexBuffers2`,
+//! push constants before each). Run it on a device that executes nothing, so
 //! only the CPU side is measured: Parsnip's null back end
 //! (`PARSNIP_NULL=a660`), or Turnip on Mesa's noop drm-shim, side by side.
 //!
@@ -90,6 +92,9 @@ struct Bench {
     instance: ash::Instance,
     device: ash::Device,
     push_descriptor: Option<ash::khr::push_descriptor::Device>,
+    /// `vkCmdBindVertexBuffers2`, where the device has
+    /// `VK_EXT_extended_dynamic_state`.
+    dynamic_state: Option<ash::ext::extended_dynamic_state::Device>,
     buffer: vk::Buffer,
     memory: vk::DeviceMemory,
     set_layout: vk::DescriptorSetLayout,
@@ -158,9 +163,13 @@ impl Bench {
         let extensions = check("vkEnumerateDeviceExtensionProperties", unsafe {
             instance.enumerate_device_extension_properties(physical)
         })?;
-        let has_push = extensions
-            .iter()
-            .any(|e| e.extension_name_as_c_str() == Ok(ash::khr::push_descriptor::NAME));
+        let has = |name| {
+            extensions
+                .iter()
+                .any(|e| e.extension_name_as_c_str() == Ok(name))
+        };
+        let has_push = has(ash::khr::push_descriptor::NAME);
+        let has_dynamic_state = has(ash::ext::extended_dynamic_state::NAME);
         // SAFETY: as above.
         let families = unsafe { instance.get_physical_device_queue_family_properties(physical) };
         let family = families
@@ -174,20 +183,28 @@ impl Bench {
         let queues = [vk::DeviceQueueCreateInfo::default()
             .queue_family_index(family)
             .queue_priorities(&priorities)];
-        let push_name = [ash::khr::push_descriptor::NAME.as_ptr()];
-        let names: &[*const std::ffi::c_char] = if has_push { &push_name } else { &[] };
+        let names: Vec<*const std::ffi::c_char> = [
+            (has_push, ash::khr::push_descriptor::NAME),
+            (has_dynamic_state, ash::ext::extended_dynamic_state::NAME),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, name)| name.as_ptr())
+        .collect();
         // SAFETY: a valid create info for a live physical device.
         let device = check("vkCreateDevice", unsafe {
             instance.create_device(
                 physical,
                 &vk::DeviceCreateInfo::default()
                     .queue_create_infos(&queues)
-                    .enabled_extension_names(names),
+                    .enabled_extension_names(&names),
                 None,
             )
         })?;
         let push_descriptor =
             has_push.then(|| ash::khr::push_descriptor::Device::new(&instance, &device));
+        let dynamic_state = has_dynamic_state
+            .then(|| ash::ext::extended_dynamic_state::Device::new(&instance, &device));
 
         // SAFETY: every call below is on the live device with valid create
         // infos referring to locals alive for the call.
@@ -345,6 +362,7 @@ impl Bench {
                 instance,
                 device,
                 push_descriptor,
+                dynamic_state,
                 buffer,
                 memory,
                 set_layout,
@@ -536,7 +554,10 @@ impl Bench {
                     dispatch(cb);
                 })?;
             }
-            "draw" | "draw_vertex_buffer_change" | "draw_push_constant_change" => {
+            "draw"
+            | "draw_vertex_buffer_change"
+            | "draw_vertex_buffer2_change"
+            | "draw_push_constant_change" => {
                 let Some(g) = &self.draws else {
                     return Ok(false);
                 };
@@ -552,6 +573,27 @@ impl Bench {
                             let b = g.vertex_buffers[(i % 2) as usize];
                             // SAFETY: a live vertex buffer of binding 0.
                             unsafe { d.cmd_bind_vertex_buffers(cb, 0, &[b], &[0]) };
+                            draw(cb);
+                        })?
+                    }
+                    "draw_vertex_buffer2_change" => {
+                        let Some(ds) = &self.dynamic_state else {
+                            return Ok(false);
+                        };
+                        self.record_between(ops, &begin, &end, &mut |cb, i| {
+                            let b = g.vertex_buffers[(i % 2) as usize];
+                            // SAFETY: a live vertex buffer of binding 0, its
+                            // whole size; the pipeline's strides are static.
+                            unsafe {
+                                ds.cmd_bind_vertex_buffers2(
+                                    cb,
+                                    0,
+                                    &[b],
+                                    &[0],
+                                    Some(&[vk::WHOLE_SIZE]),
+                                    None,
+                                )
+                            };
                             draw(cb);
                         })?
                     }
@@ -908,6 +950,7 @@ const CASES: &[&str] = &[
     "bind_push_constants_dispatch",
     "draw",
     "draw_vertex_buffer_change",
+    "draw_vertex_buffer2_change",
     "draw_push_constant_change",
 ];
 

@@ -246,66 +246,50 @@ impl Recording {
         Ok(())
     }
 
-    /// `vkCmdBindVertexBuffers`: buffers from binding `first`.
-    pub fn bind_vertex_buffers(
-        &mut self,
-        first: u32,
-        buffers: &[(Arc<Buffer>, u64)],
-    ) -> VkResult<()> {
-        for (i, (buffer, offset)) in buffers.iter().enumerate() {
-            self.bind_vertex_buffer(first + i as u32, buffer, *offset)?;
-        }
-        Ok(())
-    }
-
-    /// `vkCmdBindVertexBuffers2`: each buffer from its offset, of its size
-    /// (`VK_WHOLE_SIZE`: to its end), and its binding's stride if given
-    /// (for pipelines whose strides are dynamic). As with
-    /// [`Self::bind_vertex_buffer`], the buffers are not kept.
-    pub fn bind_vertex_buffers2(
+    /// One binding of `vkCmdBindVertexBuffers` (`size` `VK_WHOLE_SIZE`,
+    /// `stride` `None`) or `vkCmdBindVertexBuffers2`: `buffer` from
+    /// `offset`, of `size` bytes (`VK_WHOLE_SIZE`: to its end), and the
+    /// binding's stride if given (for pipelines whose strides are dynamic).
+    /// Both commands bind through this one binding at a time, so neither
+    /// collects its bindings first. The buffer is not kept: the draws read
+    /// its address, recorded here, and its memory is the application's to
+    /// keep until the command buffer has run (Vulkan's vkFreeMemory and
+    /// vkDestroyBuffer valid usage); binding what is bound programs nothing
+    /// again.
+    #[inline]
+    pub fn bind_vertex_buffer(
         &mut self,
         command: &str,
-        first: u32,
-        buffers: &[(Arc<Buffer>, u64, u64, Option<u64>)],
+        slot: u32,
+        buffer: &Buffer,
+        offset: u64,
+        size: u64,
+        stride: Option<u64>,
     ) -> VkResult<()> {
-        if first as usize + buffers.len() > MAX_VERTEX_BUFFERS {
+        let slot = slot as usize;
+        if slot >= MAX_VERTEX_BUFFERS {
             return fail(command, "bindings past the 32 there are");
         }
-        for (i, (buffer, offset, size, stride)) in buffers.iter().enumerate() {
-            let mut b = bound(buffer, *offset, command)?;
-            if *size != vk::WHOLE_SIZE {
-                if *size > b.size {
-                    return fail(command, "a size past the end of the buffer");
-                }
-                b.size = *size;
+        let mut b = bound(buffer, offset, command)?;
+        if size != vk::WHOLE_SIZE {
+            if size > b.size {
+                return fail(command, "a size past the end of the buffer");
             }
-            let slot = first as usize + i;
-            self.graphics.vertex_buffers[slot] = Some(b);
-            if let Some(stride) = stride {
-                let Ok(stride) = u32::try_from(*stride) else {
-                    return fail(command, "a stride past 32 bits");
-                };
-                self.graphics.dynamic.values.strides[slot] = stride;
+            b.size = size;
+        }
+        if let Some(stride) = stride {
+            let Ok(stride) = u32::try_from(stride) else {
+                return fail(command, "a stride past 32 bits");
+            };
+            let current = &mut self.graphics.dynamic.values.strides[slot];
+            if *current != stride {
+                *current = stride;
+                self.graphics.vertex_buffers_dirty = true;
             }
         }
-        self.graphics.vertex_buffers_dirty = true;
-        Ok(())
-    }
-
-    /// `vkCmdBindVertexBuffers` of one binding. The buffer is not kept:
-    /// the draws read its address, recorded here, and its memory is the
-    /// application's to keep until the command buffer has run (Vulkan's
-    /// vkFreeMemory and vkDestroyBuffer valid usage); binding what is bound
-    /// programs nothing again.
-    #[inline]
-    pub fn bind_vertex_buffer(&mut self, slot: u32, buffer: &Buffer, offset: u64) -> VkResult<()> {
-        let command = "vkCmdBindVertexBuffers";
-        let Some(entry) = self.graphics.vertex_buffers.get_mut(slot as usize) else {
-            return fail(command, "bindings past the 32 there are");
-        };
-        let b = Some(bound(buffer, offset, command)?);
-        if *entry != b {
-            *entry = b;
+        let entry = &mut self.graphics.vertex_buffers[slot];
+        if *entry != Some(b) {
+            *entry = Some(b);
             self.graphics.vertex_buffers_dirty = true;
         }
         Ok(())
