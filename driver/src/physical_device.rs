@@ -215,6 +215,14 @@ impl PhysicalDevice {
         DEVICE_EXTENSIONS
     }
 
+    /// The tools active in the driver (VK_EXT_tooling_info): none. Parsnip
+    /// has no layer, tracer or profiler of its own; the rd dumps
+    /// (rd_dump.rs) and breadcrumbs are debug switches that do not act on
+    /// the application's commands, so they are not tools in the spec's sense.
+    pub fn tools(&self) -> &'static [vk::PhysicalDeviceToolProperties<'static>] {
+        &[]
+    }
+
     pub fn queue_families(&self) -> Vec<vk::QueueFamilyProperties> {
         vec![vk::QueueFamilyProperties {
             queue_flags: vk::QueueFlags::GRAPHICS

@@ -43,6 +43,7 @@ mod step;
 pub mod subgroups;
 pub mod synchronization;
 pub mod timeline_semaphores;
+pub mod tooling_info;
 pub mod vulkan12;
 
 /// Every case, in a stable order.
@@ -90,6 +91,7 @@ pub fn all() -> Vec<Case> {
         device_addresses::CASES,
         non_semantic::CASES,
         vulkan12::CASES,
+        tooling_info::CASES,
     ]
     .concat()
 }

@@ -127,6 +127,12 @@ impl Harness {
         &self.instance
     }
 
+    /// The loader's entry, for a case loading an instance extension's
+    /// commands.
+    pub fn entry(&self) -> &ash::Entry {
+        &self._entry
+    }
+
     /// Whether vkGetInstanceProcAddr on the harness's instance gives an
     /// entry point for `name`.
     pub fn instance_proc_addr(&self, name: &std::ffi::CStr) -> bool {
