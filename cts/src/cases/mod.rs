@@ -27,6 +27,7 @@ mod one_dispatch;
 pub mod pipeline_cache;
 pub mod pipelines;
 pub mod presentation;
+pub mod private_data;
 mod pseudo_random;
 pub mod push_constants;
 pub mod push_descriptors;
@@ -92,6 +93,7 @@ pub fn all() -> Vec<Case> {
         non_semantic::CASES,
         vulkan12::CASES,
         tooling_info::CASES,
+        private_data::CASES,
     ]
     .concat()
 }

@@ -19,15 +19,7 @@ fn offered(h: &Harness) -> Result<bool, Stop> {
     if vk::api_version_minor(h.caps().api_version) >= 3 {
         return Ok(true);
     }
-    // SAFETY: the physical device belongs to the harness's live instance.
-    let list = unsafe {
-        h.instance()
-            .enumerate_device_extension_properties(h.physical_device())
-    }
-    .map_err(|e| Stop::Error(format!("vkEnumerateDeviceExtensionProperties: {e}")))?;
-    Ok(list
-        .iter()
-        .any(|e| e.extension_name_as_c_str() == Ok(ash::ext::tooling_info::NAME)))
+    h.offers_extension(ash::ext::tooling_info::NAME)
 }
 
 /// The tools' count and their names (each NUL-terminated string's bytes,
