@@ -167,6 +167,17 @@ pub static DEVICE_EXTENSIONS: &[Extension] = &[
         name: ash::ext::extended_dynamic_state2::NAME,
         spec_version: ash::ext::extended_dynamic_state2::SPEC_VERSION,
     },
+    // Slots of 64-bit values per object, kept on the host (private_data.rs).
+    Extension {
+        name: ash::ext::private_data::NAME,
+        spec_version: ash::ext::private_data::SPEC_VERSION,
+    },
+    // The driver has no tools of its own (no layer, tracer or profiler
+    // inside it): vkGetPhysicalDeviceToolPropertiesEXT reports none.
+    Extension {
+        name: ash::ext::tooling_info::NAME,
+        spec_version: ash::ext::tooling_info::SPEC_VERSION,
+    },
 ];
 
 /// Whether `name` is in `list`; an unknown name is the caller's

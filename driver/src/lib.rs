@@ -48,6 +48,7 @@ pub mod memory_types;
 pub mod physical_device;
 pub mod pipeline;
 pub mod pipeline_layout;
+pub mod private_data;
 pub mod query_pool;
 pub mod queue;
 pub mod rd_dump;

@@ -185,7 +185,8 @@ impl PhysicalDevice {
     /// The extended dynamic states (VK_EXT_extended_dynamic_state and the
     /// base of _2; not _2's logic op or patch control points): draws emit
     /// them as groups (cmd/dynamic_state.rs, the cts's draws.dynamic_*
-    /// cases).
+    /// cases). Private data: slots kept on the host (private_data.rs, the
+    /// cts's private_data.* cases).
     pub fn extra_features(&self) -> ExtraFeatures {
         ExtraFeatures {
             draw_indirect_count: true,
@@ -207,12 +208,21 @@ impl PhysicalDevice {
             pipeline_executable_info: true,
             extended_dynamic_state: true,
             extended_dynamic_state2: true,
+            private_data: true,
             ..Default::default()
         }
     }
 
     pub fn extensions(&self) -> &'static [Extension] {
         DEVICE_EXTENSIONS
+    }
+
+    /// The tools active in the driver (VK_EXT_tooling_info): none. Parsnip
+    /// has no layer, tracer or profiler of its own; the rd dumps
+    /// (rd_dump.rs) and breadcrumbs are debug switches that do not act on
+    /// the application's commands, so they are not tools in the spec's sense.
+    pub fn tools(&self) -> &'static [vk::PhysicalDeviceToolProperties<'static>] {
+        &[]
     }
 
     pub fn queue_families(&self) -> Vec<vk::QueueFamilyProperties> {

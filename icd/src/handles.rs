@@ -206,6 +206,7 @@ handles! {
     QUERY_POOLS: vk::QueryPool => d::query_pool::QueryPool, query_pool, new_query_pool, drop_query_pool;
     SURFACES: vk::SurfaceKHR => d::wsi::surface::Surface, surface, new_surface, drop_surface;
     SWAPCHAINS: vk::SwapchainKHR => SwapchainObject, swapchain, new_swapchain, drop_swapchain;
+    PRIVATE_DATA_SLOTS: vk::PrivateDataSlot => d::private_data::PrivateDataSlot, private_data_slot, new_private_data_slot, drop_private_data_slot;
 }
 
 #[cfg(test)]

@@ -40,6 +40,7 @@ pub mod manifest;
 pub mod objects;
 pub mod physical_device;
 pub mod pipeline;
+pub mod private_data;
 pub mod proc_addr;
 pub mod promoted_features;
 pub mod promoted_properties;

@@ -518,6 +518,23 @@ pub unsafe extern "system" fn vkEnumerateDeviceExtensionProperties(
     )
 }
 
+pub unsafe extern "system" fn vkGetPhysicalDeviceToolProperties(
+    pd: vk::PhysicalDevice,
+    p_count: *mut u32,
+    p: *mut vk::PhysicalDeviceToolProperties<'_>,
+) -> vk::Result {
+    guard::result(
+        "vkGetPhysicalDeviceToolProperties",
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY,
+        || {
+            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+            let pd = unsafe { handles::physical_device(pd) }?;
+            // SAFETY: the two-call idiom's pointers.
+            unsafe { ffi::fill(p_count, p.cast(), pd.tools()) }
+        },
+    )
+}
+
 /// Device layers are deprecated: none.
 pub unsafe extern "system" fn vkEnumerateDeviceLayerProperties(
     _pd: vk::PhysicalDevice,

@@ -136,6 +136,7 @@ promoted! {
     vk::PhysicalDeviceUniformBufferStandardLayoutFeatures<'_> => [uniform_buffer_standard_layout],
     vk::PhysicalDeviceShaderSubgroupExtendedTypesFeatures<'_> => [shader_subgroup_extended_types],
     vk::PhysicalDeviceSeparateDepthStencilLayoutsFeatures<'_> => [separate_depth_stencil_layouts],
+    vk::PhysicalDevicePrivateDataFeatures<'_> => [private_data],
     vk::PhysicalDeviceVulkanMemoryModelFeatures<'_> => [
         vulkan_memory_model,
         vulkan_memory_model_device_scope,

@@ -27,6 +27,7 @@ mod one_dispatch;
 pub mod pipeline_cache;
 pub mod pipelines;
 pub mod presentation;
+pub mod private_data;
 mod pseudo_random;
 pub mod push_constants;
 pub mod push_descriptors;
@@ -43,6 +44,7 @@ mod step;
 pub mod subgroups;
 pub mod synchronization;
 pub mod timeline_semaphores;
+pub mod tooling_info;
 pub mod vulkan12;
 
 /// Every case, in a stable order.
@@ -90,6 +92,8 @@ pub fn all() -> Vec<Case> {
         device_addresses::CASES,
         non_semantic::CASES,
         vulkan12::CASES,
+        tooling_info::CASES,
+        private_data::CASES,
     ]
     .concat()
 }

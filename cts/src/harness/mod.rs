@@ -127,6 +127,23 @@ impl Harness {
         &self.instance
     }
 
+    /// Whether the physical device lists the device extension `name`.
+    pub fn offers_extension(&self, name: &std::ffi::CStr) -> Result<bool, Stop> {
+        // SAFETY: the physical device belongs to the live instance.
+        let list = unsafe {
+            self.instance
+                .enumerate_device_extension_properties(self.physical)
+        }
+        .map_err(|e| Stop::Error(format!("vkEnumerateDeviceExtensionProperties: {e}")))?;
+        Ok(list.iter().any(|e| e.extension_name_as_c_str() == Ok(name)))
+    }
+
+    /// The loader's entry, for a case loading an instance extension's
+    /// commands.
+    pub fn entry(&self) -> &ash::Entry {
+        &self._entry
+    }
+
     /// Whether vkGetInstanceProcAddr on the harness's instance gives an
     /// entry point for `name`.
     pub fn instance_proc_addr(&self, name: &std::ffi::CStr) -> bool {
