@@ -17,13 +17,13 @@ use ash::vk;
 use parsnip_hw_state::descriptors::BindPoint;
 use parsnip_hw_state::draw::{
     draw_auto, draw_indexed, draw_indexed_indirect, draw_indirect, draw_indirect_count,
-    draw_offsets, IndexBuffer, IndirectCount,
+    draw_offsets, IndexBuffer, IndirectCount, Primitive,
 };
 use parsnip_hw_state::graphics::{
     program_framebuffer, program_vertex_buffers, program_viewport, ColorBuffer, DepthBuffer,
     FlagBuffer, Framebuffer, GmemOffsets, VertexBuffer, Viewport,
 };
-use parsnip_registers::enums::{A4xxIndexSize, A6xxDepthFormat, PcDiPrimtype};
+use parsnip_registers::enums::{A4xxIndexSize, A6xxDepthFormat};
 
 use super::blit2d::Surface;
 use super::buffer::Recording;
@@ -494,7 +494,7 @@ impl Recording {
         offset: u64,
         draws: u32,
         stride: u32,
-    ) -> VkResult<(Bound, PcDiPrimtype, Option<IndexBuffer>)> {
+    ) -> VkResult<(Bound, Primitive, Option<IndexBuffer>)> {
         let command_bytes = if indexed { 20 } else { 16 };
         let last = u64::from(draws.saturating_sub(1)) * u64::from(stride);
         if draws > 0 && offset + last + command_bytes > buffer.size {
@@ -600,9 +600,10 @@ impl Recording {
     }
 
     /// Programs what changed before a draw of the bound pipeline with
-    /// `index_bits`-bit indices (32 without); the primitive type.
+    /// `index_bits`-bit indices (32 without); the primitive type, with
+    /// the draw obeying the visibility stream.
     #[inline]
-    fn draw_state(&mut self, command: &str, index_bits: u32) -> VkResult<PcDiPrimtype> {
+    fn draw_state(&mut self, command: &str, index_bits: u32) -> VkResult<Primitive> {
         let Some((subpass, _)) = self.current_subpass() else {
             return fail(command, "draws outside a render pass");
         };
@@ -667,7 +668,8 @@ impl Recording {
             let pipeline = self.graphics.pipeline.clone().expect("checked above");
             self.emit_dynamic(&pipeline, index_bits)?;
         }
-        Ok(self.graphics.dynamic.values.topology)
+        // Every draw is a render pass's: a bin may skip it.
+        Ok(Primitive::in_pass(self.graphics.dynamic.values.topology))
     }
 }
 

@@ -27,7 +27,9 @@ use parsnip_hw_state::blit_event::{
 use parsnip_hw_state::ccu::{
     ccu_mode_switch, program_ccu, CcuMode, CCU_CNTL_DWORDS, CCU_SWITCH_DWORDS,
 };
-use parsnip_hw_state::draw::{gmem_marker, set_marker};
+use parsnip_hw_state::draw::{
+    gmem_marker, set_marker, visibility_override, VISIBILITY_OVERRIDE_DWORDS,
+};
 use parsnip_hw_state::events::{call_ib, event, CALL_IB_DWORDS};
 use parsnip_registers::enums::{A3xxMsaaSamples, A6xxMarker, VgtEventType};
 use parsnip_registers::Chip;
@@ -161,9 +163,12 @@ impl Recording {
         let scratch = self.device.internal.scratch_iova();
         let chip = self.cs.chip();
         let gpu = self.device.gpu.entry;
-        self.cs.emit(CCU_SWITCH_DWORDS + CCU_CNTL_DWORDS, |r| {
+        let dwords = CCU_SWITCH_DWORDS + CCU_CNTL_DWORDS + VISIBILITY_OVERRIDE_DWORDS;
+        self.cs.emit(dwords, |r| {
             ccu_mode_switch(r, scratch)?;
-            program_ccu(r, gpu, CcuMode::Gmem)
+            program_ccu(r, gpu, CcuMode::Gmem)?;
+            // No binning pass ran: every bin draws every draw.
+            visibility_override(r, true)
         })?;
         for bin in p.tiling.bins.bins() {
             let meets_area = bin.x <= scissor.x1

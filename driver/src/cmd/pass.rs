@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 use ash::vk;
 use parsnip_hw_state::bin::{program_sysmem_window, BIN_DWORDS};
-use parsnip_hw_state::draw::sysmem_marker;
+use parsnip_hw_state::draw::{sysmem_marker, visibility_override, VISIBILITY_OVERRIDE_DWORDS};
 
 use super::blit2d::Blit;
 use super::buffer::Recording;
@@ -202,10 +202,13 @@ impl Recording {
             })?,
             _ => {
                 let (w, h) = (framebuffer.width, framebuffer.height);
-                self.cs.emit(2 + BIN_DWORDS, |r| {
-                    sysmem_marker(r)?;
-                    program_sysmem_window(r, w, h)
-                })?;
+                // No binning pass ran: the draws ignore visibility.
+                self.cs
+                    .emit(2 + BIN_DWORDS + VISIBILITY_OVERRIDE_DWORDS, |r| {
+                        sysmem_marker(r)?;
+                        program_sysmem_window(r, w, h)?;
+                        visibility_override(r, true)
+                    })?;
                 let loads = load_clears(&render_pass, &framebuffer, area, &clears, self)?;
                 self.run_blits(&loads)?;
                 self.cs.add_ibs(&ibs)?;
