@@ -29,6 +29,7 @@ pub mod events;
 pub mod graphics;
 pub mod occlusion;
 pub mod sink;
+pub mod vsc;
 
 pub use sink::{PacketSink, StateWriter};
 
