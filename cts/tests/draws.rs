@@ -1,6 +1,7 @@
 //! The draw cases on Parsnip's simulated a660 and a740, through the loader,
 //! against lavapipe, with every render pass in sysmem and then in GMEM
-//! bins (`PARSNIP_DEBUG=sysmem`, `gmem`): each passes its own probes on
+//! bins (`PARSNIP_DEBUG=sysmem`, `gmem`, and `gmem,forcebin` with a
+//! binning pass in every pass, `gmem,nobin` with none): each passes its own probes on
 //! every driver, and each image equals lavapipe's in every interior pixel
 //! with at most `EDGE_PIXELS` edge pixels apart; every exact
 //! output (occlusion query counts) equals lavapipe's byte for byte. Turnip's triangle scene
@@ -8,7 +9,9 @@
 //! (`turnip/expected/triangle_lvp.png`). And a GMEM run's `.rd` trace,
 //! decoded, really renders in bins: a draw per bin in RM6_BIN_RENDER_START,
 //! clears and stores as blit events, with the bin, blit and CCU writes of
-//! Turnip's own GMEM triangle (`turnip/<gpu>/triangle_gmem.log`).
+//! Turnip's own GMEM triangle (`turnip/<gpu>/triangle_gmem.log`); a
+//! forcebin run's trace holds the binning pass, the VSC setup and a
+//! CP_SET_BIN_DATA5_OFFSET per bin.
 
 mod drivers;
 
@@ -23,8 +26,10 @@ use parsnip_tools::decode::{decode_trace, DecodeOptions};
 /// the replay tool's draw tests allow).
 const EDGE_PIXELS: usize = 8;
 const SIZE: usize = 64;
-/// The render modes every case runs in.
-const MODES: [&str; 2] = ["sysmem", "gmem"];
+/// The render modes every case runs in: sysmem, GMEM bins (binned by the
+/// default rule), GMEM with a binning pass in every pass and at least 2x2
+/// bins, and GMEM never binned.
+const MODES: [&str; 4] = ["sysmem", "gmem", "gmem,forcebin", "gmem,nobin"];
 
 fn draw_cases() -> Vec<&'static str> {
     cases::all()
@@ -127,14 +132,19 @@ fn draws_match_lavapipe_on_a660_and_a740_in_sysmem_and_gmem() {
 /// `case` run alone with `PARSNIP_DEBUG=gmem`, its trace decoded: the
 /// decoder's text, and its draws (packet and detail, render mode).
 fn gmem_trace(gpu: &str, case: &str) -> (String, Vec<(String, String)>) {
-    let dir = scratch(&format!("draws_rd_{gpu}_{case}"));
+    trace_in(gpu, case, "gmem")
+}
+
+/// `case` run alone with `PARSNIP_DEBUG=<debug>`, its trace decoded.
+fn trace_in(gpu: &str, case: &str, debug: &str) -> (String, Vec<(String, String)>) {
+    let dir = scratch(&format!("draws_rd_{gpu}_{case}_{debug}"));
     let trace = dir.join("gmem.rd");
     let output = Command::new(env!("CARGO_BIN_EXE_parsnip-cts"))
         .arg("--driver")
         .arg(parsnip())
         .args(["--in-process", "--filter", case])
         .env("PARSNIP_SIM", gpu)
-        .env("PARSNIP_DEBUG", "gmem")
+        .env("PARSNIP_DEBUG", debug)
         .env("PARSNIP_RD_DUMP", &trace)
         .output()
         .expect("run parsnip-cts");
@@ -242,5 +252,57 @@ fn a_gmem_run_of_a_wide_pass_renders_each_bin_with_blit_events() {
             listing()
         );
         assert_eq!(count("CP_DRAW", "RM6_DIRECT_RENDER"), 0, "{}", listing());
+    }
+}
+
+#[test]
+fn a_forcebin_triangle_runs_a_binning_pass_and_selects_a_stream_per_bin() {
+    // draws.triangle's 64x64 pass in forcebin is Turnip's forcebin
+    // triangle's 1x2 bins of 96x32 (turnip/<gpu>/triangle_gmem-forcebin
+    // .log): one run of the draw in RM6_BIN_VISIBILITY, then per bin a
+    // CP_SET_BIN_DATA5_OFFSET naming its pipe's stream and the draw with
+    // VIS_CULL = USE_VISIBILITY.
+    for gpu in ["a660", "a740"] {
+        let (text, draws) = trace_in(gpu, "draws.triangle", "gmem,forcebin");
+        let listing = || format!("{gpu}: {draws:?}");
+        let count = |packet: &str, mode: &str| {
+            draws
+                .iter()
+                .filter(|(p, m)| p.starts_with(packet) && m.starts_with(mode))
+                .count()
+        };
+        assert_eq!(count("CP_DRAW", "RM6_BIN_VISIBILITY"), 1, "{}", listing());
+        assert_eq!(count("CP_DRAW", "RM6_BIN_RENDER_START"), 2, "{}", listing());
+        let lines: Vec<&str> = text.lines().map(str::trim).collect();
+        let has = |l: &str| lines.iter().any(|x| x.starts_with(l));
+        assert!(has("VSC_BIN_SIZE: { WIDTH = 96 | HEIGHT = 32 }"), "{gpu}");
+        assert!(has("VSC_BIN_COUNT: { NX = 1 | NY = 2 }"), "{gpu}");
+        assert!(
+            has("VSC_PIPE_CONFIG[0x1].REG: { X = 0 | Y = 1 | W = 1 | H = 1 }"),
+            "{gpu}"
+        );
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("MODE = RM6_BIN_VISIBILITY")),
+            "{gpu}: no binning marker"
+        );
+        let bin_data = lines
+            .iter()
+            .filter(|l| l.starts_with("opcode: CP_SET_BIN_DATA5_OFFSET"))
+            .count();
+        assert_eq!(bin_data, 2, "{gpu}: a CP_SET_BIN_DATA5_OFFSET per bin");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("BIN_DATA_OFFSET = ") && !l.contains("BIN_DATA_OFFSET = 0 ")),
+            "{gpu}: the second bin reads the second pipe's stream"
+        );
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("VIS_CULL = USE_VISIBILITY")),
+            "{gpu}: the draw uses visibility"
+        );
     }
 }

@@ -374,6 +374,7 @@ impl Recording {
         let bases = (first_vertex as i32, first_instance);
         self.emit_consts(command, Some(bases))?;
         let offsets = self.offsets_to_program(bases);
+        self.count_draws(1);
         self.cs.emit(DRAW_DWORDS, |r| {
             if let Some((vertex, instance)) = offsets {
                 draw_offsets(r, vertex, instance)?;
@@ -403,6 +404,7 @@ impl Recording {
         let bases = (vertex_offset, first_instance);
         self.emit_consts(command, Some(bases))?;
         let offsets = self.offsets_to_program(bases);
+        self.count_draws(1);
         self.cs.emit(DRAW_DWORDS + 4, |r| {
             if let Some((vertex, instance)) = offsets {
                 draw_offsets(r, vertex, instance)?;
@@ -430,6 +432,7 @@ impl Recording {
         };
         let (b, primitive, indices) =
             self.indirect_draw_state(command, indexed, buffer, offset, count, stride)?;
+        self.count_draws(count);
         for i in 0..count {
             let at = b.iova + u64::from(i) * u64::from(stride);
             self.cs.emit(DRAW_DWORDS, |r| match indices {
@@ -471,6 +474,7 @@ impl Recording {
         if max_draws == 0 {
             return Ok(());
         }
+        self.count_draws(max_draws);
         let draws = IndirectCount {
             commands: b.iova,
             stride,
@@ -480,6 +484,14 @@ impl Recording {
         self.cs.emit(DRAW_DWORDS + 8, |r| {
             draw_indirect_count(r, primitive, indices, draws)
         })
+    }
+
+    /// `n` more draws in the pass's stream, each a dword of every
+    /// visibility stream a binning pass writes.
+    fn count_draws(&mut self, n: u32) {
+        if let Some(p) = self.pass.as_deref_mut() {
+            p.draws += u64::from(n);
+        }
     }
 
     /// What every indirect draw programs and checks before its packets:
