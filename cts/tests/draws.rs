@@ -11,16 +11,20 @@
 //! clears and stores as blit events, with the bin, blit and CCU writes of
 //! Turnip's own GMEM triangle (`turnip/<gpu>/triangle_gmem.log`); a
 //! forcebin run's trace holds the binning pass, the VSC setup and a
-//! CP_SET_BIN_DATA5_OFFSET per bin.
+//! CP_SET_BIN_DATA5_OFFSET per bin, and replayed on the model its bins
+//! skip the draws outside them.
 
 mod drivers;
 
+use std::path::PathBuf;
 use std::process::Command;
 
 use drivers::{check_image, lavapipe, parsnip, run_cts_filtered, scratch, Run};
 use parsnip_cts::cases;
 use parsnip_cts::results::{read_outputs, Status};
+use parsnip_sim::SimOptions;
 use parsnip_tools::decode::{decode_trace, DecodeOptions};
+use parsnip_tools::replay::Replay;
 
 /// Most differing pixels allowed, all on edges (as the compiler's and
 /// the replay tool's draw tests allow).
@@ -132,11 +136,13 @@ fn draws_match_lavapipe_on_a660_and_a740_in_sysmem_and_gmem() {
 /// `case` run alone with `PARSNIP_DEBUG=gmem`, its trace decoded: the
 /// decoder's text, and its draws (packet and detail, render mode).
 fn gmem_trace(gpu: &str, case: &str) -> (String, Vec<(String, String)>) {
-    trace_in(gpu, case, "gmem")
+    let (text, draws, _) = trace_in(gpu, case, "gmem");
+    (text, draws)
 }
 
-/// `case` run alone with `PARSNIP_DEBUG=<debug>`, its trace decoded.
-fn trace_in(gpu: &str, case: &str, debug: &str) -> (String, Vec<(String, String)>) {
+/// `case` run alone with `PARSNIP_DEBUG=<debug>`, its trace decoded, and
+/// the trace.
+fn trace_in(gpu: &str, case: &str, debug: &str) -> (String, Vec<(String, String)>, PathBuf) {
     let dir = scratch(&format!("draws_rd_{gpu}_{case}_{debug}"));
     let trace = dir.join("gmem.rd");
     let output = Command::new(env!("CARGO_BIN_EXE_parsnip-cts"))
@@ -161,7 +167,11 @@ fn trace_in(gpu: &str, case: &str, debug: &str) -> (String, Vec<(String, String)
         .iter()
         .map(|d| (format!("{} {}", d.packet, d.detail), d.mode.clone()))
         .collect();
-    (String::from_utf8_lossy(&decoded.output).into_owned(), draws)
+    (
+        String::from_utf8_lossy(&decoded.output).into_owned(),
+        draws,
+        trace,
+    )
 }
 
 /// The distinct decoded writes of `registers` (and the render-mode
@@ -263,7 +273,7 @@ fn a_forcebin_triangle_runs_a_binning_pass_and_selects_a_stream_per_bin() {
     // CP_SET_BIN_DATA5_OFFSET naming its pipe's stream and the draw with
     // VIS_CULL = USE_VISIBILITY.
     for gpu in ["a660", "a740"] {
-        let (text, draws) = trace_in(gpu, "draws.triangle", "gmem,forcebin");
+        let (text, draws, _) = trace_in(gpu, "draws.triangle", "gmem,forcebin");
         let listing = || format!("{gpu}: {draws:?}");
         let count = |packet: &str, mode: &str| {
             draws
@@ -304,5 +314,36 @@ fn a_forcebin_triangle_runs_a_binning_pass_and_selects_a_stream_per_bin() {
                 .any(|l| l.contains("VIS_CULL = USE_VISIBILITY")),
             "{gpu}: the draw uses visibility"
         );
+    }
+}
+
+#[test]
+fn forcebin_bins_skip_the_draws_the_binning_pass_saw_outside_them() {
+    // The forcebin traces replayed on the model, which counts the draws
+    // it binned, the draws bins drew and the draws bins skipped. Both
+    // framebuffers (64x64, 65x33) are 1x2 bins of 96x32 in forcebin, so
+    // each binned draw is drawn or skipped once in each bin; and some draw
+    // of each covers only one bin (its image, equal to lavapipe's in
+    // draws_match_lavapipe_..., shows the skip lost nothing).
+    for gpu in ["a660", "a740"] {
+        for case in ["draws.size_65x33", "draws.occlusion_query_counts"] {
+            let (_, _, trace) = trace_in(gpu, case, "gmem,forcebin");
+            let trace = parsnip_rd::Trace::open(&trace).unwrap_or_else(|e| panic!("{e}"));
+            let mut replay =
+                Replay::new(trace, SimOptions::default()).unwrap_or_else(|e| panic!("{e:?}"));
+            let stats = replay.run_all().unwrap_or_else(|e| panic!("{e:?}"));
+            let binned: Vec<_> = stats.iter().filter(|s| s.binned_draws > 0).collect();
+            assert_eq!(binned.len(), 1, "{gpu} {case}: {stats:?}");
+            let s = binned[0];
+            assert_eq!(
+                s.draws + s.skipped_draws,
+                2 * s.binned_draws,
+                "{gpu} {case}: {s:?}"
+            );
+            assert!(
+                s.skipped_draws > 0,
+                "{gpu} {case}: no bin skipped a draw: {s:?}"
+            );
+        }
     }
 }
