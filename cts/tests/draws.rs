@@ -1,6 +1,7 @@
 //! The draw cases on Parsnip's simulated a660 and a740, through the loader,
 //! against lavapipe, with every render pass in sysmem and then in GMEM
-//! bins (`PARSNIP_DEBUG=sysmem`, `gmem`): each passes its own probes on
+//! bins (`PARSNIP_DEBUG=sysmem`, `gmem`, and `gmem,forcebin` with a
+//! binning pass in every pass, `gmem,nobin` with none): each passes its own probes on
 //! every driver, and each image equals lavapipe's in every interior pixel
 //! with at most `EDGE_PIXELS` edge pixels apart; every exact
 //! output (occlusion query counts) equals lavapipe's byte for byte. Turnip's triangle scene
@@ -8,23 +9,31 @@
 //! (`turnip/expected/triangle_lvp.png`). And a GMEM run's `.rd` trace,
 //! decoded, really renders in bins: a draw per bin in RM6_BIN_RENDER_START,
 //! clears and stores as blit events, with the bin, blit and CCU writes of
-//! Turnip's own GMEM triangle (`turnip/<gpu>/triangle_gmem.log`).
+//! Turnip's own GMEM triangle (`turnip/<gpu>/triangle_gmem.log`); a
+//! forcebin run's trace holds the binning pass, the VSC setup and a
+//! CP_SET_BIN_DATA5_OFFSET per bin, and replayed on the model its bins
+//! skip the draws outside them.
 
 mod drivers;
 
+use std::path::PathBuf;
 use std::process::Command;
 
 use drivers::{check_image, lavapipe, parsnip, run_cts_filtered, scratch, Run};
 use parsnip_cts::cases;
 use parsnip_cts::results::{read_outputs, Status};
+use parsnip_sim::SimOptions;
 use parsnip_tools::decode::{decode_trace, DecodeOptions};
+use parsnip_tools::replay::Replay;
 
 /// Most differing pixels allowed, all on edges (as the compiler's and
 /// the replay tool's draw tests allow).
 const EDGE_PIXELS: usize = 8;
 const SIZE: usize = 64;
-/// The render modes every case runs in.
-const MODES: [&str; 2] = ["sysmem", "gmem"];
+/// The render modes every case runs in: sysmem, GMEM bins (binned by the
+/// default rule), GMEM with a binning pass in every pass and at least 2x2
+/// bins, and GMEM never binned.
+const MODES: [&str; 4] = ["sysmem", "gmem", "gmem,forcebin", "gmem,nobin"];
 
 fn draw_cases() -> Vec<&'static str> {
     cases::all()
@@ -127,14 +136,21 @@ fn draws_match_lavapipe_on_a660_and_a740_in_sysmem_and_gmem() {
 /// `case` run alone with `PARSNIP_DEBUG=gmem`, its trace decoded: the
 /// decoder's text, and its draws (packet and detail, render mode).
 fn gmem_trace(gpu: &str, case: &str) -> (String, Vec<(String, String)>) {
-    let dir = scratch(&format!("draws_rd_{gpu}_{case}"));
+    let (text, draws, _) = trace_in(gpu, case, "gmem");
+    (text, draws)
+}
+
+/// `case` run alone with `PARSNIP_DEBUG=<debug>`, its trace decoded, and
+/// the trace.
+fn trace_in(gpu: &str, case: &str, debug: &str) -> (String, Vec<(String, String)>, PathBuf) {
+    let dir = scratch(&format!("draws_rd_{gpu}_{case}_{debug}"));
     let trace = dir.join("gmem.rd");
     let output = Command::new(env!("CARGO_BIN_EXE_parsnip-cts"))
         .arg("--driver")
         .arg(parsnip())
         .args(["--in-process", "--filter", case])
         .env("PARSNIP_SIM", gpu)
-        .env("PARSNIP_DEBUG", "gmem")
+        .env("PARSNIP_DEBUG", debug)
         .env("PARSNIP_RD_DUMP", &trace)
         .output()
         .expect("run parsnip-cts");
@@ -151,7 +167,11 @@ fn gmem_trace(gpu: &str, case: &str) -> (String, Vec<(String, String)>) {
         .iter()
         .map(|d| (format!("{} {}", d.packet, d.detail), d.mode.clone()))
         .collect();
-    (String::from_utf8_lossy(&decoded.output).into_owned(), draws)
+    (
+        String::from_utf8_lossy(&decoded.output).into_owned(),
+        draws,
+        trace,
+    )
 }
 
 /// The distinct decoded writes of `registers` (and the render-mode
@@ -242,5 +262,88 @@ fn a_gmem_run_of_a_wide_pass_renders_each_bin_with_blit_events() {
             listing()
         );
         assert_eq!(count("CP_DRAW", "RM6_DIRECT_RENDER"), 0, "{}", listing());
+    }
+}
+
+#[test]
+fn a_forcebin_triangle_runs_a_binning_pass_and_selects_a_stream_per_bin() {
+    // draws.triangle's 64x64 pass in forcebin is Turnip's forcebin
+    // triangle's 1x2 bins of 96x32 (turnip/<gpu>/triangle_gmem-forcebin
+    // .log): one run of the draw in RM6_BIN_VISIBILITY, then per bin a
+    // CP_SET_BIN_DATA5_OFFSET naming its pipe's stream and the draw with
+    // VIS_CULL = USE_VISIBILITY.
+    for gpu in ["a660", "a740"] {
+        let (text, draws, _) = trace_in(gpu, "draws.triangle", "gmem,forcebin");
+        let listing = || format!("{gpu}: {draws:?}");
+        let count = |packet: &str, mode: &str| {
+            draws
+                .iter()
+                .filter(|(p, m)| p.starts_with(packet) && m.starts_with(mode))
+                .count()
+        };
+        assert_eq!(count("CP_DRAW", "RM6_BIN_VISIBILITY"), 1, "{}", listing());
+        assert_eq!(count("CP_DRAW", "RM6_BIN_RENDER_START"), 2, "{}", listing());
+        let lines: Vec<&str> = text.lines().map(str::trim).collect();
+        let has = |l: &str| lines.iter().any(|x| x.starts_with(l));
+        assert!(has("VSC_BIN_SIZE: { WIDTH = 96 | HEIGHT = 32 }"), "{gpu}");
+        assert!(has("VSC_BIN_COUNT: { NX = 1 | NY = 2 }"), "{gpu}");
+        assert!(
+            has("VSC_PIPE_CONFIG[0x1].REG: { X = 0 | Y = 1 | W = 1 | H = 1 }"),
+            "{gpu}"
+        );
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("MODE = RM6_BIN_VISIBILITY")),
+            "{gpu}: no binning marker"
+        );
+        let bin_data = lines
+            .iter()
+            .filter(|l| l.starts_with("opcode: CP_SET_BIN_DATA5_OFFSET"))
+            .count();
+        assert_eq!(bin_data, 2, "{gpu}: a CP_SET_BIN_DATA5_OFFSET per bin");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("BIN_DATA_OFFSET = ") && !l.contains("BIN_DATA_OFFSET = 0 ")),
+            "{gpu}: the second bin reads the second pipe's stream"
+        );
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("VIS_CULL = USE_VISIBILITY")),
+            "{gpu}: the draw uses visibility"
+        );
+    }
+}
+
+#[test]
+fn forcebin_bins_skip_the_draws_the_binning_pass_saw_outside_them() {
+    // The forcebin traces replayed on the model, which counts the draws
+    // it binned, the draws bins drew and the draws bins skipped. Both
+    // framebuffers (64x64, 65x33) are 1x2 bins of 96x32 in forcebin, so
+    // each binned draw is drawn or skipped once in each bin; and some draw
+    // of each covers only one bin (its image, equal to lavapipe's in
+    // draws_match_lavapipe_..., shows the skip lost nothing).
+    for gpu in ["a660", "a740"] {
+        for case in ["draws.size_65x33", "draws.occlusion_query_counts"] {
+            let (_, _, trace) = trace_in(gpu, case, "gmem,forcebin");
+            let trace = parsnip_rd::Trace::open(&trace).unwrap_or_else(|e| panic!("{e}"));
+            let mut replay =
+                Replay::new(trace, SimOptions::default()).unwrap_or_else(|e| panic!("{e:?}"));
+            let stats = replay.run_all().unwrap_or_else(|e| panic!("{e:?}"));
+            let binned: Vec<_> = stats.iter().filter(|s| s.binned_draws > 0).collect();
+            assert_eq!(binned.len(), 1, "{gpu} {case}: {stats:?}");
+            let s = binned[0];
+            assert_eq!(
+                s.draws + s.skipped_draws,
+                2 * s.binned_draws,
+                "{gpu} {case}: {s:?}"
+            );
+            assert!(
+                s.skipped_draws > 0,
+                "{gpu} {case}: no bin skipped a draw: {s:?}"
+            );
+        }
     }
 }

@@ -19,10 +19,13 @@
 //! - `gmem`: render every pass that can be tiled in GMEM bins (without a
 //!   binning pass); one that cannot still goes to sysmem, for its reason.
 //! - `passes`: say on stderr how each render pass is rendered and why.
+//! - `forcebin`: every pass rendered in GMEM runs a binning pass first,
+//!   with at least 2 bins across and down where the framebuffer allows.
+//! - `nobin`: no pass runs a binning pass (every bin draws every draw).
 //!
 //! Without `sysmem` or `gmem` a pass whose attachments fit GMEM is
-//! rendered there. `nobin` and `forcebin` (the binning pass) are not built
-//! yet. Naming an unknown flag prints the list of known ones rather than
+//! rendered there; without `forcebin` or `nobin` a GMEM pass is binned by
+//! the cost rule of [`crate::tiling::render_mode`]. Naming an unknown flag prints the list of known ones rather than
 //! being ignored silently.
 //!
 //! Debugging aids with values have variables of their own:
@@ -46,9 +49,11 @@ pub struct DebugFlags {
     pub sysmem: bool,
     pub gmem: bool,
     pub passes: bool,
+    pub forcebin: bool,
+    pub nobin: bool,
 }
 
-const NAMES: [&str; 8] = [
+const NAMES: [&str; 10] = [
     "startup",
     "shaders",
     "nocache",
@@ -57,6 +62,8 @@ const NAMES: [&str; 8] = [
     "sysmem",
     "gmem",
     "passes",
+    "forcebin",
+    "nobin",
 ];
 
 /// A flag `PARSNIP_DEBUG` named that the driver does not know.
@@ -94,6 +101,8 @@ impl DebugFlags {
                 "sysmem" => flags.sysmem = true,
                 "gmem" => flags.gmem = true,
                 "passes" => flags.passes = true,
+                "forcebin" => flags.forcebin = true,
+                "nobin" => flags.nobin = true,
                 other => unknown.push(UnknownFlag(other.to_string())),
             }
         }
@@ -132,6 +141,7 @@ mod tests {
         assert_eq!(DebugFlags::parse("").0, DebugFlags::default());
         let (modes, unknown) = DebugFlags::parse("gmem,passes");
         assert!(modes.gmem && modes.passes && !modes.sysmem && unknown.is_empty());
-        assert_eq!(DebugFlags::parse("forcebin").1.len(), 1);
+        let (bins, unknown) = DebugFlags::parse("forcebin,nobin");
+        assert!(bins.forcebin && bins.nobin && unknown.is_empty());
     }
 }

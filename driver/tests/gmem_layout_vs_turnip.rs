@@ -7,14 +7,20 @@
 //! `*_gmem-forcebin` traces of the shared reference, for the workloads'
 //! 64x64 framebuffers: the triangle (one RGBA8 attachment),
 //! depth_bias_cull (RGBA8 and D16) and input_attachment (two RGBA8), on
-//! a660 and a740. Skipped, saying so, without the reference directory.
+//! a660 and a740. And the VSC registers hw-state programs for those bins
+//! (VSC_BIN_SIZE, VSC_BIN_COUNT, every VSC_PIPE_CONFIG entry) are the
+//! dwords Turnip's forcebin streams hold. Skipped, saying so, without the
+//! reference directory.
 
 use std::collections::BTreeSet;
 use std::path::Path;
 
 use parsnip_driver::tiling::bin_layout::BinLayout;
 use parsnip_driver::tiling::gmem_layout::{GmemAttachment, GmemLayout};
+use parsnip_hw_state::vsc::{program_vsc_layout, VscLayout};
+use parsnip_hw_state::StateWriter;
 use parsnip_registers::gpu;
+use parsnip_registers::regs::{self, ArrayRegister, Register};
 
 /// What a decoded Turnip stream chose.
 #[derive(Debug, Default)]
@@ -113,11 +119,105 @@ fn bins_and_gmem_offsets_are_turnips() {
                 assert_eq!(ours, turnip.bases, "{what}: the GMEM offsets");
                 if let Some(count) = turnip.bin_count {
                     assert_eq!((bins.columns, bins.rows), count, "{what}: the bins");
-                    assert_eq!(bins.pipes(), turnip.pipes, "{what}: the VSC pipes");
+                    let pipes: Vec<[u32; 4]> = bins
+                        .pipes()
+                        .iter()
+                        .map(|p| [p.x, p.y, p.width, p.height])
+                        .collect();
+                    assert_eq!(pipes, turnip.pipes, "{what}: the VSC pipes");
                 }
                 checked += 1;
             }
         }
     }
     assert_eq!(checked, 12);
+}
+
+/// The raw value of every register of the stream's first register dump
+/// (its `+` lines: `!+\t00000203\t\t\tVSC_BIN_SIZE: { .. }`), by name.
+fn first_dump(path: &Path) -> Vec<(String, u32)> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut out: Vec<(String, u32)> = Vec::new();
+    for line in text.lines() {
+        let Some(rest) = line.strip_prefix("!+").or_else(|| line.strip_prefix(" +")) else {
+            continue;
+        };
+        let mut words = rest.split_whitespace();
+        let (Some(raw), Some(name)) = (words.next(), words.next()) else {
+            continue;
+        };
+        let (Ok(raw), Some(name)) = (u32::from_str_radix(raw, 16), name.strip_suffix(':')) else {
+            continue;
+        };
+        if out.iter().any(|(n, _)| n == name) {
+            continue;
+        }
+        out.push((name.to_string(), raw));
+    }
+    out
+}
+
+#[test]
+fn vsc_registers_are_turnips_forcebin_dwords() {
+    let Some(dir) = parsnip_reference::reference_dir("vsc_registers_are_turnips_forcebin_dwords")
+    else {
+        return;
+    };
+    for name in ["a660", "a740"] {
+        let g = gpu::by_name(name).unwrap();
+        let chip = g.chip;
+        let attachments = [Some(GmemAttachment { bytes_per_pixel: 4 })];
+        let layout = GmemLayout::new(g, &attachments).unwrap();
+        let bins = BinLayout::new(g, &layout, 64, 64, 2).unwrap();
+        let pipes = bins.pipes();
+        let mut w = StateWriter::new(chip);
+        program_vsc_layout(
+            &mut w,
+            &VscLayout {
+                bin_width: bins.bin_width,
+                bin_height: bins.bin_height,
+                columns: bins.columns,
+                rows: bins.rows,
+                pipes: &pipes,
+            },
+        )
+        .unwrap();
+        let ours = w.register_writes();
+        let log = dir.join(format!("turnip/{name}/triangle_gmem-forcebin.log"));
+        let turnip = first_dump(&log);
+        let raw = |n: &str| {
+            turnip
+                .iter()
+                .find(|(t, _)| t == n)
+                .map(|&(_, v)| v)
+                .unwrap_or_else(|| panic!("{name}: {n} is not in the dump"))
+        };
+        let written = |offset: u32| {
+            ours.iter()
+                .rev()
+                .find(|&&(o, _)| o == offset)
+                .map(|&(_, v)| v)
+        };
+        let size = <regs::VscBinSize as Register>::offset(chip).unwrap();
+        let count = <regs::VscBinCount as Register>::offset(chip).unwrap();
+        assert_eq!(
+            written(size),
+            Some(raw("VSC_BIN_SIZE")),
+            "{name}: VSC_BIN_SIZE"
+        );
+        assert_eq!(
+            written(count),
+            Some(raw("VSC_BIN_COUNT")),
+            "{name}: VSC_BIN_COUNT"
+        );
+        let pipe0 = <regs::VscPipeConfigReg as ArrayRegister>::offset(chip, 0).unwrap();
+        for p in 0..32u32 {
+            let n = if p == 0 {
+                "VSC_PIPE_CONFIG[0].REG".to_string()
+            } else {
+                format!("VSC_PIPE_CONFIG[{p:#x}].REG")
+            };
+            assert_eq!(written(pipe0 + p), Some(raw(&n)), "{name}: {n}");
+        }
+    }
 }

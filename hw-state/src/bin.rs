@@ -38,8 +38,8 @@ fn bin_size<S: PacketSink>(
     width: u32,
     height: u32,
     location: A6xxBuffersLocation,
+    render_mode: A6xxRenderMode,
 ) -> Result<(), S::Error> {
-    let render_mode = A6xxRenderMode::RENDERING_PASS;
     match s.chip() {
         Chip::A6xx => {
             s.reg(&a6xx::GrasBinControl {
@@ -100,7 +100,20 @@ fn window_scissor<S: PacketSink>(s: &mut S, w: &BinWindow) -> Result<(), S::Erro
     s.reg(&regs::Gras2dResolveCntl2 { x: x1, y: y1 })
 }
 
-/// Dwords [`program_bin`] and [`program_sysmem_window`] take at most.
+/// The window is the whole `width` x `height` framebuffer, at no offset.
+fn whole_framebuffer<S: PacketSink>(s: &mut S, width: u32, height: u32) -> Result<(), S::Error> {
+    let whole = BinWindow {
+        x: 0,
+        y: 0,
+        width,
+        height,
+    };
+    window_scissor(s, &whole)?;
+    window_offset(s, 0, 0)
+}
+
+/// Dwords [`program_bin`], [`program_binning_window`] and
+/// [`program_sysmem_window`] take at most.
 pub const BIN_DWORDS: usize = 2 * 3 + 3 + 5 * 3 + 4 * 3;
 
 /// Rendering into GMEM, bin `bin` (its size a multiple of the bin
@@ -111,9 +124,33 @@ pub fn program_bin<S: PacketSink>(s: &mut S, bin: &BinWindow) -> Result<(), S::E
         bin.width,
         bin.height,
         A6xxBuffersLocation::BUFFERS_IN_GMEM,
+        A6xxRenderMode::RENDERING_PASS,
     )?;
     window_scissor(s, bin)?;
     window_offset(s, bin.x, bin.y)
+}
+
+/// The binning pass of a framebuffer of `width` x `height` cut into
+/// `bin_width` x `bin_height` bins: BINNING_PASS in the bin controls, the
+/// whole framebuffer as the window and no window offset, so that the
+/// draws' primitives land in framebuffer coordinates for the VSC to sort
+/// into bins (as Turnip's forcebin streams program it: GRAS_BIN_CONTROL
+/// BINW 96 BINH 32 BINNING_PASS, the window scissor 0,0 - 63,63).
+pub fn program_binning_window<S: PacketSink>(
+    s: &mut S,
+    bin_width: u32,
+    bin_height: u32,
+    width: u32,
+    height: u32,
+) -> Result<(), S::Error> {
+    bin_size(
+        s,
+        bin_width,
+        bin_height,
+        A6xxBuffersLocation::BUFFERS_IN_GMEM,
+        A6xxRenderMode::BINNING_PASS,
+    )?;
+    whole_framebuffer(s, width, height)
 }
 
 /// Rendering straight into memory, a framebuffer of `width` x `height`.
@@ -122,15 +159,14 @@ pub fn program_sysmem_window<S: PacketSink>(
     width: u32,
     height: u32,
 ) -> Result<(), S::Error> {
-    bin_size(s, 0, 0, A6xxBuffersLocation::BUFFERS_IN_SYSMEM)?;
-    let whole = BinWindow {
-        x: 0,
-        y: 0,
-        width,
-        height,
-    };
-    window_scissor(s, &whole)?;
-    window_offset(s, 0, 0)
+    bin_size(
+        s,
+        0,
+        0,
+        A6xxBuffersLocation::BUFFERS_IN_SYSMEM,
+        A6xxRenderMode::RENDERING_PASS,
+    )?;
+    whole_framebuffer(s, width, height)
 }
 
 #[cfg(test)]

@@ -1,6 +1,14 @@
 //! Render-mode markers and draw packets (adreno_pm4.xml: CP_SET_MARKER,
 //! CP_DRAW_INDX_OFFSET, CP_DRAW_INDIRECT, CP_DRAW_INDX_INDIRECT,
-//! CP_DRAW_INDIRECT_MULTI).
+//! CP_DRAW_INDIRECT_MULTI, CP_SET_VISIBILITY_OVERRIDE).
+//!
+//! Every draw packet says whether the draw obeys the binning pass's
+//! visibility stream (VIS_CULL): a render pass's draws do, so that a bin
+//! skips the draws that cover none of its pixels, as Turnip's streams
+//! draw with USE_VISIBILITY in every mode. Where no binning pass ran (a
+//! sysmem pass, a GMEM pass without binning) CP_SET_VISIBILITY_OVERRIDE
+//! makes those draws ignore the stream; a bin rendered against a stream
+//! clears it.
 
 use parsnip_registers::enums::{
     A4xxIndexSize, A6xxDrawIndirectOpcode, A6xxMarker, PcDiPrimtype, PcDiSrcSel, PcDiVisCullMode,
@@ -56,6 +64,18 @@ pub fn sysmem_marker<S: PacketSink>(s: &mut S) -> Result<(), S::Error> {
     set_marker(s, A6xxMarker::RM6_DIRECT_RENDER)
 }
 
+/// Dwords [`visibility_override`] takes.
+pub const VISIBILITY_OVERRIDE_DWORDS: usize = 2;
+
+/// CP_SET_VISIBILITY_OVERRIDE: `on`, draws that use the visibility
+/// stream are drawn whatever it says (no binning pass ran); off, they
+/// obey the stream CP_SET_BIN_DATA5 selected.
+pub fn visibility_override<S: PacketSink>(s: &mut S, on: bool) -> Result<(), S::Error> {
+    let dw = S::field(packets::CpSetVisibilityOverrideDw0 { r#override: on }.try_to_raw())?;
+    s.packet(Opcode::CP_SET_VISIBILITY_OVERRIDE, &[dw]);
+    Ok(())
+}
+
 /// The offsets of a draw's vertices and instances: VFD_INDEX_OFFSET is
 /// added to each index (Vulkan's firstVertex, or vertexOffset of an
 /// indexed draw) and VFD_INSTANCE_START_OFFSET is the first instance.
@@ -68,20 +88,48 @@ pub fn draw_offsets<S: PacketSink>(
     s.reg(&regs::VfdInstanceStartOffset(first_instance))
 }
 
+/// What a draw draws, and whether a bin may skip it.
+#[derive(Clone, Copy, Debug)]
+pub struct Primitive {
+    pub ty: PcDiPrimtype,
+    /// USE_VISIBILITY for a render pass's draws, IGNORE_VISIBILITY for a
+    /// draw no binning pass can have seen.
+    pub visibility: PcDiVisCullMode,
+}
+
+impl Primitive {
+    /// A draw of a render pass: skipped in a bin whose visibility stream
+    /// says it covers none of the bin.
+    pub fn in_pass(ty: PcDiPrimtype) -> Primitive {
+        Primitive {
+            ty,
+            visibility: PcDiVisCullMode::USE_VISIBILITY,
+        }
+    }
+
+    /// A draw drawn whatever any visibility stream says.
+    pub fn always(ty: PcDiPrimtype) -> Primitive {
+        Primitive {
+            ty,
+            visibility: PcDiVisCullMode::IGNORE_VISIBILITY,
+        }
+    }
+}
+
 /// The index size field of an auto-generated draw: no index buffer.
 const AUTO_INDEX_SIZE: A4xxIndexSize = A4xxIndexSize(3);
 
 /// The draw initiator, the first dword of every draw packet.
 fn initiator<S: PacketSink>(
-    primitive: PcDiPrimtype,
+    primitive: Primitive,
     source_select: PcDiSrcSel,
     index_size: A4xxIndexSize,
 ) -> Result<u32, S::Error> {
     S::field(
         packets::CpDrawIndxOffsetDw0 {
-            prim_type: primitive,
+            prim_type: primitive.ty,
             source_select,
-            vis_cull: PcDiVisCullMode::IGNORE_VISIBILITY,
+            vis_cull: primitive.visibility,
             index_size,
             ..Default::default()
         }
@@ -93,7 +141,7 @@ fn initiator<S: PacketSink>(
 /// times.
 pub fn draw_auto<S: PacketSink>(
     s: &mut S,
-    primitive: PcDiPrimtype,
+    primitive: Primitive,
     count: u32,
     instances: u32,
 ) -> Result<(), S::Error> {
@@ -111,7 +159,7 @@ pub fn draw_auto<S: PacketSink>(
 /// count, instance count, first vertex, first instance).
 pub fn draw_indirect<S: PacketSink>(
     s: &mut S,
-    primitive: PcDiPrimtype,
+    primitive: Primitive,
     command: u64,
 ) -> Result<(), S::Error> {
     let dw0 = initiator::<S>(
@@ -130,7 +178,7 @@ pub fn draw_indirect<S: PacketSink>(
 /// instance).
 pub fn draw_indexed_indirect<S: PacketSink>(
     s: &mut S,
-    primitive: PcDiPrimtype,
+    primitive: Primitive,
     indices: IndexBuffer,
     command: u64,
 ) -> Result<(), S::Error> {
@@ -170,7 +218,7 @@ pub struct IndirectCount {
 /// barrier just made visible could otherwise be read stale.
 pub fn draw_indirect_count<S: PacketSink>(
     s: &mut S,
-    primitive: PcDiPrimtype,
+    primitive: Primitive,
     indices: Option<IndexBuffer>,
     draws: IndirectCount,
 ) -> Result<(), S::Error> {
@@ -217,7 +265,7 @@ pub struct IndexBuffer {
 /// `first`, `instances` times.
 pub fn draw_indexed<S: PacketSink>(
     s: &mut S,
-    primitive: PcDiPrimtype,
+    primitive: Primitive,
     indices: IndexBuffer,
     first: u32,
     count: u32,
@@ -240,7 +288,7 @@ mod tests {
     #[test]
     fn an_auto_index_draw_is_three_dwords() {
         let mut w = StateWriter::new(Chip::A6xx);
-        draw_auto(&mut w, PcDiPrimtype::DI_PT_TRILIST, 3, 2).unwrap();
+        draw_auto(&mut w, Primitive::always(PcDiPrimtype::DI_PT_TRILIST), 3, 2).unwrap();
         // adreno_pm4.xml: PRIM_TYPE bits 0-5 (TRILIST = 4), SOURCE_SELECT
         // bits 6-7 (AUTO_INDEX = 2), VIS_CULL bits 8-9 (IGNORE = 0),
         // INDEX_SIZE bits 10-11; CP_DRAW_INDX_OFFSET is opcode 0x38.
@@ -250,9 +298,37 @@ mod tests {
     }
 
     #[test]
+    fn a_pass_draw_uses_visibility_and_the_override_turns_it_off() {
+        let mut w = StateWriter::new(Chip::A6xx);
+        draw_auto(
+            &mut w,
+            Primitive::in_pass(PcDiPrimtype::DI_PT_TRILIST),
+            3,
+            1,
+        )
+        .unwrap();
+        // a660 triangle_gmem.log's draw: { PRIM_TYPE = DI_PT_TRILIST |
+        // SOURCE_SELECT = DI_SRC_SEL_AUTO_INDEX | VIS_CULL = USE_VISIBILITY
+        // | INDEX_SIZE = 0x3 }, USE_VISIBILITY being 1 in bits 8-9.
+        assert_eq!(w.dwords[1], 4 | 2 << 6 | 1 << 8 | 3 << 10);
+        let mut w = StateWriter::new(Chip::A7xx);
+        visibility_override(&mut w, true).unwrap();
+        // The same stream before its draws: 70640001 00000001
+        // (CP_SET_VISIBILITY_OVERRIDE, opcode 0x64, OVERRIDE bit 0).
+        assert_eq!(w.dwords.len(), VISIBILITY_OVERRIDE_DWORDS);
+        assert_eq!(w.dwords[0] >> 16 & 0x7f, 0x64);
+        assert_eq!(w.dwords[1], 1);
+    }
+
+    #[test]
     fn indirect_draws_name_their_command_and_index_buffer() {
         let mut w = StateWriter::new(Chip::A7xx);
-        draw_indirect(&mut w, PcDiPrimtype::DI_PT_TRILIST, 0x1_2345_6780).unwrap();
+        draw_indirect(
+            &mut w,
+            Primitive::always(PcDiPrimtype::DI_PT_TRILIST),
+            0x1_2345_6780,
+        )
+        .unwrap();
         // adreno_pm4.xml: CP_DRAW_INDIRECT is opcode 0x28, then the
         // initiator and the command's address.
         assert_eq!(w.dwords[0] >> 16 & 0x7f, 0x28);
@@ -263,7 +339,13 @@ mod tests {
             base: 0x8000,
             max: 12,
         };
-        draw_indexed_indirect(&mut w, PcDiPrimtype::DI_PT_TRILIST, indices, 0x9000).unwrap();
+        draw_indexed_indirect(
+            &mut w,
+            Primitive::always(PcDiPrimtype::DI_PT_TRILIST),
+            indices,
+            0x9000,
+        )
+        .unwrap();
         // CP_DRAW_INDX_INDIRECT (0x29): initiator (DI_SRC_SEL_DMA = 0,
         // INDEX4_SIZE_32_BIT = 2), index base, max indices, command address.
         assert_eq!(w.dwords[0] >> 16 & 0x7f, 0x29);
@@ -279,7 +361,13 @@ mod tests {
             max_draws: 3,
         };
         let mut w = StateWriter::new(Chip::A6xx);
-        draw_indirect_count(&mut w, PcDiPrimtype::DI_PT_TRILIST, None, draws).unwrap();
+        draw_indirect_count(
+            &mut w,
+            Primitive::always(PcDiPrimtype::DI_PT_TRILIST),
+            None,
+            draws,
+        )
+        .unwrap();
         // adreno_pm4.xml: CP_DRAW_INDIRECT_MULTI is opcode 0x2a; OPCODE
         // INDIRECT_OP_INDIRECT_COUNT (6) in bits 0-3 of dword 1, DST_OFF 0;
         // DRAW_COUNT, INDIRECT, INDIRECT_COUNT, STRIDE.
@@ -296,7 +384,13 @@ mod tests {
             max: 12,
         };
         let mut w = StateWriter::new(Chip::A7xx);
-        draw_indirect_count(&mut w, PcDiPrimtype::DI_PT_TRILIST, Some(indices), draws).unwrap();
+        draw_indirect_count(
+            &mut w,
+            Primitive::always(PcDiPrimtype::DI_PT_TRILIST),
+            Some(indices),
+            draws,
+        )
+        .unwrap();
         // INDIRECT_OP_INDIRECT_COUNT_INDEXED (7): INDEX, MAX_INDICES before
         // INDIRECT (INDEX4_SIZE_16_BIT = 1, DI_SRC_SEL_DMA = 0).
         assert_eq!(

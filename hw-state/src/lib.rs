@@ -17,9 +17,12 @@
 //! - [`bin`]: the bin a pass renders (GMEM) or the window of a sysmem
 //!   pass; [`blit_event`]: GMEM clears, loads and stores;
 //! - [`events`]: CP events and IB calls; [`ccu`]: the CCU between sysmem
-//!   and GMEM rendering.
+//!   and GMEM rendering;
+//! - [`vsc`]: bins, VSC pipes and visibility streams;
+//!   [`binning_pass`]: the binning pass's start and end.
 
 pub mod bin;
+pub mod binning_pass;
 pub mod blit_event;
 pub mod ccu;
 pub mod descriptors;
@@ -29,6 +32,7 @@ pub mod events;
 pub mod graphics;
 pub mod occlusion;
 pub mod sink;
+pub mod vsc;
 
 pub use sink::{PacketSink, StateWriter};
 

@@ -17,7 +17,7 @@ use super::textures::{bind, Bound};
 use parsnip_compiler::backend::CompiledShader;
 use parsnip_compiler::stage_info::{FragmentInfo, RegId, VertexInfo};
 use parsnip_compiler::varying_linkage::link;
-use parsnip_hw_state::draw::{draw_auto, draw_offsets};
+use parsnip_hw_state::draw::{draw_auto, draw_offsets, Primitive};
 use parsnip_hw_state::graphics::{
     program, Attribute, ColorBuffer, Depth, DepthBuffer, Framebuffer, Output, Pipeline, Target,
     VertexBuffer, Viewport,
@@ -286,7 +286,13 @@ pub fn render_to(gpu: &SimGpu, d: &Draw, a: &Attachments) -> Result<Vec<Vec<u8>>
     program(&mut s, &p, &fb, &Viewport::full(w, h), &vertex_buffers).map_err(|e| e.to_string())?;
     let texture_bos = bind(gpu, &mut s, &a.textures)?;
     draw_offsets(&mut s, 0, d.first_instance).map_err(|e| e.to_string())?;
-    draw_auto(&mut s, d.primitive, d.vertices, d.instances).map_err(|e| e.to_string())?;
+    draw_auto(
+        &mut s,
+        Primitive::always(d.primitive),
+        d.vertices,
+        d.instances,
+    )
+    .map_err(|e| e.to_string())?;
     let stream = gpu.bo_with(&words_to_bytes(&s.dwords), "command stream")?;
     let mut uses = vec![BoUse::read(&vs_code), BoUse::read(&fs_code)];
     uses.extend(target_bos.iter().map(|(bo, _)| BoUse::write(bo)));

@@ -17,13 +17,13 @@ use ash::vk;
 use parsnip_hw_state::descriptors::BindPoint;
 use parsnip_hw_state::draw::{
     draw_auto, draw_indexed, draw_indexed_indirect, draw_indirect, draw_indirect_count,
-    draw_offsets, IndexBuffer, IndirectCount,
+    draw_offsets, IndexBuffer, IndirectCount, Primitive,
 };
 use parsnip_hw_state::graphics::{
     program_framebuffer, program_vertex_buffers, program_viewport, ColorBuffer, DepthBuffer,
     FlagBuffer, Framebuffer, GmemOffsets, VertexBuffer, Viewport,
 };
-use parsnip_registers::enums::{A4xxIndexSize, A6xxDepthFormat, PcDiPrimtype};
+use parsnip_registers::enums::{A4xxIndexSize, A6xxDepthFormat};
 
 use super::blit2d::Surface;
 use super::buffer::Recording;
@@ -358,6 +358,7 @@ impl Recording {
         let bases = (first_vertex as i32, first_instance);
         self.emit_consts(command, Some(bases))?;
         let offsets = self.offsets_to_program(bases);
+        self.count_draws(1);
         self.cs.emit(DRAW_DWORDS, |r| {
             if let Some((vertex, instance)) = offsets {
                 draw_offsets(r, vertex, instance)?;
@@ -387,6 +388,7 @@ impl Recording {
         let bases = (vertex_offset, first_instance);
         self.emit_consts(command, Some(bases))?;
         let offsets = self.offsets_to_program(bases);
+        self.count_draws(1);
         self.cs.emit(DRAW_DWORDS + 4, |r| {
             if let Some((vertex, instance)) = offsets {
                 draw_offsets(r, vertex, instance)?;
@@ -414,6 +416,7 @@ impl Recording {
         };
         let (b, primitive, indices) =
             self.indirect_draw_state(command, indexed, buffer, offset, count, stride)?;
+        self.count_draws(count);
         for i in 0..count {
             let at = b.iova + u64::from(i) * u64::from(stride);
             self.cs.emit(DRAW_DWORDS, |r| match indices {
@@ -455,6 +458,7 @@ impl Recording {
         if max_draws == 0 {
             return Ok(());
         }
+        self.count_draws(max_draws);
         let draws = IndirectCount {
             commands: b.iova,
             stride,
@@ -464,6 +468,14 @@ impl Recording {
         self.cs.emit(DRAW_DWORDS + 8, |r| {
             draw_indirect_count(r, primitive, indices, draws)
         })
+    }
+
+    /// `n` more draws in the pass's stream, each a dword of every
+    /// visibility stream a binning pass writes.
+    fn count_draws(&mut self, n: u32) {
+        if let Some(p) = self.pass.as_deref_mut() {
+            p.draws += u64::from(n);
+        }
     }
 
     /// What every indirect draw programs and checks before its packets:
@@ -478,7 +490,7 @@ impl Recording {
         offset: u64,
         draws: u32,
         stride: u32,
-    ) -> VkResult<(Bound, PcDiPrimtype, Option<IndexBuffer>)> {
+    ) -> VkResult<(Bound, Primitive, Option<IndexBuffer>)> {
         let command_bytes = if indexed { 20 } else { 16 };
         let last = u64::from(draws.saturating_sub(1)) * u64::from(stride);
         if draws > 0 && offset + last + command_bytes > buffer.size {
@@ -584,9 +596,10 @@ impl Recording {
     }
 
     /// Programs what changed before a draw of the bound pipeline with
-    /// `index_bits`-bit indices (32 without); the primitive type.
+    /// `index_bits`-bit indices (32 without); the primitive type, with
+    /// the draw obeying the visibility stream.
     #[inline]
-    fn draw_state(&mut self, command: &str, index_bits: u32) -> VkResult<PcDiPrimtype> {
+    fn draw_state(&mut self, command: &str, index_bits: u32) -> VkResult<Primitive> {
         let Some((subpass, _)) = self.current_subpass() else {
             return fail(command, "draws outside a render pass");
         };
@@ -651,7 +664,8 @@ impl Recording {
             let pipeline = self.graphics.pipeline.clone().expect("checked above");
             self.emit_dynamic(&pipeline, index_bits)?;
         }
-        Ok(self.graphics.dynamic.values.topology)
+        // Every draw is a render pass's: a bin may skip it.
+        Ok(Primitive::in_pass(self.graphics.dynamic.values.topology))
     }
 }
 

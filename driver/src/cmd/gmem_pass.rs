@@ -1,5 +1,6 @@
-//! A render pass rendered bin by bin in GMEM, without a binning pass:
-//! the command stream the tiler's decisions (`crate::tiling`) lead to.
+//! A render pass rendered bin by bin in GMEM, with or without a binning
+//! pass first (`super::binning_pass`): the command stream the tiler's
+//! decisions (`crate::tiling`) lead to.
 //!
 //! The CCU is written back and emptied first, and its colour cache moved
 //! to the end of GMEM, out of the attachments' way (`parsnip_hw_state::ccu`).
@@ -8,6 +9,9 @@
 //!
 //! 1. CP_SET_MARKER RM6_BIN_RENDER_START | USES_GMEM, and the bin: its
 //!    size, window offsets and window scissor (`parsnip_hw_state::bin`);
+//!    after a binning pass, its pipe's visibility stream and slot
+//!    (CP_SET_BIN_DATA5_OFFSET) and the visibility override off; without
+//!    one, the override was set once before the bins;
 //! 2. the attachments that load loaded into GMEM, those that clear
 //!    cleared there (blit events, scissored to the render area);
 //! 3. the pass's draw stream, called as IB2s (it was recorded once, and
@@ -27,11 +31,15 @@ use parsnip_hw_state::blit_event::{
 use parsnip_hw_state::ccu::{
     ccu_mode_switch, program_ccu, CcuMode, CCU_CNTL_DWORDS, CCU_SWITCH_DWORDS,
 };
-use parsnip_hw_state::draw::{gmem_marker, set_marker};
+use parsnip_hw_state::draw::{
+    gmem_marker, set_marker, visibility_override, VISIBILITY_OVERRIDE_DWORDS,
+};
 use parsnip_hw_state::events::{call_ib, event, CALL_IB_DWORDS};
+use parsnip_hw_state::vsc::{bin_stream, BIN_STREAM_DWORDS};
 use parsnip_registers::enums::{A3xxMsaaSamples, A6xxMarker, VgtEventType};
 use parsnip_registers::Chip;
 
+use super::binning_pass::{stream_pitch, MAX_STREAM_BYTES};
 use super::buffer::Recording;
 use super::draw::view_surface;
 use super::stream::Ib;
@@ -53,6 +61,8 @@ pub struct GmemPass<'a> {
     pub ops: &'a [AttachmentOps],
     /// The pass's draw stream.
     pub draws: &'a [Ib],
+    /// Run a binning pass first, for a stream of this many draws.
+    pub binning: Option<u64>,
 }
 
 /// One attachment's blit events, built once for every bin.
@@ -161,9 +171,27 @@ impl Recording {
         let scratch = self.device.internal.scratch_iova();
         let chip = self.cs.chip();
         let gpu = self.device.gpu.entry;
-        self.cs.emit(CCU_SWITCH_DWORDS + CCU_CNTL_DWORDS, |r| {
+        let pipes = p.tiling.bins.pipes().len() as u32;
+        let pitch = p.binning.and_then(|draws| {
+            let pitch = stream_pitch(draws, pipes);
+            if pitch.is_none() && self.device.debug.passes {
+                eprintln!(
+                    "parsnip: render pass: not binned after all: the visibility streams of \
+                     {draws} draws would exceed {MAX_STREAM_BYTES} bytes"
+                );
+            }
+            pitch
+        });
+        let streams = match pitch {
+            Some(pitch) => Some(self.binning_pass(p, pitch)?),
+            None => None,
+        };
+        let dwords = CCU_SWITCH_DWORDS + CCU_CNTL_DWORDS + VISIBILITY_OVERRIDE_DWORDS;
+        self.cs.emit(dwords, |r| {
             ccu_mode_switch(r, scratch)?;
-            program_ccu(r, gpu, CcuMode::Gmem)
+            program_ccu(r, gpu, CcuMode::Gmem)?;
+            // Without a binning pass every bin draws every draw.
+            visibility_override(r, streams.is_none())
         })?;
         for bin in p.tiling.bins.bins() {
             let meets_area = bin.x <= scissor.x1
@@ -183,6 +211,12 @@ impl Recording {
                 gmem_marker(r, A6xxMarker::RM6_BIN_RENDER_START)?;
                 program_bin(r, &window)
             })?;
+            if let Some(streams) = &streams {
+                let at = p.bin_pipe(&bin);
+                self.cs.emit(BIN_STREAM_DWORDS, |r| {
+                    bin_stream(r, streams, at.pipe, at.slot, at.pipe_bins)
+                })?;
+            }
             for b in &blits {
                 if b.load {
                     self.cs.emit(BLIT_EVENT_DWORDS, |r| {

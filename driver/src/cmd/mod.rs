@@ -21,6 +21,7 @@
 //! - [`secondary`]: secondary command buffers and executing them.
 
 pub mod barrier;
+pub mod binning_pass;
 pub mod blit2d;
 pub mod blit_image;
 pub mod breadcrumb;

@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 use ash::vk;
 use parsnip_hw_state::bin::{program_sysmem_window, BIN_DWORDS};
-use parsnip_hw_state::draw::sysmem_marker;
+use parsnip_hw_state::draw::{sysmem_marker, visibility_override, VISIBILITY_OVERRIDE_DWORDS};
 
 use super::blit2d::Blit;
 use super::buffer::Recording;
@@ -37,7 +37,7 @@ use crate::framebuffer::Framebuffer;
 use crate::image::view::ImageView;
 use crate::render_pass::RenderPass;
 use crate::tiling::attachment_ops::{attachment_ops, gmem_blocker};
-use crate::tiling::render_mode::{decide, RenderMode};
+use crate::tiling::render_mode::{binning, decide, RenderMode};
 use crate::tiling::PassTiling;
 
 /// A render pass being recorded.
@@ -54,6 +54,9 @@ pub struct PassRecording {
     /// The command buffer's stream, set aside while the pass's commands go
     /// to a stream of their own.
     outer: CommandStream,
+    /// The most draws the pass's stream makes (a counted indirect draw
+    /// as its maximum): what its visibility streams must hold.
+    pub draws: u64,
 }
 
 impl PassRecording {
@@ -117,7 +120,9 @@ impl Recording {
         let outer = std::mem::replace(&mut self.cs, draws);
         self.keep(pass.clone());
         self.keep(framebuffer.clone());
-        let tiling = PassTiling::new(&self.device.gpu, &pass, &framebuffer, 1);
+        // forcebin: bins to bin into, 2 across and down where they fit.
+        let min_bins = if self.device.debug.forcebin { 2 } else { 1 };
+        let tiling = PassTiling::new(&self.device.gpu, &pass, &framebuffer, min_bins);
         let sysmem_only = self.device.breadcrumbs.as_ref().map(|_| {
             "breadcrumbs are on: a bin's replay would leave each command's crumb again".to_string()
         });
@@ -130,6 +135,7 @@ impl Recording {
             tiling,
             sysmem_only,
             outer,
+            draws: 0,
         }));
         // The pass's stream may be replayed (once per bin), each replay
         // starting from what the one before left: it must program every
@@ -166,6 +172,7 @@ impl Recording {
             tiling,
             sysmem_only,
             outer,
+            draws: draw_count,
             ..
         } = *pass;
         self.flush_pending()?;
@@ -184,9 +191,18 @@ impl Recording {
                 .flatten()
         });
         let decision = decide(&self.device.debug, &tiling, blocker.as_deref());
+        let (binned, binning_why) = match &tiling {
+            Ok(t) => binning(&self.device.debug, t.bins.columns * t.bins.rows, draw_count),
+            Err(_) => (false, String::new()),
+        };
         if self.device.debug.passes {
+            let binning_why = if decision.mode == RenderMode::Gmem {
+                format!("; {binning_why}")
+            } else {
+                String::new()
+            };
             eprintln!(
-                "parsnip: render pass {}x{}: {:?}: {}",
+                "parsnip: render pass {}x{}: {:?}: {}{binning_why}",
                 framebuffer.width, framebuffer.height, decision.mode, decision.why
             );
         }
@@ -199,13 +215,17 @@ impl Recording {
                 tiling: t,
                 ops: &ops,
                 draws: &ibs,
+                binning: binned.then_some(draw_count),
             })?,
             _ => {
                 let (w, h) = (framebuffer.width, framebuffer.height);
-                self.cs.emit(2 + BIN_DWORDS, |r| {
-                    sysmem_marker(r)?;
-                    program_sysmem_window(r, w, h)
-                })?;
+                // No binning pass ran: the draws ignore visibility.
+                self.cs
+                    .emit(2 + BIN_DWORDS + VISIBILITY_OVERRIDE_DWORDS, |r| {
+                        sysmem_marker(r)?;
+                        program_sysmem_window(r, w, h)?;
+                        visibility_override(r, true)
+                    })?;
                 let loads = load_clears(&render_pass, &framebuffer, area, &clears, self)?;
                 self.run_blits(&loads)?;
                 self.cs.add_ibs(&ibs)?;

@@ -17,6 +17,7 @@
 //! rectangle of bins; there are num_vsc_pipes of them, so pipes start as
 //! one bin and grow (the narrower side first) until they are few enough.
 
+use parsnip_hw_state::vsc::VscPipe;
 use parsnip_registers::gpu::GpuInfo as CatalogueEntry;
 
 use super::gmem_layout::GmemLayout;
@@ -119,14 +120,19 @@ impl BinLayout {
     /// Each VSC pipe's bins: first column and row, columns and rows (the
     /// last pipes of a row or column may have fewer), pipe by pipe, row by
     /// row (VSC_PIPE_CONFIG's X, Y, W, H).
-    pub fn pipes(&self) -> Vec<[u32; 4]> {
+    pub fn pipes(&self) -> Vec<VscPipe> {
         let mut pipes = Vec::new();
         for py in 0..self.pipe_rows {
             for px in 0..self.pipe_columns {
                 let (x, y) = (px * self.pipe_width, py * self.pipe_height);
                 let w = self.pipe_width.min(self.columns - x);
                 let h = self.pipe_height.min(self.rows - y);
-                pipes.push([x, y, w, h]);
+                pipes.push(VscPipe {
+                    x,
+                    y,
+                    width: w,
+                    height: h,
+                });
             }
         }
         pipes
@@ -177,7 +183,7 @@ mod tests {
         // Pipes cover every bin once, and are no more than the GPU has.
         let pipes = b.pipes();
         assert!(pipes.len() as u32 <= g.num_vsc_pipes);
-        let covered: u32 = pipes.iter().map(|p| p[2] * p[3]).sum();
+        let covered: u32 = pipes.iter().map(|p| p.width * p.height).sum();
         assert_eq!(covered, b.columns * b.rows);
     }
 }

@@ -16,6 +16,13 @@
 //! - Otherwise: in GMEM when the attachments fit, as the tiler was built
 //!   for ([`GMEM_BY_DEFAULT`]).
 //!
+//! A pass rendered in GMEM then runs a binning pass or not
+//! ([`binning`]): always with `PARSNIP_DEBUG=forcebin`, never with
+//! `nobin`, and otherwise when it has more than [`BINNING_MIN_BINS`] bins
+//! and more than [`BINNING_MIN_DRAWS`] draws. The binning pass costs one
+//! vertex-only run of every draw; it pays when most bins can skip most
+//! draws, which needs bins to skip in and draws to skip.
+//!
 //! `PARSNIP_DEBUG=passes` prints each decision and its reason.
 
 use super::PassTiling;
@@ -29,7 +36,7 @@ pub const GMEM_BY_DEFAULT: bool = true;
 pub enum RenderMode {
     /// Straight to the attachments' memory.
     Sysmem,
-    /// Bin by bin in GMEM, without a binning pass.
+    /// Bin by bin in GMEM (with a binning pass or not: [`binning`]).
     Gmem,
 }
 
@@ -81,6 +88,31 @@ pub fn decide(
     }
 }
 
+/// Bins a pass needs more of than this to be binned by default.
+pub const BINNING_MIN_BINS: u32 = 2;
+/// Draws a pass needs more of than this to be binned by default.
+pub const BINNING_MIN_DRAWS: u64 = 8;
+
+/// Whether a GMEM pass of `bins` bins and `draws` draws runs a binning
+/// pass, and why.
+pub fn binning(flags: &DebugFlags, bins: u32, draws: u64) -> (bool, String) {
+    if flags.forcebin {
+        return (true, "binned: PARSNIP_DEBUG=forcebin".into());
+    }
+    if flags.nobin {
+        return (false, "not binned: PARSNIP_DEBUG=nobin".into());
+    }
+    let worth = bins > BINNING_MIN_BINS && draws > BINNING_MIN_DRAWS;
+    let verdict = if worth { "binned" } else { "not binned" };
+    (
+        worth,
+        format!(
+            "{verdict}: {bins} bins, {draws} draws (binned above {BINNING_MIN_BINS} bins and \
+             {BINNING_MIN_DRAWS} draws)"
+        ),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,5 +147,17 @@ mod tests {
         assert_eq!((e.mode, e.why.as_str()), (RenderMode::Sysmem, "too big"));
         let default = decide(&DebugFlags::default(), &t, None);
         assert_eq!(default.mode == RenderMode::Gmem, GMEM_BY_DEFAULT);
+    }
+
+    #[test]
+    fn binning_is_forced_refused_or_chosen_by_bins_and_draws() {
+        let (force, _) = DebugFlags::parse("forcebin");
+        let (never, _) = DebugFlags::parse("nobin");
+        let none = DebugFlags::default();
+        assert!(binning(&force, 1, 0).0);
+        assert!(!binning(&never, 100, 1000).0);
+        assert!(binning(&none, 3, 9).0);
+        assert!(!binning(&none, 2, 1000).0);
+        assert!(!binning(&none, 100, 8).0);
     }
 }

@@ -2,7 +2,7 @@
 //! emission (`parsnip-hw-state`): its description types, and plain
 //! defaults and shaders for the tests to change.
 
-use parsnip_hw_state::draw::IndexBuffer;
+use parsnip_hw_state::draw::{IndexBuffer, Primitive};
 use parsnip_hw_state::graphics;
 // Each test uses some of these.
 #[allow(unused_imports)]
@@ -112,7 +112,8 @@ pub fn program(s: &mut Stream, setup: &Setup) {
 
 /// CP_DRAW_INDX_OFFSET of `count` auto-generated indices.
 pub fn draw_auto(s: &mut Stream, primitive: PcDiPrimtype, count: u32, instances: u32) {
-    parsnip_hw_state::draw::draw_auto(s, primitive, count, instances).expect("the draw encodes");
+    parsnip_hw_state::draw::draw_auto(s, Primitive::always(primitive), count, instances)
+        .expect("the draw encodes");
 }
 
 /// CP_DRAW_INDX_OFFSET of `count` indices from the buffer at `base`.
@@ -128,6 +129,13 @@ pub fn draw_indexed(
     instances: u32,
 ) {
     let indices = IndexBuffer { size, base, max };
-    parsnip_hw_state::draw::draw_indexed(s, primitive, indices, first, count, instances)
-        .expect("the draw encodes");
+    parsnip_hw_state::draw::draw_indexed(
+        s,
+        Primitive::always(primitive),
+        indices,
+        first,
+        count,
+        instances,
+    )
+    .expect("the draw encodes");
 }
