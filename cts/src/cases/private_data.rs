@@ -64,23 +64,16 @@ fn with_private_data_device(
     if feature.private_data != vk::TRUE {
         return Err(Stop::NotSupported("privateData".into()));
     }
-    let priorities = [1.0f32];
-    let queues = [vk::DeviceQueueCreateInfo::default()
-        .queue_family_index(0)
-        .queue_priorities(&priorities)];
     let extensions = [ash::ext::private_data::NAME.as_ptr()];
     let mut enable = vk::PhysicalDevicePrivateDataFeatures::default().private_data(true);
     let mut reserve = vk::DevicePrivateDataCreateInfo::default().private_data_slot_request_count(2);
     let mut info = vk::DeviceCreateInfo::default()
-        .queue_create_infos(&queues)
         .push_next(&mut enable)
         .push_next(&mut reserve);
     if enable_ext {
         info = info.enabled_extension_names(&extensions);
     }
-    // SAFETY: the create info and its chain are alive for the call.
-    let device = unsafe { instance.create_device(h.physical_device(), &info, None) }
-        .map_err(stop("vkCreateDevice"))?;
+    let device = h.create_device(info)?;
     let fns = if enable_ext {
         let loaded = ash::ext::private_data::Device::new(instance, &device);
         let f = loaded.fp();
