@@ -60,8 +60,15 @@ impl Buffer {
     /// descriptors' base alignment), and a size rounded to it so that the
     /// driver's dword-granular copies never reach past the allocation.
     pub fn memory_requirements(&self, device: &Device) -> vk::MemoryRequirements {
+        Buffer::requirements_for(device, self.size)
+    }
+
+    /// The requirements of a buffer of `size` bytes, which depend on its
+    /// size alone (`vkGetDeviceBufferMemoryRequirements` asks before any
+    /// buffer exists).
+    pub fn requirements_for(device: &Device, size: u64) -> vk::MemoryRequirements {
         vk::MemoryRequirements {
-            size: self.size.next_multiple_of(MIN_BUFFER_OFFSET_ALIGNMENT),
+            size: size.next_multiple_of(MIN_BUFFER_OFFSET_ALIGNMENT),
             alignment: MIN_BUFFER_OFFSET_ALIGNMENT,
             memory_type_bits: device.physical.memory.all_types_mask(),
         }

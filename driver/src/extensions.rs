@@ -167,6 +167,12 @@ pub static DEVICE_EXTENSIONS: &[Extension] = &[
         name: ash::ext::extended_dynamic_state2::NAME,
         spec_version: ash::ext::extended_dynamic_state2::SPEC_VERSION,
     },
+    // Memory requirements from create infos (buffer.rs, icd's image.rs),
+    // maxBufferSize (the heap, as vkCreateBuffer accepts), LocalSizeId.
+    Extension {
+        name: ash::khr::maintenance4::NAME,
+        spec_version: ash::khr::maintenance4::SPEC_VERSION,
+    },
     // Slots of 64-bit values per object, kept on the host (private_data.rs).
     Extension {
         name: ash::ext::private_data::NAME,

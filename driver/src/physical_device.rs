@@ -186,7 +186,10 @@ impl PhysicalDevice {
     /// base of _2; not _2's logic op or patch control points): draws emit
     /// them as groups (cmd/dynamic_state.rs, the cts's draws.dynamic_*
     /// cases). Private data: slots kept on the host (private_data.rs, the
-    /// cts's private_data.* cases).
+    /// cts's private_data.* cases). Maintenance4: requirements asked from a
+    /// create info (the cts's maintenance4.device_requirements), LocalSizeId
+    /// (the compiler's spirv/module.rs), pipeline layouts that objects made
+    /// from them hold on to.
     pub fn extra_features(&self) -> ExtraFeatures {
         ExtraFeatures {
             draw_indirect_count: true,
@@ -209,6 +212,7 @@ impl PhysicalDevice {
             extended_dynamic_state: true,
             extended_dynamic_state2: true,
             private_data: true,
+            maintenance4: true,
             ..Default::default()
         }
     }

@@ -310,6 +310,24 @@ pub unsafe extern "system" fn vkGetBufferMemoryRequirements2(
     })
 }
 
+/// VK_KHR_maintenance4: what a buffer made from `pCreateInfo` would need,
+/// before one exists; the requirements depend on the size alone.
+pub unsafe extern "system" fn vkGetDeviceBufferMemoryRequirements(
+    device: vk::Device,
+    p_info: *const vk::DeviceBufferMemoryRequirements<'_>,
+    p: *mut vk::MemoryRequirements2<'_>,
+) {
+    guard::void("vkGetDeviceBufferMemoryRequirements", || {
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let device = unsafe { handles::device(device) }?;
+        // SAFETY: the application's structures.
+        let info = unsafe { ffi::input(ffi::input(p_info)?.p_create_info) }?;
+        let requirements = Buffer::requirements_for(&device.device, info.size);
+        // SAFETY: the application's output structure.
+        unsafe { write_requirements2(p, requirements) }
+    })
+}
+
 /// `vkGet{Buffer,Image}MemoryRequirements2`'s output: `requirements`, and
 /// in the chain that no buffer or image needs or prefers a dedicated
 /// allocation (each is addressed as any range of a BO is).

@@ -124,6 +124,9 @@ impl<T> Table<T> {
             let _ = not_live::<T>(handle);
             return None;
         }
+        // The address is free for a new object once the box goes: the
+        // private data set on this one must not be what that one reads.
+        crate::private_data::VALUES.forget_object(handle);
         // SAFETY: a live handle is a slot `insert` leaked from a box; it is
         // retired here once, so the box is rebuilt once.
         let slot = unsafe { Box::from_raw(handle as usize as *mut Slot<T>) };
@@ -239,6 +242,25 @@ mod tests {
             assert_eq!(table.get(0).err(), Some(vk::Result::ERROR_UNKNOWN));
             assert!(table.remove(0).is_none());
         }
+    }
+
+    #[test]
+    fn an_object_made_where_a_destroyed_one_was_has_no_private_data() {
+        let table: Table<[u64; 4]> = Table::new();
+        let slot = d::private_data::PrivateDataSlot::new();
+        let values = &crate::private_data::VALUES;
+        let old = table.insert(Arc::new([1; 4]));
+        values.set(&slot, old, 7);
+        // SAFETY: `old` is live and not used after.
+        unsafe { table.remove(old) };
+        // The allocator hands a freed block of a size back to the next
+        // request of that size on the thread; what the test is about is
+        // the new object at the old address.
+        let new = table.insert(Arc::new([2; 4]));
+        assert_eq!(new, old, "the new slot reuses the destroyed one's address");
+        assert_eq!(values.get(&slot, new), 0);
+        // SAFETY: `new` is live and not used after.
+        unsafe { table.remove(new) };
     }
 
     #[cfg(debug_assertions)]

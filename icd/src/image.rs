@@ -42,59 +42,69 @@ pub unsafe extern "system" fn vkCreateImage(
         || {
             // SAFETY: a handle the application passed; valid usage keeps it live for the call.
             let device = unsafe { handles::device(device) }?;
-            // SAFETY: the application's structure.
-            let info = unsafe { ffi::input(p_info) }?;
-            // SAFETY: as above; its chain is valid.
-            let list =
-                unsafe { ffi::find_in_chain::<vk::ImageFormatListCreateInfo<'_>>(info.p_next) };
-            let unsupported = vk::ImageCreateFlags::SPARSE_BINDING
-                | vk::ImageCreateFlags::SPARSE_RESIDENCY
-                | vk::ImageCreateFlags::SPARSE_ALIASED
-                | vk::ImageCreateFlags::PROTECTED
-                | vk::ImageCreateFlags::ALIAS
-                | vk::ImageCreateFlags::SPLIT_INSTANCE_BIND_REGIONS
-                | vk::ImageCreateFlags::DISJOINT;
-            if info.flags.intersects(unsupported) {
-                eprintln!(
-                    "parsnip: vkCreateImage: flags {:?} are not supported",
-                    info.flags & unsupported
-                );
-                return Err(vk::Result::ERROR_OUT_OF_DEVICE_MEMORY);
-            }
-            let desc = ImageDesc {
-                image_type: info.image_type,
-                format: info.format,
-                extent: info.extent,
-                levels: info.mip_levels,
-                layers: info.array_layers,
-                samples: info.samples.as_raw(),
-                tiling: info.tiling,
-                usage: info.usage,
-                flags: info.flags,
-                view_formats_swap: view_formats_swap(list),
-            };
-            let gpu = &device.device.gpu.entry.ubwc;
-            let (modifier, explicit) = if info.tiling == vk::ImageTiling::DRM_FORMAT_MODIFIER_EXT {
-                // SAFETY: the chain is valid.
-                unsafe { modifier_of(info, &desc, gpu) }?
-            } else {
-                (None, None)
-            };
-            // An image the hardware cannot address is never created; the
-            // application was told so by vkGetPhysicalDeviceImageFormatProperties,
-            // and vkCreateImage's own codes have only memory exhaustion (and,
-            // for an imported layout, the modifier's plane layout error).
-            let image = Image::with_modifier(desc, gpu, modifier, explicit).map_err(|e| {
-                if e == vk::Result::ERROR_INVALID_DRM_FORMAT_MODIFIER_PLANE_LAYOUT_EXT {
-                    e
-                } else {
-                    vk::Result::ERROR_OUT_OF_DEVICE_MEMORY
-                }
-            })?;
+            // SAFETY: the application's structure and its chain.
+            let image = unsafe { image_from_info(&device.device, ffi::input(p_info)?) }?;
             // SAFETY: pImage is valid for a write.
             unsafe { ffi::write(p_image, handles::new_image(image)) }
         },
     )
+}
+
+/// The image `info` describes, as vkCreateImage makes it (and
+/// vkGetDeviceImageMemoryRequirements, to measure it).
+///
+/// # Safety
+/// `info`'s chain is valid.
+unsafe fn image_from_info(
+    device: &parsnip_driver::device::Device,
+    info: &vk::ImageCreateInfo<'_>,
+) -> VkResult<std::sync::Arc<Image>> {
+    // SAFETY: the caller's promise: the chain is valid.
+    let list = unsafe { ffi::find_in_chain::<vk::ImageFormatListCreateInfo<'_>>(info.p_next) };
+    let unsupported = vk::ImageCreateFlags::SPARSE_BINDING
+        | vk::ImageCreateFlags::SPARSE_RESIDENCY
+        | vk::ImageCreateFlags::SPARSE_ALIASED
+        | vk::ImageCreateFlags::PROTECTED
+        | vk::ImageCreateFlags::ALIAS
+        | vk::ImageCreateFlags::SPLIT_INSTANCE_BIND_REGIONS
+        | vk::ImageCreateFlags::DISJOINT;
+    if info.flags.intersects(unsupported) {
+        eprintln!(
+            "parsnip: vkCreateImage: flags {:?} are not supported",
+            info.flags & unsupported
+        );
+        return Err(vk::Result::ERROR_OUT_OF_DEVICE_MEMORY);
+    }
+    let desc = ImageDesc {
+        image_type: info.image_type,
+        format: info.format,
+        extent: info.extent,
+        levels: info.mip_levels,
+        layers: info.array_layers,
+        samples: info.samples.as_raw(),
+        tiling: info.tiling,
+        usage: info.usage,
+        flags: info.flags,
+        view_formats_swap: view_formats_swap(list),
+    };
+    let gpu = &device.gpu.entry.ubwc;
+    let (modifier, explicit) = if info.tiling == vk::ImageTiling::DRM_FORMAT_MODIFIER_EXT {
+        // SAFETY: the chain is valid.
+        unsafe { modifier_of(info, &desc, gpu) }?
+    } else {
+        (None, None)
+    };
+    // An image the hardware cannot address is never created; the
+    // application was told so by vkGetPhysicalDeviceImageFormatProperties,
+    // and vkCreateImage's own codes have only memory exhaustion (and,
+    // for an imported layout, the modifier's plane layout error).
+    Image::with_modifier(desc, gpu, modifier, explicit).map_err(|e| {
+        if e == vk::Result::ERROR_INVALID_DRM_FORMAT_MODIFIER_PLANE_LAYOUT_EXT {
+            e
+        } else {
+            vk::Result::ERROR_OUT_OF_DEVICE_MEMORY
+        }
+    })
 }
 
 /// A modifier, and an imported plane 0's (offset, row pitch).
@@ -301,6 +311,55 @@ pub unsafe extern "system" fn vkGetImageMemoryRequirements2(
         let r = requirements(device, info.image)?;
         // SAFETY: the application's output structure.
         unsafe { crate::device::write_requirements2(p, r) }
+    })
+}
+
+/// VK_KHR_maintenance4: what an image made from `pCreateInfo` would need,
+/// measured on the image vkCreateImage would make (and then dropped: it
+/// owns no memory). No image is disjoint, so `planeAspect` is unused.
+pub unsafe extern "system" fn vkGetDeviceImageMemoryRequirements(
+    device: vk::Device,
+    p_info: *const vk::DeviceImageMemoryRequirements<'_>,
+    p: *mut vk::MemoryRequirements2<'_>,
+) {
+    guard::void("vkGetDeviceImageMemoryRequirements", || {
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let device = unsafe { handles::device(device) }?;
+        // SAFETY: the application's structures and the create info's chain.
+        let image = unsafe {
+            image_from_info(
+                &device.device,
+                ffi::input(ffi::input(p_info)?.p_create_info)?,
+            )
+        };
+        let r = match image {
+            Ok(image) => image.memory_requirements(device.device.physical.memory.all_types_mask()),
+            // Valid usage makes the create info one vkCreateImage accepts;
+            // a refused one is told as needing nothing anywhere.
+            Err(e) => {
+                // SAFETY: the application's output structure.
+                unsafe {
+                    crate::device::write_requirements2(p, vk::MemoryRequirements::default())
+                }?;
+                return Err(e);
+            }
+        };
+        // SAFETY: the application's output structure.
+        unsafe { crate::device::write_requirements2(p, r) }
+    })
+}
+
+/// VK_KHR_maintenance4: no image is sparse (sparseBinding is not offered),
+/// so none has sparse requirements.
+pub unsafe extern "system" fn vkGetDeviceImageSparseMemoryRequirements(
+    _device: vk::Device,
+    _info: *const vk::DeviceImageMemoryRequirements<'_>,
+    p_count: *mut u32,
+    _p: *mut vk::SparseImageMemoryRequirements2<'_>,
+) {
+    guard::void("vkGetDeviceImageSparseMemoryRequirements", || {
+        // SAFETY: pSparseMemoryRequirementCount is valid for a write.
+        unsafe { ffi::write(p_count, 0) }
     })
 }
 

@@ -57,6 +57,12 @@ unsafe fn fill_property_chain(pd: &PhysicalDevice, p_next: *mut c_void) {
                     s.max_memory_allocation_size = max_allocation;
                 })
             }
+            vk::StructureType::PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES => {
+                // vkCreateBuffer takes any size up to the heap.
+                ffi::fill_out::<vk::PhysicalDeviceMaintenance4Properties<'_>>(ptr, |s| {
+                    s.max_buffer_size = max_allocation;
+                })
+            }
             vk::StructureType::PHYSICAL_DEVICE_MULTIVIEW_PROPERTIES => {
                 ffi::fill_out::<vk::PhysicalDeviceMultiviewProperties<'_>>(ptr, |s| {
                     s.max_multiview_view_count = MAX_MULTIVIEW_VIEW_COUNT;

@@ -1,13 +1,18 @@
 //! VK_EXT_private_data's commands (core in Vulkan 1.3): slots are created
 //! and destroyed like any device child, and set and read one value per
-//! object.
+//! object. The values are kept by object (driver's private_data.rs), and
+//! retiring any handle drops its values (handles.rs).
 
 use std::sync::Arc;
 
 use ash::vk;
-use parsnip_driver::private_data::PrivateDataSlot;
+use parsnip_driver::private_data::{PrivateDataSlot, PrivateValues};
 
 use crate::{ffi, guard, handles};
+
+/// The private data of every object of every device: handles are
+/// addresses, distinct among live objects of all devices.
+pub static VALUES: PrivateValues = PrivateValues::new();
 
 /// A slot's storage grows as objects are set, so the
 /// `VkDevicePrivateDataCreateInfo` reservation needs nothing in advance.
@@ -37,14 +42,16 @@ pub unsafe extern "system" fn vkDestroyPrivateDataSlot(
 ) {
     guard::void("vkDestroyPrivateDataSlot", || {
         // SAFETY: the application destroys the handle, which valid usage makes its last use.
-        unsafe { handles::drop_private_data_slot(slot) };
+        if let Some(slot) = unsafe { handles::drop_private_data_slot(slot) } {
+            VALUES.forget_slot(&slot);
+        }
         Ok(())
     })
 }
 
 pub unsafe extern "system" fn vkSetPrivateData(
     _device: vk::Device,
-    object_type: vk::ObjectType,
+    _object_type: vk::ObjectType,
     object: u64,
     slot: vk::PrivateDataSlot,
     data: u64,
@@ -55,7 +62,7 @@ pub unsafe extern "system" fn vkSetPrivateData(
         || {
             // SAFETY: a handle the application passed; valid usage keeps it live for the call.
             let slot = unsafe { handles::private_data_slot(slot) }?;
-            slot.set(object_type, object, data);
+            VALUES.set(slot, object, data);
             Ok(())
         },
     )
@@ -63,7 +70,7 @@ pub unsafe extern "system" fn vkSetPrivateData(
 
 pub unsafe extern "system" fn vkGetPrivateData(
     _device: vk::Device,
-    object_type: vk::ObjectType,
+    _object_type: vk::ObjectType,
     object: u64,
     slot: vk::PrivateDataSlot,
     p_data: *mut u64,
@@ -72,6 +79,6 @@ pub unsafe extern "system" fn vkGetPrivateData(
         // SAFETY: a handle the application passed; valid usage keeps it live for the call.
         let slot = unsafe { handles::private_data_slot(slot) }?;
         // SAFETY: pData is valid for a write.
-        unsafe { ffi::write(p_data, slot.get(object_type, object)) }
+        unsafe { ffi::write(p_data, VALUES.get(slot, object)) }
     })
 }

@@ -137,6 +137,7 @@ promoted! {
     vk::PhysicalDeviceShaderSubgroupExtendedTypesFeatures<'_> => [shader_subgroup_extended_types],
     vk::PhysicalDeviceSeparateDepthStencilLayoutsFeatures<'_> => [separate_depth_stencil_layouts],
     vk::PhysicalDevicePrivateDataFeatures<'_> => [private_data],
+    vk::PhysicalDeviceMaintenance4Features<'_> => [maintenance4],
     vk::PhysicalDeviceVulkanMemoryModelFeatures<'_> => [
         vulkan_memory_model,
         vulkan_memory_model_device_scope,

@@ -49,9 +49,29 @@ pub fn declared_bindings(words: &[u32], options: &FrontEndOptions) -> Result<Vec
 
 fn load(words: &[u32], options: &FrontEndOptions) -> Result<module::Module> {
     check_framing(words)?;
-    let dr = rspirv::dr::load_words(words)
+    let words = execution_mode_ids_as_modes(words);
+    let dr = rspirv::dr::load_words(&words)
         .map_err(|e| CompileError::new(format!("the module is not valid SPIR-V: {e}")))?;
     module::Module::new(dr, &options.entry, &options.spec_constants)
+}
+
+/// The module with each OpExecutionModeId (SPIR-V 1.2's form for modes whose operands
+/// are ids, as LocalSizeId) turned into an OpExecutionMode of the same operands: rspirv's
+/// loader refuses the former outside a function, while it decodes a mode's operands by
+/// the mode whichever opcode carries them, so the ids still read as ids. Framing is
+/// checked first.
+fn execution_mode_ids_as_modes(words: &[u32]) -> Vec<u32> {
+    use rspirv::spirv::Op;
+    let mut words = words.to_vec();
+    let mut at = 5;
+    while at < words.len() {
+        let count = (words[at] >> 16) as usize;
+        if words[at] & 0xffff == Op::ExecutionModeId as u32 {
+            words[at] = (words[at] & 0xffff_0000) | Op::ExecutionMode as u32;
+        }
+        at += count;
+    }
+    words
 }
 
 /// Checks that the module is a header followed by whole instructions (each word count at

@@ -401,7 +401,9 @@ impl Module {
                 (SpvOp::ExecutionMode, M::EarlyFragmentTests) => {
                     self.early_fragment_tests = true;
                 }
-                (SpvOp::ExecutionModeId, M::LocalSizeId) => {
+                // Loaded as an OpExecutionMode (spirv/mod.rs's
+                // execution_mode_ids_as_modes); its operands are ids.
+                (SpvOp::ExecutionMode, M::LocalSizeId) => {
                     for i in 0..3 {
                         let id = id_at(inst, 2 + i)?;
                         self.local_size[i] = self

@@ -19,6 +19,7 @@ pub mod graphics_descriptors;
 pub mod image_shaders;
 pub mod images;
 pub mod indirect_dispatch;
+pub mod maintenance4;
 pub mod memory;
 pub mod multisample;
 pub mod non_semantic;
@@ -93,6 +94,7 @@ pub fn all() -> Vec<Case> {
         non_semantic::CASES,
         vulkan12::CASES,
         tooling_info::CASES,
+        maintenance4::CASES,
         private_data::CASES,
     ]
     .concat()

@@ -1,16 +1,24 @@
 //! VK_EXT_private_data (core in Vulkan 1.3): a device made with the
 //! privateData feature and a slot reservation, two slots, and a value set
 //! on objects of several types (the device, its queue, a buffer, a fence,
-//! a semaphore, an event, a sampler and a slot itself) read back per slot.
+//! a semaphore, an event, a sampler and a slot itself) read back per slot;
+//! and an object made after one with a value was destroyed (which a driver
+//! may give the same handle) reading 0.
 
 use crate::case::{Case, CaseResult, Stop};
 use crate::harness::Harness;
 use ash::vk;
 
-pub const CASES: &[Case] = &[Case {
-    name: "private_data.per_object",
-    run: per_object,
-}];
+pub const CASES: &[Case] = &[
+    Case {
+        name: "private_data.per_object",
+        run: per_object,
+    },
+    Case {
+        name: "private_data.recreated_object",
+        run: recreated_object,
+    },
+];
 
 /// Whether the device has the extension (to enable) or Vulkan 1.3 (where
 /// private data is core); NotSupported for neither.
@@ -31,6 +39,22 @@ fn stop(what: &str) -> impl Fn(vk::Result) -> Stop + '_ {
 /// last object, left unset in B (so reads 0 there), and then the first
 /// object's value in A after it was set again.
 fn per_object(h: &mut Harness) -> Result<CaseResult, Stop> {
+    with_private_data_device(h, per_object_on)
+}
+
+/// A buffer, a fence and a slot given a value, destroyed, and made again
+/// alike: the new objects read 0 (a driver whose handles are addresses
+/// hands the freed ones out again, so a value kept by handle would show).
+fn recreated_object(h: &mut Harness) -> Result<CaseResult, Stop> {
+    with_private_data_device(h, recreated_object_on)
+}
+
+/// Runs `run` on a device made with privateData and a two-slot
+/// reservation, with the commands by the names the device offers.
+fn with_private_data_device(
+    h: &mut Harness,
+    run: fn(&ash::Device, &Commands) -> Result<CaseResult, Stop>,
+) -> Result<CaseResult, Stop> {
     let enable_ext = needs_private_data(h)?;
     let instance = h.instance();
     let mut feature = vk::PhysicalDevicePrivateDataFeatures::default();
@@ -40,23 +64,16 @@ fn per_object(h: &mut Harness) -> Result<CaseResult, Stop> {
     if feature.private_data != vk::TRUE {
         return Err(Stop::NotSupported("privateData".into()));
     }
-    let priorities = [1.0f32];
-    let queues = [vk::DeviceQueueCreateInfo::default()
-        .queue_family_index(0)
-        .queue_priorities(&priorities)];
     let extensions = [ash::ext::private_data::NAME.as_ptr()];
     let mut enable = vk::PhysicalDevicePrivateDataFeatures::default().private_data(true);
     let mut reserve = vk::DevicePrivateDataCreateInfo::default().private_data_slot_request_count(2);
     let mut info = vk::DeviceCreateInfo::default()
-        .queue_create_infos(&queues)
         .push_next(&mut enable)
         .push_next(&mut reserve);
     if enable_ext {
         info = info.enabled_extension_names(&extensions);
     }
-    // SAFETY: the create info and its chain are alive for the call.
-    let device = unsafe { instance.create_device(h.physical_device(), &info, None) }
-        .map_err(stop("vkCreateDevice"))?;
+    let device = h.create_device(info)?;
     let fns = if enable_ext {
         let loaded = ash::ext::private_data::Device::new(instance, &device);
         let f = loaded.fp();
@@ -75,8 +92,8 @@ fn per_object(h: &mut Harness) -> Result<CaseResult, Stop> {
             get: f.get_private_data,
         }
     };
-    let result = with_device(&device, &fns);
-    // SAFETY: every object of the device was destroyed in with_device.
+    let result = run(&device, &fns);
+    // SAFETY: every object of the device was destroyed by `run`.
     unsafe { device.destroy_device(None) };
     result
 }
@@ -89,18 +106,85 @@ struct Commands {
     get: vk::PFN_vkGetPrivateData,
 }
 
-fn with_device(device: &ash::Device, fns: &Commands) -> Result<CaseResult, Stop> {
-    use vk::Handle;
-    let new_slot = || {
+impl Commands {
+    fn new_slot(&self, device: &ash::Device) -> Result<vk::PrivateDataSlot, Stop> {
         let mut slot = vk::PrivateDataSlot::null();
         let info = vk::PrivateDataSlotCreateInfo::default();
         // SAFETY: the device is alive; the info and the output are valid.
-        unsafe { (fns.create)(device.handle(), &info, std::ptr::null(), &mut slot) }
+        unsafe { (self.create)(device.handle(), &info, std::ptr::null(), &mut slot) }
             .result_with_success(slot)
             .map_err(stop("vkCreatePrivateDataSlot"))
+    }
+}
+
+fn recreated_object_on(device: &ash::Device, fns: &Commands) -> Result<CaseResult, Stop> {
+    use vk::Handle;
+    let slot = fns.new_slot(device)?;
+    let buffer_info = vk::BufferCreateInfo::default()
+        .size(64)
+        .usage(vk::BufferUsageFlags::STORAGE_BUFFER);
+    let fence_info = vk::FenceCreateInfo::default();
+    let set = |ty: vk::ObjectType, handle: u64, value: u64| {
+        // SAFETY: the object and the slot belong to the live device.
+        unsafe { (fns.set)(device.handle(), ty, handle, slot, value) }.as_raw() as u32
     };
-    let slot_a = new_slot()?;
-    let slot_b = new_slot()?;
+    let get = |ty: vk::ObjectType, handle: u64| {
+        let mut value = u64::MAX;
+        // SAFETY: as for set; pData is a u64.
+        unsafe { (fns.get)(device.handle(), ty, handle, slot, &mut value) };
+        value
+    };
+    let mut codes = Vec::new();
+    // SAFETY (the creations and destructions): the device is alive, the
+    // infos valid, and each object is destroyed before its like is made.
+    let (buffer, fence, other_slot) = unsafe {
+        let buffer = device.create_buffer(&buffer_info, None);
+        let buffer = buffer.map_err(stop("vkCreateBuffer"))?;
+        codes.push(set(vk::ObjectType::BUFFER, buffer.as_raw(), 0x51));
+        device.destroy_buffer(buffer, None);
+        let fence = device.create_fence(&fence_info, None);
+        let fence = fence.map_err(stop("vkCreateFence"))?;
+        codes.push(set(vk::ObjectType::FENCE, fence.as_raw(), 0x52));
+        device.destroy_fence(fence, None);
+        let other_slot = fns.new_slot(device)?;
+        codes.push(set(
+            vk::ObjectType::PRIVATE_DATA_SLOT,
+            other_slot.as_raw(),
+            0x53,
+        ));
+        (fns.destroy)(device.handle(), other_slot, std::ptr::null());
+        (
+            device
+                .create_buffer(&buffer_info, None)
+                .map_err(stop("vkCreateBuffer"))?,
+            device
+                .create_fence(&fence_info, None)
+                .map_err(stop("vkCreateFence"))?,
+            fns.new_slot(device)?,
+        )
+    };
+    let got = [
+        get(vk::ObjectType::BUFFER, buffer.as_raw()),
+        get(vk::ObjectType::FENCE, fence.as_raw()),
+        get(vk::ObjectType::PRIVATE_DATA_SLOT, other_slot.as_raw()),
+    ];
+    let mut result = CaseResult::new();
+    result.check("set_results", &codes, &[0u32; 3]);
+    result.check("values", &got, &[0u64; 3]);
+    // SAFETY: the objects are idle and not used again.
+    unsafe {
+        device.destroy_fence(fence, None);
+        device.destroy_buffer(buffer, None);
+        (fns.destroy)(device.handle(), other_slot, std::ptr::null());
+        (fns.destroy)(device.handle(), slot, std::ptr::null());
+    }
+    Ok(result)
+}
+
+fn per_object_on(device: &ash::Device, fns: &Commands) -> Result<CaseResult, Stop> {
+    use vk::Handle;
+    let slot_a = fns.new_slot(device)?;
+    let slot_b = fns.new_slot(device)?;
     // SAFETY (the creations): the device is alive and the infos valid.
     let (buffer, fence, semaphore, event, sampler) = unsafe {
         (

@@ -127,6 +127,23 @@ impl Harness {
         &self.instance
     }
 
+    /// A device of a case's own, for features or extensions the shared
+    /// device was not made with: one queue of family 0, and `info`'s chain
+    /// and extensions. The case destroys it.
+    pub fn create_device(&self, info: vk::DeviceCreateInfo<'_>) -> Result<ash::Device, Stop> {
+        let priorities = [1.0f32];
+        let queues = [vk::DeviceQueueCreateInfo::default()
+            .queue_family_index(0)
+            .queue_priorities(&priorities)];
+        let mut info = info;
+        info.queue_create_info_count = 1;
+        info.p_queue_create_infos = queues.as_ptr();
+        // SAFETY: the create info, its chain and the queue infos are alive
+        // for the call.
+        unsafe { self.instance.create_device(self.physical, &info, None) }
+            .map_err(|e| Stop::Error(format!("vkCreateDevice: {e}")))
+    }
+
     /// Whether the physical device lists the device extension `name`.
     pub fn offers_extension(&self, name: &std::ffi::CStr) -> Result<bool, Stop> {
         // SAFETY: the physical device belongs to the live instance.
