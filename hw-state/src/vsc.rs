@@ -103,16 +103,14 @@ pub fn program_draw_streams<S: PacketSink>(
             s.reg(&regs::VscDrawStrmSizeAddress(streams.sizes))
         }
         Chip::A7xx => {
-            let mut payload = Vec::with_capacity(6);
-            for (reg, at) in [
-                (PseudoReg::DRAW_STRM_ADDRESS, streams.base),
-                (PseudoReg::DRAW_STRM_SIZE_ADDRESS, streams.sizes),
-            ] {
+            let entry = |reg, at| -> Result<[u32; 3], S::Error> {
                 let [lo, hi] = lo_hi(at);
                 let dw0 = S::field(packets::CpSetPseudoRegDw0 { pseudo_reg: reg }.try_to_raw())?;
-                payload.extend([dw0, lo, hi]);
-            }
-            s.packet(Opcode::CP_SET_PSEUDO_REG, &payload);
+                Ok([dw0, lo, hi])
+            };
+            let [a0, a1, a2] = entry(PseudoReg::DRAW_STRM_ADDRESS, streams.base)?;
+            let [b0, b1, b2] = entry(PseudoReg::DRAW_STRM_SIZE_ADDRESS, streams.sizes)?;
+            s.packet(Opcode::CP_SET_PSEUDO_REG, &[a0, a1, a2, b0, b1, b2]);
             Ok(())
         }
     }
