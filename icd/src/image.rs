@@ -70,7 +70,7 @@ unsafe fn image_from_info(
         | vk::ImageCreateFlags::DISJOINT;
     if info.flags.intersects(unsupported) {
         eprintln!(
-            "parsnip: vkCreateImage: flags {:?} are not supported",
+            "parsnip: image not supported: flags {:?} are not supported",
             info.flags & unsupported
         );
         return Err(vk::Result::ERROR_OUT_OF_DEVICE_MEMORY);
@@ -130,7 +130,7 @@ unsafe fn modifier_of(
         let offered =
             unsafe { ffi::slice(list.p_drm_format_modifiers, list.drm_format_modifier_count) };
         let Some(m) = modifier::choose(desc, offered, gpu) else {
-            eprintln!("parsnip: vkCreateImage: none of the modifiers {offered:x?} fits");
+            eprintln!("parsnip: image not supported: none of the modifiers {offered:x?} fits");
             return Err(vk::Result::ERROR_OUT_OF_DEVICE_MEMORY);
         };
         return Ok((Some(m), None));
@@ -140,12 +140,12 @@ unsafe fn modifier_of(
         ffi::find_in_chain::<vk::ImageDrmFormatModifierExplicitCreateInfoEXT<'_>>(info.p_next)
     };
     let Some(explicit) = explicit else {
-        eprintln!("parsnip: vkCreateImage: a DRM format modifier image names no modifier");
+        eprintln!("parsnip: image not supported: a DRM format modifier image names no modifier");
         return Err(vk::Result::ERROR_OUT_OF_DEVICE_MEMORY);
     };
     let Some(m) = Modifier::from_drm(explicit.drm_format_modifier) else {
         eprintln!(
-            "parsnip: vkCreateImage: modifier {:#x} is not one of Parsnip's",
+            "parsnip: image not supported: modifier {:#x} is not one of Parsnip's",
             explicit.drm_format_modifier
         );
         return Err(layout_error);
@@ -159,7 +159,7 @@ unsafe fn modifier_of(
     };
     let [plane] = planes else {
         eprintln!(
-            "parsnip: vkCreateImage: {} plane layouts for one plane",
+            "parsnip: image not supported: {} plane layouts for one plane",
             planes.len()
         );
         return Err(layout_error);

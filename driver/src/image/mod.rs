@@ -129,7 +129,9 @@ pub fn ubwc_possible(f: &Format, desc: &ImageDesc, gpu: &UbwcFacts) -> bool {
 
 /// The error for an image the device cannot create.
 fn unsupported(what: String) -> vk::Result {
-    eprintln!("parsnip: vkCreateImage: {what}");
+    // Reached from vkCreateImage and from the create-info requirement
+    // queries (vkGetDeviceImageMemoryRequirements), so no command is named.
+    eprintln!("parsnip: image not supported: {what}");
     vk::Result::ERROR_FORMAT_NOT_SUPPORTED
 }
 

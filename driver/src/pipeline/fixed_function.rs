@@ -19,7 +19,9 @@ use parsnip_registers::enums::{
 use crate::error::VkResult;
 
 fn refuse<T>(what: &str) -> VkResult<T> {
-    eprintln!("parsnip: vkCreateGraphicsPipelines: {what} is not supported");
+    // Reached from pipeline creation and from the vkCmdSet* of dynamic
+    // state, so no command is named.
+    eprintln!("parsnip: graphics state: {what} is not supported");
     Err(vk::Result::ERROR_UNKNOWN)
 }
 
