@@ -99,6 +99,7 @@ pub fn write_each<'a>(
 }
 
 /// The binding holding array element `element` of `binding`.
+#[inline]
 pub fn element_binding(
     layout: &DescriptorSetLayout,
     binding: u32,
@@ -107,18 +108,22 @@ pub fn element_binding(
     layout
         .binding(binding)
         .filter(|b| element < b.count)
-        .ok_or_else(|| {
-            eprintln!(
-                "parsnip: descriptor update: binding {binding} element {element} is not in the layout"
-            );
-            vk::Result::ERROR_UNKNOWN
-        })
+        .ok_or_else(|| not_in_layout(binding, element))
+}
+
+#[cold]
+fn not_in_layout(binding: u32, element: u32) -> vk::Result {
+    eprintln!(
+        "parsnip: descriptor update: binding {binding} element {element} is not in the layout"
+    );
+    vk::Result::ERROR_UNKNOWN
 }
 
 /// A buffer write's slot and descriptor, and for a dynamic buffer its index
 /// and what it was written with.
 type Encoded = (u32, Descriptor, Option<(u32, DynamicBuffer)>);
 
+#[inline(always)]
 fn encode(chip: Chip, b: &SetBinding, element: u32, w: &DescriptorWrite<'_>) -> VkResult<Encoded> {
     let slot = b.slot(element);
     match (b.ty, w) {
@@ -162,11 +167,14 @@ fn encode(chip: Chip, b: &SetBinding, element: u32, w: &DescriptorWrite<'_>) -> 
             vk::DescriptorType::STORAGE_TEXEL_BUFFER | vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
             DescriptorWrite::TexelBuffer(view),
         ) => Ok((slot, view.descriptor, None)),
-        (ty, _) => {
-            eprintln!("parsnip: descriptor update: the write does not fit a {ty:?} binding");
-            Err(vk::Result::ERROR_UNKNOWN)
-        }
+        (ty, _) => Err(does_not_fit(ty)),
     }
+}
+
+#[cold]
+fn does_not_fit(ty: vk::DescriptorType) -> vk::Result {
+    eprintln!("parsnip: descriptor update: the write does not fit a {ty:?} binding");
+    vk::Result::ERROR_UNKNOWN
 }
 
 #[cold]
@@ -175,6 +183,7 @@ fn wrong_type(binding: u32, is: vk::DescriptorType, written: vk::DescriptorType)
     vk::Result::ERROR_UNKNOWN
 }
 
+#[inline(always)]
 fn buffer_descriptor(
     chip: Chip,
     ty: vk::DescriptorType,
@@ -182,8 +191,7 @@ fn buffer_descriptor(
     range: u64,
 ) -> VkResult<Descriptor> {
     if !iova.is_multiple_of(MIN_BUFFER_OFFSET_ALIGNMENT) {
-        eprintln!("parsnip: descriptor update: buffer address {iova:#x} is not 64-byte aligned");
-        return Err(vk::Result::ERROR_UNKNOWN);
+        return Err(misaligned(iova));
     }
     match ty {
         vk::DescriptorType::UNIFORM_BUFFER | vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC => {
@@ -193,7 +201,14 @@ fn buffer_descriptor(
     }
 }
 
+#[cold]
+fn misaligned(iova: u64) -> vk::Result {
+    eprintln!("parsnip: descriptor update: buffer address {iova:#x} is not 64-byte aligned");
+    vk::Result::ERROR_UNKNOWN
+}
+
 /// The descriptor of dynamic buffer `b` moved by a bind's `offset`.
+#[inline]
 pub fn dynamic_descriptor(chip: Chip, b: &DynamicBuffer, offset: u64) -> VkResult<Descriptor> {
     buffer_descriptor(chip, b.ty, b.iova + offset, b.range)
 }
