@@ -530,7 +530,9 @@ impl Recording {
     /// vertex and instance where the shader reads them) for a draw of the
     /// bound pipeline, unless it holds them already; `None` for an
     /// indirect draw, whose bases are in memory. The const image is built
-    /// where it goes, in the stream.
+    /// where it goes, in the stream. Inline: most draws load nothing, and
+    /// only find that out here.
+    #[inline]
     fn emit_consts(&mut self, command: &str, bases: Option<(i32, u32)>) -> VkResult<()> {
         let pipeline = self
             .graphics
@@ -543,6 +545,24 @@ impl Recording {
         if self.graphics.consts_loaded == Some(key) {
             return Ok(());
         }
+        self.load_consts(command, bases, reads_bases, key)
+    }
+
+    /// [`Self::emit_consts`]'s loads, when the const files lack what the
+    /// draw needs (`key`: the bases they are loaded for).
+    #[inline(never)]
+    fn load_consts(
+        &mut self,
+        command: &str,
+        bases: Option<(i32, u32)>,
+        reads_bases: bool,
+        key: Option<(i32, u32)>,
+    ) -> VkResult<()> {
+        let pipeline = self
+            .graphics
+            .pipeline
+            .as_deref()
+            .expect("draw_state checked");
         if reads_bases && bases.is_none() {
             return fail(
                 command,
@@ -611,6 +631,25 @@ impl Recording {
         {
             return fail(command, "the pipeline is not of this subpass");
         }
+        let g = &self.graphics;
+        let changed = !self.pending.is_empty()
+            || g.framebuffer_dirty
+            || g.viewport_dirty
+            || g.vertex_buffers_dirty
+            || g.descriptors.is_dirty()
+            || g.pipeline_dirty
+            || g.dynamic.needs_emit(index_bits);
+        if changed {
+            self.emit_changed_state(command, index_bits)?;
+        }
+        // Every draw is a render pass's: a bin may skip it.
+        Ok(Primitive::in_pass(self.graphics.dynamic.values.topology))
+    }
+
+    /// Programs what [`Self::draw_state`] found changed, out of line: a
+    /// draw after a draw changes nothing.
+    #[inline(never)]
+    fn emit_changed_state(&mut self, command: &str, index_bits: u32) -> VkResult<()> {
         self.flush_pending()?;
         if self.graphics.framebuffer_dirty {
             self.emit_framebuffer()?;
@@ -664,8 +703,7 @@ impl Recording {
             let pipeline = self.graphics.pipeline.clone().expect("checked above");
             self.emit_dynamic(&pipeline, index_bits)?;
         }
-        // Every draw is a render pass's: a bin may skip it.
-        Ok(Primitive::in_pass(self.graphics.dynamic.values.topology))
+        Ok(())
     }
 }
 
