@@ -80,11 +80,12 @@ pub fn write_each<'a>(
                 }
             }
             w => {
-                let (slot, descriptor, dynamic) = encode(chip, b, element, &w)?;
-                dst.store(slot, &descriptor)?;
-                if let Some((index, buffer)) = dynamic {
-                    dst.store_dynamic(index, buffer);
-                }
+                let at = Element {
+                    ty: b.ty,
+                    slot: b.slot(element),
+                    dynamic_index: b.first_dynamic.unwrap_or(0) + element,
+                };
+                store_buffer(dst, chip, at, &w)?
             }
         }
         if i + 1 == count {
@@ -119,14 +120,28 @@ fn not_in_layout(binding: u32, element: u32) -> vk::Result {
     vk::Result::ERROR_UNKNOWN
 }
 
-/// A buffer write's slot and descriptor, and for a dynamic buffer its index
-/// and what it was written with.
-type Encoded = (u32, Descriptor, Option<(u32, DynamicBuffer)>);
+/// Where one element of a binding is written.
+#[derive(Clone, Copy)]
+struct Element {
+    ty: vk::DescriptorType,
+    slot: u32,
+    /// Its index among the layout's dynamic buffers, for one.
+    dynamic_index: u32,
+}
 
+/// Encodes a buffer or texel buffer write of element `at` and stores it in
+/// its slot (and, for a dynamic buffer, what it was written with): inlined
+/// into the write, so the descriptor goes from registers to the
+/// destination once.
 #[inline(always)]
-fn encode(chip: Chip, b: &SetBinding, element: u32, w: &DescriptorWrite<'_>) -> VkResult<Encoded> {
-    let slot = b.slot(element);
-    match (b.ty, w) {
+fn store_buffer(
+    dst: &mut impl DescriptorDestination,
+    chip: Chip,
+    at: Element,
+    w: &DescriptorWrite<'_>,
+) -> VkResult<()> {
+    let slot = at.slot;
+    match (at.ty, w) {
         (
             vk::DescriptorType::STORAGE_BUFFER | vk::DescriptorType::UNIFORM_BUFFER,
             DescriptorWrite::Buffer {
@@ -137,11 +152,11 @@ fn encode(chip: Chip, b: &SetBinding, element: u32, w: &DescriptorWrite<'_>) -> 
         ) => {
             let d = buffer_descriptor(
                 chip,
-                b.ty,
+                at.ty,
                 buffer.iova(*offset),
                 buffer.range(*offset, *range),
             )?;
-            Ok((slot, d, None))
+            dst.store(slot, &d)
         }
         (
             vk::DescriptorType::STORAGE_BUFFER_DYNAMIC | vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC,
@@ -152,21 +167,18 @@ fn encode(chip: Chip, b: &SetBinding, element: u32, w: &DescriptorWrite<'_>) -> 
             },
         ) => {
             let dynamic = DynamicBuffer {
-                ty: b.ty,
+                ty: at.ty,
                 iova: buffer.iova(*offset),
                 range: buffer.range(*offset, *range),
             };
-            let index = b.first_dynamic.unwrap_or(0) + element;
-            Ok((
-                slot,
-                dynamic_descriptor(chip, &dynamic, 0)?,
-                Some((index, dynamic)),
-            ))
+            dst.store(slot, &dynamic_descriptor(chip, &dynamic, 0)?)?;
+            dst.store_dynamic(at.dynamic_index, dynamic);
+            Ok(())
         }
         (
             vk::DescriptorType::STORAGE_TEXEL_BUFFER | vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
             DescriptorWrite::TexelBuffer(view),
-        ) => Ok((slot, view.descriptor, None)),
+        ) => dst.store(slot, &view.descriptor),
         (ty, _) => Err(does_not_fit(ty)),
     }
 }
