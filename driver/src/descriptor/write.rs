@@ -58,6 +58,7 @@ pub trait DescriptorDestination {
 /// binding each lands in) into consecutive array elements from `element`
 /// of `binding`, continuing into the following bindings as the spec
 /// describes ("consecutive binding updates").
+#[inline]
 pub fn write_each<'a>(
     dst: &mut impl DescriptorDestination,
     binding: u32,
