@@ -98,6 +98,7 @@ impl Buffer {
 
     /// The GPU address of byte `offset`; an unbound buffer is at 0, which
     /// faults if the GPU uses it (as it would on hardware).
+    #[inline]
     pub fn iova(&self, offset: u64) -> u64 {
         self.binding
             .get()
@@ -105,6 +106,7 @@ impl Buffer {
     }
 
     /// The size of a range that may be `VK_WHOLE_SIZE`.
+    #[inline]
     pub fn range(&self, offset: u64, range: u64) -> u64 {
         if range == vk::WHOLE_SIZE {
             self.size.saturating_sub(offset)

@@ -7,6 +7,8 @@
 //! the registry when dropped.
 
 use std::collections::HashMap;
+use std::ptr::NonNull;
+use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::{Arc, Weak};
 
 use parking_lot::Mutex;
@@ -29,8 +31,7 @@ pub enum BoKind {
     DriverData,
 }
 
-/// Dwords [`DeviceBo::write_dwords`] and [`DeviceBo::read_dwords`] stage on
-/// the stack at a time.
+/// Dwords [`DeviceBo::fill`] stages on the stack at a time.
 const STAGING_DWORDS: usize = 64;
 
 /// A BO of the device.
@@ -38,6 +39,10 @@ pub struct DeviceBo {
     bo: Bo,
     kind: BoKind,
     registry: Weak<BoRegistry>,
+    /// The CPU mapping's address once something asked for it (null
+    /// before): a write is then plain stores, with no call into the kernel
+    /// back end to find the mapping again.
+    mapping: AtomicPtr<u8>,
 }
 
 impl DeviceBo {
@@ -65,23 +70,53 @@ impl DeviceBo {
             .map_err(|e| crate::error::internal("BO write", e))
     }
 
-    /// Writes `dwords` (little-endian, as the GPU reads them) at `offset`,
-    /// straight into the CPU mapping: no allocation, no copy in between.
-    pub fn write_dwords(&self, offset: u64, dwords: &[u32]) -> VkResult<()> {
-        let len = dwords.len() as u64 * 4;
-        if offset.checked_add(len).is_none_or(|end| end > self.size()) {
-            return Err(crate::error::internal(
-                "BO write",
-                format!(
-                    "{len} bytes at {offset:#x} are outside the BO's {:#x}",
-                    self.size()
-                ),
-            ));
+    /// The start of the CPU mapping (kernel-if's `Bo::map`, asked once).
+    #[inline]
+    fn mapping(&self) -> VkResult<NonNull<u8>> {
+        match NonNull::new(self.mapping.load(Ordering::Acquire)) {
+            Some(p) => Ok(p),
+            None => self.map_first(),
         }
-        let base = self
+    }
+
+    #[cold]
+    fn map_first(&self) -> VkResult<NonNull<u8>> {
+        let p = self
             .bo
             .map()
             .map_err(|e| crate::error::internal("mapping a BO", e))?;
+        // A racing first use stores the same address: `Bo::map` returns
+        // one mapping for the BO's life.
+        self.mapping.store(p.as_ptr(), Ordering::Release);
+        Ok(p)
+    }
+
+    /// Checks that `len` bytes at `offset` lie inside the BO.
+    #[inline]
+    fn check_range(&self, what: &str, offset: u64, len: u64) -> VkResult<()> {
+        if offset.checked_add(len).is_none_or(|end| end > self.size()) {
+            return Err(self.out_of_range(what, offset, len));
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn out_of_range(&self, what: &str, offset: u64, len: u64) -> ash::vk::Result {
+        crate::error::internal(
+            what,
+            format!(
+                "{len} bytes at {offset:#x} are outside the BO's {:#x}",
+                self.size()
+            ),
+        )
+    }
+
+    /// Writes `dwords` (little-endian, as the GPU reads them) at `offset`,
+    /// straight into the CPU mapping: no allocation, no copy in between.
+    #[inline]
+    pub fn write_dwords(&self, offset: u64, dwords: &[u32]) -> VkResult<()> {
+        self.check_range("BO write", offset, dwords.len() as u64 * 4)?;
+        let base = self.mapping()?;
         // SAFETY: the range was checked to lie inside the mapping, which
         // stays valid while `self.bo` lives (kernel-if's `Bo::map`). Each
         // dword is a plain unaligned store through the raw pointer, keeping
@@ -96,17 +131,19 @@ impl DeviceBo {
         Ok(())
     }
 
-    /// Reads `out.len()` dwords from `offset`.
+    /// Reads `out.len()` dwords from `offset`, straight from the CPU
+    /// mapping.
+    #[inline]
     pub fn read_dwords(&self, offset: u64, out: &mut [u32]) -> VkResult<()> {
-        let mut at = offset;
-        for chunk in out.chunks_mut(STAGING_DWORDS) {
-            let mut bytes = [0u8; STAGING_DWORDS * 4];
-            let len = chunk.len() * 4;
-            self.read(at, &mut bytes[..len])?;
-            for (d, b) in chunk.iter_mut().zip(bytes.chunks_exact(4)) {
-                *d = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        self.check_range("BO read", offset, out.len() as u64 * 4)?;
+        let base = self.mapping()?;
+        // SAFETY: as in `write_dwords`: the range is inside the live
+        // mapping, read with plain unaligned loads through the raw pointer.
+        unsafe {
+            let src = base.as_ptr().add(offset as usize).cast::<u32>();
+            for (i, d) in out.iter_mut().enumerate() {
+                *d = u32::from_le(src.add(i).read_unaligned());
             }
-            at += len as u64;
         }
         Ok(())
     }
@@ -165,6 +202,7 @@ impl BoRegistry {
             bo,
             kind,
             registry: Arc::downgrade(self),
+            mapping: AtomicPtr::new(std::ptr::null_mut()),
         });
         self.live.lock().insert(handle, Arc::downgrade(&device_bo));
         Ok(device_bo)
@@ -189,15 +227,19 @@ mod tests {
     use parsnip_kernel_if::null::NullDevice;
     use parsnip_kernel_if::GpuFacts;
 
-    #[test]
-    fn bos_are_listed_while_they_live() {
-        let kernel = NullDevice::new(GpuFacts {
+    fn a660() -> NullDevice {
+        NullDevice::new(GpuFacts {
             gpu_id: 660,
             chip_id: 0x0606_0001,
             gmem_size: 0,
             gmem_base: 0,
         })
-        .unwrap();
+        .unwrap()
+    }
+
+    #[test]
+    fn bos_are_listed_while_they_live() {
+        let kernel = a660();
         let registry = BoRegistry::new();
         let a = registry
             .allocate(&kernel, &BoDesc::new(4096), BoKind::Memory)
@@ -217,5 +259,34 @@ mod tests {
         let mut back = [0u8; 4];
         b.read(8, &mut back).unwrap();
         assert_eq!(u32::from_le_bytes(back), 0x1234_5678);
+    }
+
+    #[test]
+    fn dwords_go_through_the_mapping_and_stay_inside_the_bo() {
+        let kernel = a660();
+        let registry = BoRegistry::new();
+        let bo = registry
+            .allocate(&kernel, &BoDesc::new(4096), BoKind::Descriptors)
+            .unwrap();
+        // Before and after the first mapping, and at an odd dword offset.
+        bo.write(0, &0xaabb_ccddu32.to_le_bytes()).unwrap();
+        bo.write_dwords(4092, &[7]).unwrap();
+        bo.write_dwords(4, &[1, 2, 3]).unwrap();
+        let mut bytes = [0u8; 16];
+        bo.read(0, &mut bytes).unwrap();
+        let words: Vec<u32> = bytes
+            .chunks_exact(4)
+            .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+            .collect();
+        assert_eq!(words, [0xaabb_ccdd, 1, 2, 3]);
+        let mut back = [0u32; 2];
+        bo.read_dwords(4088, &mut back).unwrap();
+        assert_eq!(back, [0, 7]);
+        // Past the end, or wrapping around, is refused and writes nothing.
+        assert!(bo.write_dwords(4092, &[1, 2]).is_err());
+        assert!(bo.write_dwords(u64::MAX - 3, &[1, 2]).is_err());
+        assert!(bo.read_dwords(4094, &mut back).is_err());
+        bo.read_dwords(4088, &mut back).unwrap();
+        assert_eq!(back, [0, 7]);
     }
 }

@@ -97,6 +97,7 @@ impl DeviceMemory {
         *self.mapped.lock() = None;
     }
 
+    #[inline]
     pub fn iova(&self) -> u64 {
         self.bo.iova()
     }

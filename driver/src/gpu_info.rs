@@ -72,6 +72,7 @@ impl GpuInfo {
     }
 
     /// The register-database generation.
+    #[inline]
     pub fn chip(&self) -> Chip {
         self.entry.chip
     }

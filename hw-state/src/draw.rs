@@ -120,6 +120,7 @@ impl Primitive {
 const AUTO_INDEX_SIZE: A4xxIndexSize = A4xxIndexSize(3);
 
 /// The draw initiator, the first dword of every draw packet.
+#[inline]
 fn initiator<S: PacketSink>(
     primitive: Primitive,
     source_select: PcDiSrcSel,

@@ -527,12 +527,22 @@ pub fn program_vertex_buffers<S: PacketSink>(
     buffers: &[VertexBuffer],
 ) -> Result<(), S::Error> {
     for (i, b) in buffers.iter().enumerate() {
-        let i = i as u32;
-        s.array_reg(&regs::VfdFetchBase(b.base), i)?;
-        s.array_reg(&regs::VfdFetchSize(b.size), i)?;
-        s.array_reg(&regs::VfdFetchStride(b.stride), i)?;
+        program_vertex_buffer(s, i as u32, b)?;
     }
     Ok(())
+}
+
+/// The vertex buffer of fetch slot `slot` alone (VFD_FETCH[slot]), for a
+/// bind that changed only some.
+#[inline]
+pub fn program_vertex_buffer<S: PacketSink>(
+    s: &mut S,
+    slot: u32,
+    b: &VertexBuffer,
+) -> Result<(), S::Error> {
+    s.array_reg(&regs::VfdFetchBase(b.base), slot)?;
+    s.array_reg(&regs::VfdFetchSize(b.size), slot)?;
+    s.array_reg(&regs::VfdFetchStride(b.stride), slot)
 }
 
 /// The vertex shader (SP_VS, HLSQ_VS).

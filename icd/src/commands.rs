@@ -18,7 +18,9 @@ use crate::guard;
 use crate::handles;
 
 /// Records `command` into `command_buffer`; a panic is reported and turns
-/// into the command buffer's error.
+/// into the command buffer's error. Inlined into each entry point, so that
+/// a command's arguments reach its recording in registers.
+#[inline(always)]
 pub(crate) fn record(
     entry: &'static str,
     command_buffer: vk::CommandBuffer,
@@ -39,6 +41,7 @@ pub(crate) fn record(
 
 /// Like `record`, for commands whose arguments must first be resolved
 /// (handles, arrays): a resolution error becomes the command's error.
+#[inline(always)]
 pub(crate) fn record_with<A>(
     entry: &'static str,
     command_buffer: vk::CommandBuffer,

@@ -170,6 +170,7 @@ impl CommandBuffer {
     /// Runs one recording command. The first error is kept for
     /// `vkEndCommandBuffer`; later commands are still recorded as far as
     /// they can be.
+    #[inline]
     pub fn record(&self, command: impl FnOnce(&mut Recording) -> VkResult<()>) {
         let mut rec = self.rec.lock();
         if rec.lifecycle != Lifecycle::Recording {
@@ -183,6 +184,7 @@ impl CommandBuffer {
 
     /// Runs the Vulkan command `name`, followed by its breadcrumb when
     /// breadcrumbs are on and it leaves one.
+    #[inline]
     pub fn record_command(
         &self,
         name: &'static str,

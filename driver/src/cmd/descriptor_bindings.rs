@@ -119,6 +119,7 @@ impl DescriptorBindings {
 impl Recording {
     /// The sets of `bind_point`: compute's or graphics'. Other bind points
     /// (ray tracing, subpass shading) have no pipelines here.
+    #[inline]
     pub fn descriptors_of(
         &mut self,
         bind_point: vk::PipelineBindPoint,
@@ -129,6 +130,7 @@ impl Recording {
 
     /// [`Recording::descriptors_of`], and the upload memory sets are
     /// copied to.
+    #[inline]
     pub fn descriptors_and_upload(
         &mut self,
         bind_point: vk::PipelineBindPoint,
@@ -137,10 +139,7 @@ impl Recording {
         let bindings = match bind_point {
             vk::PipelineBindPoint::COMPUTE => &mut self.compute.descriptors,
             vk::PipelineBindPoint::GRAPHICS => &mut self.graphics.descriptors,
-            other => {
-                eprintln!("parsnip: {command}: bind point {other:?} is not supported");
-                return Err(vk::Result::ERROR_FEATURE_NOT_PRESENT);
-            }
+            other => return Err(unsupported_bind_point(command, other)),
         };
         Ok((bindings, &mut self.upload))
     }
@@ -222,4 +221,10 @@ impl Recording {
 fn too_few_offsets(given: usize) -> vk::Result {
     eprintln!("parsnip: vkCmdBindDescriptorSets: {given} dynamic offsets do not match the sets' dynamic descriptors");
     vk::Result::ERROR_UNKNOWN
+}
+
+#[cold]
+fn unsupported_bind_point(command: &str, point: vk::PipelineBindPoint) -> vk::Result {
+    eprintln!("parsnip: {command}: bind point {point:?} is not supported");
+    vk::Result::ERROR_FEATURE_NOT_PRESENT
 }

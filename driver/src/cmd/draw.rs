@@ -20,7 +20,7 @@ use parsnip_hw_state::draw::{
     draw_offsets, IndexBuffer, IndirectCount, Primitive,
 };
 use parsnip_hw_state::graphics::{
-    program_framebuffer, program_vertex_buffers, program_viewport, ColorBuffer, DepthBuffer,
+    program_framebuffer, program_vertex_buffer, program_viewport, ColorBuffer, DepthBuffer,
     FlagBuffer, Framebuffer, GmemOffsets, VertexBuffer, Viewport,
 };
 use parsnip_registers::enums::{A4xxIndexSize, A6xxDepthFormat};
@@ -42,6 +42,16 @@ use crate::pipeline::graphics::{depth_format, GraphicsPipeline};
 /// Vertex buffer bindings (VFD_FETCH has 32 entries, a6xx.xml).
 pub const MAX_VERTEX_BUFFERS: usize = 32;
 
+/// Every vertex buffer slot, as a mask of one bit a slot.
+const ALL_VERTEX_BUFFERS: u32 = u32::MAX;
+
+/// The mask of slots `0..n`.
+fn first_slots(n: u32) -> u32 {
+    ALL_VERTEX_BUFFERS
+        .checked_shl(n)
+        .map_or(ALL_VERTEX_BUFFERS, |above| !above)
+}
+
 /// A bound vertex or index buffer: address and bytes from it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Bound {
@@ -61,7 +71,9 @@ pub struct GraphicsState {
     pub dynamic: DynamicRecording,
     /// What the stream no longer has programmed.
     pipeline_dirty: bool,
-    vertex_buffers_dirty: bool,
+    /// The vertex buffer slots to program again, a bit each: a bind that
+    /// changes one buffer programs that one.
+    vertex_buffers_dirty: u32,
     viewport_dirty: bool,
     /// The draw offsets (VFD_INDEX_OFFSET, VFD_INSTANCE_START_OFFSET) the
     /// stream has programmed, if known.
@@ -94,7 +106,7 @@ impl GraphicsState {
     /// After commands that may have programmed anything (a secondary's).
     pub fn invalidate(&mut self) {
         self.pipeline_dirty = true;
-        self.vertex_buffers_dirty = true;
+        self.vertex_buffers_dirty = ALL_VERTEX_BUFFERS;
         self.viewport_dirty = true;
         self.framebuffer_dirty = true;
         self.descriptors.invalidate();
@@ -184,7 +196,7 @@ fn depth_buffer(view: &ImageView, format: A6xxDepthFormat) -> DepthBuffer {
 /// group, the offsets and the draw.
 const FRAMEBUFFER_DWORDS: usize = 3 * (3 + 8 * 7 + 6);
 const VIEWPORT_DWORDS: usize = 3 * 10;
-const VERTEX_BUFFERS_DWORDS: usize = 3 * 3 * MAX_VERTEX_BUFFERS;
+const VERTEX_BUFFER_DWORDS: usize = 3 * 3;
 const DRAW_DWORDS: usize = 2 * 3 + 8;
 
 impl Recording {
@@ -236,7 +248,7 @@ impl Recording {
             g.viewport_dirty = true;
         }
         // The strides (unless dynamic) and the const layouts are the pipeline's.
-        g.vertex_buffers_dirty = true;
+        g.vertex_buffers_dirty = ALL_VERTEX_BUFFERS;
         g.consts_loaded = None;
         g.const_headers = None;
         g.pipeline_dirty = true;
@@ -284,13 +296,13 @@ impl Recording {
             let current = &mut self.graphics.dynamic.values.strides[slot];
             if *current != stride {
                 *current = stride;
-                self.graphics.vertex_buffers_dirty = true;
+                self.graphics.vertex_buffers_dirty |= 1 << slot;
             }
         }
         let entry = &mut self.graphics.vertex_buffers[slot];
         if *entry != Some(b) {
             *entry = Some(b);
-            self.graphics.vertex_buffers_dirty = true;
+            self.graphics.vertex_buffers_dirty |= 1 << slot;
         }
         Ok(())
     }
@@ -530,7 +542,9 @@ impl Recording {
     /// vertex and instance where the shader reads them) for a draw of the
     /// bound pipeline, unless it holds them already; `None` for an
     /// indirect draw, whose bases are in memory. The const image is built
-    /// where it goes, in the stream.
+    /// where it goes, in the stream. Inline: most draws load nothing, and
+    /// only find that out here.
+    #[inline]
     fn emit_consts(&mut self, command: &str, bases: Option<(i32, u32)>) -> VkResult<()> {
         let pipeline = self
             .graphics
@@ -543,6 +557,24 @@ impl Recording {
         if self.graphics.consts_loaded == Some(key) {
             return Ok(());
         }
+        self.load_consts(command, bases, reads_bases, key)
+    }
+
+    /// [`Self::emit_consts`]'s loads, when the const files lack what the
+    /// draw needs (`key`: the bases they are loaded for).
+    #[inline(never)]
+    fn load_consts(
+        &mut self,
+        command: &str,
+        bases: Option<(i32, u32)>,
+        reads_bases: bool,
+        key: Option<(i32, u32)>,
+    ) -> VkResult<()> {
+        let pipeline = self
+            .graphics
+            .pipeline
+            .as_deref()
+            .expect("draw_state checked");
         if reads_bases && bases.is_none() {
             return fail(
                 command,
@@ -611,6 +643,25 @@ impl Recording {
         {
             return fail(command, "the pipeline is not of this subpass");
         }
+        let g = &self.graphics;
+        let changed = !self.pending.is_empty()
+            || g.framebuffer_dirty
+            || g.viewport_dirty
+            || g.vertex_buffers_dirty != 0
+            || g.descriptors.is_dirty()
+            || g.pipeline_dirty
+            || g.dynamic.needs_emit(index_bits);
+        if changed {
+            self.emit_changed_state(command, index_bits)?;
+        }
+        // Every draw is a render pass's: a bin may skip it.
+        Ok(Primitive::in_pass(self.graphics.dynamic.values.topology))
+    }
+
+    /// Programs what [`Self::draw_state`] found changed, out of line: a
+    /// draw after a draw changes nothing.
+    #[inline(never)]
+    fn emit_changed_state(&mut self, command: &str, index_bits: u32) -> VkResult<()> {
         self.flush_pending()?;
         if self.graphics.framebuffer_dirty {
             self.emit_framebuffer()?;
@@ -624,24 +675,30 @@ impl Recording {
             self.cs.emit(VIEWPORT_DWORDS, |r| program_viewport(r, &v))?;
             self.graphics.viewport_dirty = false;
         }
-        if self.graphics.vertex_buffers_dirty {
+        if self.graphics.vertex_buffers_dirty != 0 {
             let g = &self.graphics;
             let pipeline = g.pipeline.as_deref().expect("checked above");
-            let mut buffers = [VertexBuffer::default(); MAX_VERTEX_BUFFERS];
-            let n = (pipeline.fetch_slots as usize).min(MAX_VERTEX_BUFFERS);
-            let strides = &g.dynamic.values.strides[..n];
-            for (slot, (out, &stride)) in buffers.iter_mut().zip(strides).enumerate() {
-                let b = g.vertex_buffers[slot].unwrap_or_default();
-                *out = VertexBuffer {
-                    base: b.iova,
-                    size: b.size.min(u64::from(u32::MAX)) as u32,
-                    stride,
-                };
-            }
-            self.cs.emit(VERTEX_BUFFERS_DWORDS, |r| {
-                program_vertex_buffers(r, &buffers[..n])
-            })?;
-            self.graphics.vertex_buffers_dirty = false;
+            // The pipeline's fetch slots: a slot past them is programmed
+            // when a pipeline that fetches it is bound (which marks all).
+            let n = pipeline.fetch_slots.min(MAX_VERTEX_BUFFERS as u32);
+            let slots = g.vertex_buffers_dirty & first_slots(n);
+            self.cs
+                .emit(VERTEX_BUFFER_DWORDS * slots.count_ones() as usize, |r| {
+                    let mut left = slots;
+                    while left != 0 {
+                        let slot = left.trailing_zeros();
+                        left &= left - 1;
+                        let b = g.vertex_buffers[slot as usize].unwrap_or_default();
+                        let buffer = VertexBuffer {
+                            base: b.iova,
+                            size: b.size.min(u64::from(u32::MAX)) as u32,
+                            stride: g.dynamic.values.strides[slot as usize],
+                        };
+                        program_vertex_buffer(r, slot, &buffer)?;
+                    }
+                    Ok(())
+                })?;
+            self.graphics.vertex_buffers_dirty = 0;
         }
         if self.graphics.descriptors.is_dirty() {
             let sets = &mut self.graphics.descriptors;
@@ -664,8 +721,7 @@ impl Recording {
             let pipeline = self.graphics.pipeline.clone().expect("checked above");
             self.emit_dynamic(&pipeline, index_bits)?;
         }
-        // Every draw is a render pass's: a bin may skip it.
-        Ok(Primitive::in_pass(self.graphics.dynamic.values.topology))
+        Ok(())
     }
 }
 
@@ -682,4 +738,18 @@ fn index_buffer(b: Bound, ty: vk::IndexType) -> (IndexBuffer, u32) {
         max: (b.size / bytes).min(u64::from(u32::MAX)) as u32,
     };
     (buffer, bytes as u32 * 8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_slot_mask_covers_exactly_the_pipelines_fetch_slots() {
+        assert_eq!(first_slots(0), 0);
+        assert_eq!(first_slots(1), 0b1);
+        assert_eq!(first_slots(3), 0b111);
+        assert_eq!(first_slots(31), u32::MAX >> 1);
+        assert_eq!(first_slots(MAX_VERTEX_BUFFERS as u32), u32::MAX);
+    }
 }

@@ -38,14 +38,17 @@ pub struct PushDestination<'a> {
 }
 
 impl DescriptorDestination for PushDestination<'_> {
+    #[inline]
     fn layout(&self) -> &DescriptorSetLayout {
         self.layout
     }
 
+    #[inline]
     fn chip(&self) -> Chip {
         self.chip
     }
 
+    #[inline]
     fn store(&mut self, slot: u32, dwords: &[u32]) -> VkResult<()> {
         let at = slot as usize * DESCRIPTOR_DWORDS;
         let room = self
@@ -56,6 +59,7 @@ impl DescriptorDestination for PushDestination<'_> {
         Ok(())
     }
 
+    #[inline]
     fn store_dynamic(&mut self, _index: u32, _buffer: DynamicBuffer) {
         // A push layout holds no dynamic buffers (set_layout refuses them),
         // so no write reaches here.
@@ -66,6 +70,7 @@ impl Recording {
     /// `vkCmdPushDescriptorSetKHR` and its template form: `write` applies
     /// the application's writes to set `set` of `layout`, which must be a
     /// push descriptor layout, and the result is bound for `bind_point`.
+    #[inline]
     pub fn push_descriptor_set(
         &mut self,
         bind_point: vk::PipelineBindPoint,

@@ -33,6 +33,7 @@ impl UploadBuffer {
 
     /// `dwords` dwords of fresh memory aligned to `align` bytes, to fill in
     /// place, and their GPU address.
+    #[inline]
     pub fn alloc(&mut self, dwords: usize, align: u64) -> VkResult<(u64, &mut [u32])> {
         let size = (dwords as u64 * 4).max(4);
         let start = self.used.next_multiple_of(align);
@@ -43,15 +44,7 @@ impl UploadBuffer {
         let offset = if fits {
             start
         } else {
-            let chunk = match self
-                .spare
-                .iter()
-                .position(|c| c.capacity() as u64 * 4 >= size)
-            {
-                Some(i) => self.spare.swap_remove(i),
-                None => Chunk::new(&self.device, dwords.max(CHUNK_DWORDS), BoKind::DriverData)?,
-            };
-            self.chunks.push(chunk);
+            self.add_chunk(dwords, size)?;
             0
         };
         self.used = offset + size;
@@ -62,6 +55,22 @@ impl UploadBuffer {
         let iova = chunk.iova() + offset;
         let at = (offset / 4) as usize;
         Ok((iova, &mut chunk.dwords_mut()[at..at + dwords]))
+    }
+
+    /// Makes a chunk of at least `size` bytes (`dwords` dwords) the one
+    /// allocations come from: a spare one, or a new one.
+    #[cold]
+    fn add_chunk(&mut self, dwords: usize, size: u64) -> VkResult<()> {
+        let chunk = match self
+            .spare
+            .iter()
+            .position(|c| c.capacity() as u64 * 4 >= size)
+        {
+            Some(i) => self.spare.swap_remove(i),
+            None => Chunk::new(&self.device, dwords.max(CHUNK_DWORDS), BoKind::DriverData)?,
+        };
+        self.chunks.push(chunk);
+        Ok(())
     }
 
     /// Copies `dwords` to fresh memory aligned to `align` bytes and returns

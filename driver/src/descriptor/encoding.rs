@@ -52,6 +52,10 @@ struct BufferTexture {
 /// fields are the same on both, the structs differ (a7xx adds MUTABLEEN).
 macro_rules! buffer_texture_fn {
     ($name:ident, $ty:ty) => {
+        // Inlined so that a caller's constant fields (a storage buffer's
+        // format, swap and swizzle) fold into constant bits, and their range
+        // checks away, leaving the stores of what varies.
+        #[inline(always)]
         fn $name(t: &BufferTexture) -> Result<Descriptor, FieldError> {
             <$ty>::default()
                 .tap(|d| {
@@ -83,6 +87,7 @@ impl<T> Tap for T {}
 buffer_texture_fn!(a6xx_buffer_texture, a6xx::TextureDescriptor);
 buffer_texture_fn!(a7xx_buffer_texture, a7xx::TextureDescriptor);
 
+#[inline(always)]
 fn buffer_texture_descriptor(chip: Chip, t: &BufferTexture) -> VkResult<Descriptor> {
     let raw = match chip {
         Chip::A6xx => a6xx_buffer_texture(t),
@@ -92,6 +97,7 @@ fn buffer_texture_descriptor(chip: Chip, t: &BufferTexture) -> VkResult<Descript
 }
 
 /// The descriptor of `range` bytes of storage buffer at `iova`.
+#[inline]
 pub fn storage_buffer(chip: Chip, iova: u64, range: u64) -> VkResult<Descriptor> {
     buffer_texture_descriptor(
         chip,
@@ -106,6 +112,7 @@ pub fn storage_buffer(chip: Chip, iova: u64, range: u64) -> VkResult<Descriptor>
 }
 
 /// The descriptor of `range` bytes of uniform buffer at `iova`.
+#[inline]
 pub fn uniform_buffer(iova: u64, range: u64) -> VkResult<Descriptor> {
     let ubo = UboDescriptor {
         base_lo: iova as u32,

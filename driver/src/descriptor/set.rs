@@ -61,6 +61,7 @@ impl DescriptorSet {
             .map_or(0, |bo| bo.iova() + self.offset)
     }
 
+    #[inline]
     fn write_slots(&self, slot: u32, dwords: &[u32]) -> VkResult<()> {
         match &self.pool.bo {
             Some(bo) if !dwords.is_empty() => bo.write_dwords(self.slot_offset(slot), dwords),
@@ -69,6 +70,7 @@ impl DescriptorSet {
     }
 
     /// Where descriptor slot `slot` is in the pool's BO.
+    #[inline]
     fn slot_offset(&self, slot: u32) -> u64 {
         self.offset + u64::from(slot) * DESCRIPTOR_SIZE
     }
@@ -212,18 +214,22 @@ impl Drop for DescriptorSet {
 pub struct SetMemory<'s>(pub &'s DescriptorSet);
 
 impl DescriptorDestination for SetMemory<'_> {
+    #[inline]
     fn layout(&self) -> &DescriptorSetLayout {
         &self.0.layout
     }
 
+    #[inline]
     fn chip(&self) -> parsnip_registers::Chip {
         self.0.pool.device.gpu.chip()
     }
 
+    #[inline]
     fn store(&mut self, slot: u32, dwords: &[u32]) -> VkResult<()> {
         self.0.write_slots(slot, dwords)
     }
 
+    #[inline]
     fn store_dynamic(&mut self, index: u32, buffer: DynamicBuffer) {
         if let Some(slot) = self.0.dynamic.lock().get_mut(index as usize) {
             *slot = Some(buffer);

@@ -49,6 +49,7 @@ impl SetBinding {
     }
 
     /// The first slot of array element `element`.
+    #[inline]
     pub fn slot(&self, element: u32) -> u32 {
         self.first_slot + element * slots_per_descriptor(self.ty)
     }
@@ -66,6 +67,7 @@ impl SetBinding {
 
 /// Slots one descriptor of `ty` takes: two for a combined image sampler
 /// (texture, then sampler), one for every other type.
+#[inline]
 pub fn slots_per_descriptor(ty: vk::DescriptorType) -> u32 {
     if ty == vk::DescriptorType::COMBINED_IMAGE_SAMPLER {
         2
@@ -294,8 +296,14 @@ impl DescriptorSetLayout {
         (layout, problem)
     }
 
+    #[inline]
     pub fn binding(&self, binding: u32) -> Option<&SetBinding> {
-        self.bindings.iter().find(|b| b.binding == binding)
+        // Bindings are sorted by number, so in a layout numbered densely
+        // from 0 (the usual one) binding n is entry n: look there first.
+        match self.bindings.get(binding as usize) {
+            Some(b) if b.binding == binding => Some(b),
+            _ => self.bindings.iter().find(|b| b.binding == binding),
+        }
     }
 
     /// Bytes a set of this layout takes.

@@ -58,6 +58,7 @@ pub trait DescriptorDestination {
 /// binding each lands in) into consecutive array elements from `element`
 /// of `binding`, continuing into the following bindings as the spec
 /// describes ("consecutive binding updates").
+#[inline]
 pub fn write_each<'a>(
     dst: &mut impl DescriptorDestination,
     binding: u32,
@@ -80,11 +81,12 @@ pub fn write_each<'a>(
                 }
             }
             w => {
-                let (slot, descriptor, dynamic) = encode(chip, b, element, &w)?;
-                dst.store(slot, &descriptor)?;
-                if let Some((index, buffer)) = dynamic {
-                    dst.store_dynamic(index, buffer);
-                }
+                let at = Element {
+                    ty: b.ty,
+                    slot: b.slot(element),
+                    dynamic_index: b.first_dynamic.unwrap_or(0) + element,
+                };
+                store_buffer(dst, chip, at, &w)?
             }
         }
         if i + 1 == count {
@@ -99,6 +101,7 @@ pub fn write_each<'a>(
 }
 
 /// The binding holding array element `element` of `binding`.
+#[inline]
 pub fn element_binding(
     layout: &DescriptorSetLayout,
     binding: u32,
@@ -107,21 +110,39 @@ pub fn element_binding(
     layout
         .binding(binding)
         .filter(|b| element < b.count)
-        .ok_or_else(|| {
-            eprintln!(
-                "parsnip: descriptor update: binding {binding} element {element} is not in the layout"
-            );
-            vk::Result::ERROR_UNKNOWN
-        })
+        .ok_or_else(|| not_in_layout(binding, element))
 }
 
-/// A buffer write's slot and descriptor, and for a dynamic buffer its index
-/// and what it was written with.
-type Encoded = (u32, Descriptor, Option<(u32, DynamicBuffer)>);
+#[cold]
+fn not_in_layout(binding: u32, element: u32) -> vk::Result {
+    eprintln!(
+        "parsnip: descriptor update: binding {binding} element {element} is not in the layout"
+    );
+    vk::Result::ERROR_UNKNOWN
+}
 
-fn encode(chip: Chip, b: &SetBinding, element: u32, w: &DescriptorWrite<'_>) -> VkResult<Encoded> {
-    let slot = b.slot(element);
-    match (b.ty, w) {
+/// Where one element of a binding is written.
+#[derive(Clone, Copy)]
+struct Element {
+    ty: vk::DescriptorType,
+    slot: u32,
+    /// Its index among the layout's dynamic buffers, for one.
+    dynamic_index: u32,
+}
+
+/// Encodes a buffer or texel buffer write of element `at` and stores it in
+/// its slot (and, for a dynamic buffer, what it was written with): inlined
+/// into the write, so the descriptor goes from registers to the
+/// destination once.
+#[inline(always)]
+fn store_buffer(
+    dst: &mut impl DescriptorDestination,
+    chip: Chip,
+    at: Element,
+    w: &DescriptorWrite<'_>,
+) -> VkResult<()> {
+    let slot = at.slot;
+    match (at.ty, w) {
         (
             vk::DescriptorType::STORAGE_BUFFER | vk::DescriptorType::UNIFORM_BUFFER,
             DescriptorWrite::Buffer {
@@ -132,11 +153,11 @@ fn encode(chip: Chip, b: &SetBinding, element: u32, w: &DescriptorWrite<'_>) -> 
         ) => {
             let d = buffer_descriptor(
                 chip,
-                b.ty,
+                at.ty,
                 buffer.iova(*offset),
                 buffer.range(*offset, *range),
             )?;
-            Ok((slot, d, None))
+            dst.store(slot, &d)
         }
         (
             vk::DescriptorType::STORAGE_BUFFER_DYNAMIC | vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC,
@@ -147,26 +168,26 @@ fn encode(chip: Chip, b: &SetBinding, element: u32, w: &DescriptorWrite<'_>) -> 
             },
         ) => {
             let dynamic = DynamicBuffer {
-                ty: b.ty,
+                ty: at.ty,
                 iova: buffer.iova(*offset),
                 range: buffer.range(*offset, *range),
             };
-            let index = b.first_dynamic.unwrap_or(0) + element;
-            Ok((
-                slot,
-                dynamic_descriptor(chip, &dynamic, 0)?,
-                Some((index, dynamic)),
-            ))
+            dst.store(slot, &dynamic_descriptor(chip, &dynamic, 0)?)?;
+            dst.store_dynamic(at.dynamic_index, dynamic);
+            Ok(())
         }
         (
             vk::DescriptorType::STORAGE_TEXEL_BUFFER | vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
             DescriptorWrite::TexelBuffer(view),
-        ) => Ok((slot, view.descriptor, None)),
-        (ty, _) => {
-            eprintln!("parsnip: descriptor update: the write does not fit a {ty:?} binding");
-            Err(vk::Result::ERROR_UNKNOWN)
-        }
+        ) => dst.store(slot, &view.descriptor),
+        (ty, _) => Err(does_not_fit(ty)),
     }
+}
+
+#[cold]
+fn does_not_fit(ty: vk::DescriptorType) -> vk::Result {
+    eprintln!("parsnip: descriptor update: the write does not fit a {ty:?} binding");
+    vk::Result::ERROR_UNKNOWN
 }
 
 #[cold]
@@ -175,6 +196,7 @@ fn wrong_type(binding: u32, is: vk::DescriptorType, written: vk::DescriptorType)
     vk::Result::ERROR_UNKNOWN
 }
 
+#[inline(always)]
 fn buffer_descriptor(
     chip: Chip,
     ty: vk::DescriptorType,
@@ -182,8 +204,7 @@ fn buffer_descriptor(
     range: u64,
 ) -> VkResult<Descriptor> {
     if !iova.is_multiple_of(MIN_BUFFER_OFFSET_ALIGNMENT) {
-        eprintln!("parsnip: descriptor update: buffer address {iova:#x} is not 64-byte aligned");
-        return Err(vk::Result::ERROR_UNKNOWN);
+        return Err(misaligned(iova));
     }
     match ty {
         vk::DescriptorType::UNIFORM_BUFFER | vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC => {
@@ -193,7 +214,14 @@ fn buffer_descriptor(
     }
 }
 
+#[cold]
+fn misaligned(iova: u64) -> vk::Result {
+    eprintln!("parsnip: descriptor update: buffer address {iova:#x} is not 64-byte aligned");
+    vk::Result::ERROR_UNKNOWN
+}
+
 /// The descriptor of dynamic buffer `b` moved by a bind's `offset`.
+#[inline]
 pub fn dynamic_descriptor(chip: Chip, b: &DynamicBuffer, offset: u64) -> VkResult<Descriptor> {
     buffer_descriptor(chip, b.ty, b.iova + offset, b.range)
 }
