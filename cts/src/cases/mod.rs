@@ -47,6 +47,7 @@ pub mod synchronization;
 pub mod timeline_semaphores;
 pub mod tooling_info;
 pub mod vulkan12;
+pub mod vulkan13;
 
 /// Every case, in a stable order.
 pub fn all() -> Vec<Case> {
@@ -96,6 +97,7 @@ pub fn all() -> Vec<Case> {
         tooling_info::CASES,
         maintenance4::CASES,
         private_data::CASES,
+        vulkan13::CASES,
     ]
     .concat()
 }
