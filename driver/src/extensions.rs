@@ -184,6 +184,18 @@ pub static DEVICE_EXTENSIONS: &[Extension] = &[
         name: ash::ext::tooling_info::NAME,
         spec_version: ash::ext::tooling_info::SPEC_VERSION,
     },
+    // FAIL_ON_PIPELINE_COMPILE_REQUIRED and EARLY_RETURN_ON_FAILURE
+    // (icd's pipeline_creation.rs, pipeline/compute.rs's OnCacheMiss); a
+    // cache created externally synchronized is locked all the same.
+    Extension {
+        name: ash::ext::pipeline_creation_cache_control::NAME,
+        spec_version: ash::ext::pipeline_creation_cache_control::SPEC_VERSION,
+    },
+    // Each pipeline's and stage's creation time and cache hit.
+    Extension {
+        name: ash::ext::pipeline_creation_feedback::NAME,
+        spec_version: ash::ext::pipeline_creation_feedback::SPEC_VERSION,
+    },
 ];
 
 /// Whether `name` is in `list`; an unknown name is the caller's

@@ -189,7 +189,9 @@ impl PhysicalDevice {
     /// cts's private_data.* cases). Maintenance4: requirements asked from a
     /// create info (the cts's maintenance4.device_requirements), LocalSizeId
     /// (the compiler's spirv/module.rs), pipeline layouts that objects made
-    /// from them hold on to.
+    /// from them hold on to. Pipeline creation cache control: a pipeline
+    /// the cache does not hold fails instead of compiling when asked (the
+    /// cts's pipeline_cache_control.* cases).
     pub fn extra_features(&self) -> ExtraFeatures {
         ExtraFeatures {
             draw_indirect_count: true,
@@ -213,6 +215,7 @@ impl PhysicalDevice {
             extended_dynamic_state2: true,
             private_data: true,
             maintenance4: true,
+            pipeline_creation_cache_control: true,
             ..Default::default()
         }
     }

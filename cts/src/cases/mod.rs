@@ -26,6 +26,7 @@ pub mod non_semantic;
 pub mod occlusion_queries;
 mod one_dispatch;
 pub mod pipeline_cache;
+pub mod pipeline_cache_control;
 pub mod pipelines;
 pub mod presentation;
 pub mod private_data;
@@ -98,6 +99,7 @@ pub fn all() -> Vec<Case> {
         maintenance4::CASES,
         private_data::CASES,
         vulkan13::CASES,
+        pipeline_cache_control::CASES,
     ]
     .concat()
 }
