@@ -191,6 +191,12 @@ pub static DEVICE_EXTENSIONS: &[Extension] = &[
         name: ash::ext::pipeline_creation_cache_control::NAME,
         spec_version: ash::ext::pipeline_creation_cache_control::SPEC_VERSION,
     },
+    // VkFormatProperties3 from the format table (formats.rs's
+    // format_properties3), with the storage-without-format bits.
+    Extension {
+        name: ash::khr::format_feature_flags2::NAME,
+        spec_version: ash::khr::format_feature_flags2::SPEC_VERSION,
+    },
     // Each pipeline's and stage's creation time and cache hit.
     Extension {
         name: ash::ext::pipeline_creation_feedback::NAME,

@@ -255,6 +255,11 @@ impl PhysicalDevice {
         formats::format_properties(format, true)
     }
 
+    /// The same as `VkFormatProperties3` (VK_KHR_format_feature_flags2).
+    pub fn format_properties3(&self, format: vk::Format) -> vk::FormatProperties3<'static> {
+        formats::format_properties3(format, true)
+    }
+
     /// `vkGetPhysicalDeviceImageFormatProperties` (see
     /// [`crate::image::format_properties`]).
     pub fn image_format_properties(

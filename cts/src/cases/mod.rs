@@ -15,6 +15,7 @@ pub mod draw_sizes;
 pub mod draws;
 pub mod draws_in_secondaries;
 pub mod dynamic_state;
+pub mod format_features2;
 pub mod graphics_descriptors;
 pub mod image_shaders;
 pub mod images;
@@ -100,6 +101,7 @@ pub fn all() -> Vec<Case> {
         private_data::CASES,
         vulkan13::CASES,
         pipeline_cache_control::CASES,
+        format_features2::CASES,
     ]
     .concat()
 }
