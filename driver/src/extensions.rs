@@ -197,6 +197,12 @@ pub static DEVICE_EXTENSIONS: &[Extension] = &[
         name: ash::khr::format_feature_flags2::NAME,
         spec_version: ash::khr::format_feature_flags2::SPEC_VERSION,
     },
+    // Texel buffer views at a multiple of their texel: the descriptor's
+    // STARTOFFSETTEXELS (descriptor/encoding.rs).
+    Extension {
+        name: ash::ext::texel_buffer_alignment::NAME,
+        spec_version: ash::ext::texel_buffer_alignment::SPEC_VERSION,
+    },
     // Each pipeline's and stage's creation time and cache hit.
     Extension {
         name: ash::ext::pipeline_creation_feedback::NAME,

@@ -66,6 +66,7 @@ extra_features! {
     shader_zero_initialize_workgroup_memory: "shaderZeroInitializeWorkgroupMemory",
     dynamic_rendering: "dynamicRendering",
     shader_integer_dot_product: "shaderIntegerDotProduct",
+    texel_buffer_alignment: "texelBufferAlignment",
     // The rest of VkPhysicalDeviceVulkan12Features.
     sampler_mirror_clamp_to_edge: "samplerMirrorClampToEdge",
     draw_indirect_count: "drawIndirectCount",

@@ -70,11 +70,12 @@ pub struct TexelBufferAlignment {
     pub single_texel: bool,
 }
 
-/// A view's descriptor holds its base address with the low six bits
-/// dropped.
+/// A view's descriptor holds a 64-byte aligned base address and the texels
+/// from there to the view's first (STARTOFFSETTEXELS), so an offset that
+/// is a multiple of the texel is enough, as Turnip reports.
 pub const TEXEL_BUFFER_ALIGNMENT: TexelBufferAlignment = TexelBufferAlignment {
     alignment_bytes: MIN_BUFFER_OFFSET_ALIGNMENT,
-    single_texel: false,
+    single_texel: true,
 };
 /// Valid bits of a timestamp, as Turnip reports for the CP's always-on
 /// counter.

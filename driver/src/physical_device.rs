@@ -191,7 +191,9 @@ impl PhysicalDevice {
     /// (the compiler's spirv/module.rs), pipeline layouts that objects made
     /// from them hold on to. Pipeline creation cache control: a pipeline
     /// the cache does not hold fails instead of compiling when asked (the
-    /// cts's pipeline_cache_control.* cases).
+    /// cts's pipeline_cache_control.* cases). Texel buffer views at any
+    /// multiple of their texel (descriptor/encoding.rs's texel_buffer, the
+    /// cts's texel_buffer_alignment.single_texel_offsets).
     pub fn extra_features(&self) -> ExtraFeatures {
         ExtraFeatures {
             draw_indirect_count: true,
@@ -216,6 +218,7 @@ impl PhysicalDevice {
             private_data: true,
             maintenance4: true,
             pipeline_creation_cache_control: true,
+            texel_buffer_alignment: true,
             ..Default::default()
         }
     }

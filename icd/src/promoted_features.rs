@@ -175,6 +175,7 @@ promoted! {
     ],
     vk::PhysicalDeviceDynamicRenderingFeatures<'_> => [dynamic_rendering],
     vk::PhysicalDeviceShaderIntegerDotProductFeatures<'_> => [shader_integer_dot_product],
+    vk::PhysicalDeviceTexelBufferAlignmentFeaturesEXT<'_> => [texel_buffer_alignment],
     vk::PhysicalDeviceVulkanMemoryModelFeatures<'_> => [
         vulkan_memory_model,
         vulkan_memory_model_device_scope,

@@ -46,6 +46,7 @@ pub mod stencil;
 mod step;
 pub mod subgroups;
 pub mod synchronization;
+pub mod texel_buffer_alignment;
 pub mod timeline_semaphores;
 pub mod tooling_info;
 pub mod vulkan12;
@@ -102,6 +103,7 @@ pub fn all() -> Vec<Case> {
         vulkan13::CASES,
         pipeline_cache_control::CASES,
         format_features2::CASES,
+        texel_buffer_alignment::CASES,
     ]
     .concat()
 }

@@ -96,6 +96,10 @@ pub struct Capabilities {
     /// `VkPipelineCreationFeedbackCreateInfo` may be chained (Vulkan 1.3 or
     /// VK_EXT_pipeline_creation_feedback, enabled when offered).
     pub pipeline_creation_feedback: bool,
+    /// Texel buffer views at the offsets VkPhysicalDeviceTexelBufferAlignment
+    /// Properties allows (Vulkan 1.3, or VK_EXT_texel_buffer_alignment
+    /// with its feature, enabled when offered).
+    pub texel_buffer_alignment: bool,
     /// The device extensions the harness enabled.
     pub enabled_extensions: Vec<String>,
 }
@@ -334,6 +338,9 @@ impl PartialHarness {
         let inline_ext = promoted13(ash::ext::inline_uniform_block::NAME);
         let image_robustness_ext = promoted13(ash::ext::image_robustness::NAME);
         let feedback_ext = promoted13(ash::ext::pipeline_creation_feedback::NAME);
+        // Core in 1.3, but the validation layer still wants the
+        // extension's feature enabled where it is offered.
+        let texel_alignment_ext = has(ash::ext::texel_buffer_alignment::NAME);
         let timeline_known = at_least(2) || timeline_ext;
         let sync2_known = at_least(3) || sync2_ext;
         let host_reset_known = at_least(2) || host_reset_ext;
@@ -355,7 +362,11 @@ impl PartialHarness {
         let mut cache_control = vk::PhysicalDevicePipelineCreationCacheControlFeatures::default();
         let mut inline = vk::PhysicalDeviceInlineUniformBlockFeatures::default();
         let mut image_robustness = vk::PhysicalDeviceImageRobustnessFeatures::default();
+        let mut texel_alignment = vk::PhysicalDeviceTexelBufferAlignmentFeaturesEXT::default();
         let mut query = vk::PhysicalDeviceFeatures2::default();
+        if texel_alignment_ext {
+            query = query.push_next(&mut texel_alignment);
+        }
         if cache_control_ext.0 {
             query = query.push_next(&mut cache_control);
         }
@@ -457,6 +468,8 @@ impl PartialHarness {
             inline_uniform_block: inline.inline_uniform_block == vk::TRUE,
             robust_image_access: image_robustness.robust_image_access == vk::TRUE,
             pipeline_creation_feedback: feedback_ext.0,
+            texel_buffer_alignment: texel_alignment.texel_buffer_alignment == vk::TRUE
+                || (at_least(3) && !texel_alignment_ext),
             enabled_extensions: Vec::new(),
         };
 
@@ -504,6 +517,9 @@ impl PartialHarness {
             vk::PhysicalDeviceInlineUniformBlockFeatures::default().inline_uniform_block(true);
         let mut enable_image_robustness =
             vk::PhysicalDeviceImageRobustnessFeatures::default().robust_image_access(true);
+        let mut enable_texel_alignment =
+            vk::PhysicalDeviceTexelBufferAlignmentFeaturesEXT::default()
+                .texel_buffer_alignment(true);
         let features = vk::PhysicalDeviceFeatures::default()
             .depth_bounds(caps.depth_bounds)
             .multi_draw_indirect(caps.multi_draw_indirect)
@@ -625,6 +641,10 @@ impl PartialHarness {
             if cache_control_ext.1 {
                 extensions.push(ash::ext::pipeline_creation_cache_control::NAME);
             }
+        }
+        if caps.texel_buffer_alignment && texel_alignment_ext {
+            device_info = device_info.push_next(&mut enable_texel_alignment);
+            extensions.push(ash::ext::texel_buffer_alignment::NAME);
         }
         if feedback_ext.1 {
             extensions.push(ash::ext::pipeline_creation_feedback::NAME);
