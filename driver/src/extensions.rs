@@ -203,6 +203,12 @@ pub static DEVICE_EXTENSIONS: &[Extension] = &[
         name: ash::ext::texel_buffer_alignment::NAME,
         spec_version: ash::ext::texel_buffer_alignment::SPEC_VERSION,
     },
+    // Uniform data in the set's own memory, read through a UBO descriptor
+    // in the set (descriptor/inline_block.rs).
+    Extension {
+        name: ash::ext::inline_uniform_block::NAME,
+        spec_version: ash::ext::inline_uniform_block::SPEC_VERSION,
+    },
     // Each pipeline's and stage's creation time and cache hit.
     Extension {
         name: ash::ext::pipeline_creation_feedback::NAME,

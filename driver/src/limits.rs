@@ -53,11 +53,12 @@ pub struct InlineUniformBlockLimits {
     pub max_total_size: u32,
 }
 
-/// Inline uniform blocks are not built: no block, no byte.
+/// What Turnip offers: blocks of up to 256 bytes, four per stage and set
+/// (descriptor/inline_block.rs keeps each in its set's memory).
 pub const INLINE_UNIFORM_BLOCKS: InlineUniformBlockLimits = InlineUniformBlockLimits {
-    max_block_size: 0,
-    max_blocks: 0,
-    max_total_size: 0,
+    max_block_size: 256,
+    max_blocks: 4,
+    max_total_size: 4 * 256,
 };
 
 /// How texel buffer views' offsets must be aligned

@@ -193,7 +193,9 @@ impl PhysicalDevice {
     /// the cache does not hold fails instead of compiling when asked (the
     /// cts's pipeline_cache_control.* cases). Texel buffer views at any
     /// multiple of their texel (descriptor/encoding.rs's texel_buffer, the
-    /// cts's texel_buffer_alignment.single_texel_offsets).
+    /// cts's texel_buffer_alignment.single_texel_offsets). Inline uniform
+    /// blocks, not updated after bind (descriptor/inline_block.rs, the
+    /// cts's inline_uniform_block.* cases).
     pub fn extra_features(&self) -> ExtraFeatures {
         ExtraFeatures {
             draw_indirect_count: true,
@@ -219,6 +221,7 @@ impl PhysicalDevice {
             maintenance4: true,
             pipeline_creation_cache_control: true,
             texel_buffer_alignment: true,
+            inline_uniform_block: true,
             ..Default::default()
         }
     }

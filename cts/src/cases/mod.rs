@@ -20,6 +20,7 @@ pub mod graphics_descriptors;
 pub mod image_shaders;
 pub mod images;
 pub mod indirect_dispatch;
+pub mod inline_uniform_block;
 pub mod maintenance4;
 pub mod memory;
 pub mod multisample;
@@ -104,6 +105,7 @@ pub fn all() -> Vec<Case> {
         pipeline_cache_control::CASES,
         format_features2::CASES,
         texel_buffer_alignment::CASES,
+        inline_uniform_block::CASES,
     ]
     .concat()
 }
