@@ -209,6 +209,14 @@ pub static DEVICE_EXTENSIONS: &[Extension] = &[
         name: ash::ext::inline_uniform_block::NAME,
         spec_version: ash::ext::inline_uniform_block::SPEC_VERSION,
     },
+    // Out-of-bounds image loads give zeros, stores and atomics write
+    // nothing: the texture unit and the SP bounds-check every image access
+    // against its descriptor (sim/src/sp/texture.rs, buffer_ops.rs), as
+    // Turnip relies on, exposing robustImageAccess with no shader lowering.
+    Extension {
+        name: ash::ext::image_robustness::NAME,
+        spec_version: ash::ext::image_robustness::SPEC_VERSION,
+    },
     // Each pipeline's and stage's creation time and cache hit.
     Extension {
         name: ash::ext::pipeline_creation_feedback::NAME,

@@ -222,6 +222,7 @@ impl PhysicalDevice {
             pipeline_creation_cache_control: true,
             texel_buffer_alignment: true,
             inline_uniform_block: true,
+            robust_image_access: true,
             ..Default::default()
         }
     }

@@ -17,6 +17,7 @@ pub mod draws_in_secondaries;
 pub mod dynamic_state;
 pub mod format_features2;
 pub mod graphics_descriptors;
+pub mod image_robustness;
 pub mod image_shaders;
 pub mod images;
 pub mod indirect_dispatch;
@@ -106,6 +107,7 @@ pub fn all() -> Vec<Case> {
         format_features2::CASES,
         texel_buffer_alignment::CASES,
         inline_uniform_block::CASES,
+        image_robustness::CASES,
     ]
     .concat()
 }
