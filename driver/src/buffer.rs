@@ -139,7 +139,10 @@ impl BufferView {
         };
         let range = buffer.range(offset, range);
         let elements = range / u64::from(hw.bytes);
-        if !offset.is_multiple_of(MIN_BUFFER_OFFSET_ALIGNMENT)
+        // A multiple of the texel is enough (VK_EXT_texel_buffer_alignment's
+        // single-texel alignment): the descriptor counts the texels from
+        // the 64-byte boundary below (descriptor/encoding.rs).
+        if !offset.is_multiple_of(u64::from(hw.bytes))
             || elements > u64::from(MAX_TEXEL_BUFFER_ELEMENTS)
             || offset + range > buffer.size
         {
@@ -212,6 +215,21 @@ mod tests {
         .unwrap();
         assert_eq!(view.range, 192);
         assert_eq!(view.descriptor[1] & 0x7fff, 48);
+        // One texel in: the same base, one texel skipped, one fewer seen.
+        let view = BufferView::new(
+            &device,
+            buffer.clone(),
+            vk::Format::R32_UINT,
+            68,
+            vk::WHOLE_SIZE,
+        )
+        .unwrap();
+        assert_eq!(view.descriptor[1] & 0x7fff, 47);
+        assert_eq!((view.descriptor[2] >> 16) & 0x3f, 1);
+        assert_eq!(
+            BufferView::new(&device, buffer.clone(), vk::Format::R32_UINT, 66, 4).err(),
+            Some(vk::Result::ERROR_UNKNOWN)
+        );
         assert_eq!(
             BufferView::new(&device, buffer, vk::Format::D16_UNORM, 0, 4).err(),
             Some(vk::Result::ERROR_FORMAT_NOT_SUPPORTED)

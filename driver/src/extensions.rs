@@ -184,6 +184,44 @@ pub static DEVICE_EXTENSIONS: &[Extension] = &[
         name: ash::ext::tooling_info::NAME,
         spec_version: ash::ext::tooling_info::SPEC_VERSION,
     },
+    // FAIL_ON_PIPELINE_COMPILE_REQUIRED and EARLY_RETURN_ON_FAILURE
+    // (icd's pipeline_creation.rs, pipeline/compute.rs's OnCacheMiss); a
+    // cache created externally synchronized is locked all the same.
+    Extension {
+        name: ash::ext::pipeline_creation_cache_control::NAME,
+        spec_version: ash::ext::pipeline_creation_cache_control::SPEC_VERSION,
+    },
+    // VkFormatProperties3 from the format table (formats.rs's
+    // format_properties3), with the storage-without-format bits.
+    Extension {
+        name: ash::khr::format_feature_flags2::NAME,
+        spec_version: ash::khr::format_feature_flags2::SPEC_VERSION,
+    },
+    // Texel buffer views at a multiple of their texel: the descriptor's
+    // STARTOFFSETTEXELS (descriptor/encoding.rs).
+    Extension {
+        name: ash::ext::texel_buffer_alignment::NAME,
+        spec_version: ash::ext::texel_buffer_alignment::SPEC_VERSION,
+    },
+    // Uniform data in the set's own memory, read through a UBO descriptor
+    // in the set (descriptor/inline_block.rs).
+    Extension {
+        name: ash::ext::inline_uniform_block::NAME,
+        spec_version: ash::ext::inline_uniform_block::SPEC_VERSION,
+    },
+    // Out-of-bounds image loads give zeros, stores and atomics write
+    // nothing: the texture unit and the SP bounds-check every image access
+    // against its descriptor (sim/src/sp/texture.rs, buffer_ops.rs), as
+    // Turnip relies on, exposing robustImageAccess with no shader lowering.
+    Extension {
+        name: ash::ext::image_robustness::NAME,
+        spec_version: ash::ext::image_robustness::SPEC_VERSION,
+    },
+    // Each pipeline's and stage's creation time and cache hit.
+    Extension {
+        name: ash::ext::pipeline_creation_feedback::NAME,
+        spec_version: ash::ext::pipeline_creation_feedback::SPEC_VERSION,
+    },
 ];
 
 /// Whether `name` is in `list`; an unknown name is the caller's

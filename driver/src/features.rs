@@ -52,6 +52,21 @@ extra_features! {
     extended_dynamic_state2_patch_control_points: "extendedDynamicState2PatchControlPoints",
     private_data: "privateData",
     maintenance4: "maintenance4",
+    // The rest of VkPhysicalDeviceVulkan13Features.
+    robust_image_access: "robustImageAccess",
+    inline_uniform_block: "inlineUniformBlock",
+    descriptor_binding_inline_uniform_block_update_after_bind:
+        "descriptorBindingInlineUniformBlockUpdateAfterBind",
+    pipeline_creation_cache_control: "pipelineCreationCacheControl",
+    shader_demote_to_helper_invocation: "shaderDemoteToHelperInvocation",
+    shader_terminate_invocation: "shaderTerminateInvocation",
+    subgroup_size_control: "subgroupSizeControl",
+    compute_full_subgroups: "computeFullSubgroups",
+    texture_compression_astc_hdr: "textureCompressionASTC_HDR",
+    shader_zero_initialize_workgroup_memory: "shaderZeroInitializeWorkgroupMemory",
+    dynamic_rendering: "dynamicRendering",
+    shader_integer_dot_product: "shaderIntegerDotProduct",
+    texel_buffer_alignment: "texelBufferAlignment",
     // The rest of VkPhysicalDeviceVulkan12Features.
     sampler_mirror_clamp_to_edge: "samplerMirrorClampToEdge",
     draw_indirect_count: "drawIndirectCount",

@@ -438,9 +438,80 @@ pub fn format_properties(format: vk::Format, texel_buffers: bool) -> vk::FormatP
     }
 }
 
+/// The features of [`format_properties`] as `VkFormatProperties3` holds
+/// them (VK_KHR_format_feature_flags2): the same bits, which the 64-bit
+/// flags give the same values, and those only the 64-bit flags can say.
+/// Storage images and storage texel buffers are read and written without a
+/// format in the shader (shaderStorageImageReadWithoutFormat and
+/// WriteWithoutFormat are offered: the compiler takes the format from the
+/// descriptor), so every format that has them has both _WITHOUT_FORMAT
+/// bits. SAMPLED_IMAGE_DEPTH_COMPARISON is never set: no depth format is
+/// sampled (`image_features`).
+pub fn format_properties3(
+    format: vk::Format,
+    texel_buffers: bool,
+) -> vk::FormatProperties3<'static> {
+    let p = format_properties(format, texel_buffers);
+    vk::FormatProperties3 {
+        linear_tiling_features: features2(p.linear_tiling_features),
+        optimal_tiling_features: features2(p.optimal_tiling_features),
+        buffer_features: features2(p.buffer_features),
+        ..Default::default()
+    }
+}
+
+/// `features` as 64-bit flags, with the _2-only bits they imply.
+pub fn features2(features: vk::FormatFeatureFlags) -> vk::FormatFeatureFlags2 {
+    use vk::FormatFeatureFlags as Ff;
+    use vk::FormatFeatureFlags2 as Ff2;
+    let mut out = Ff2::from_raw(u64::from(features.as_raw()));
+    if features.intersects(Ff::STORAGE_IMAGE | Ff::STORAGE_TEXEL_BUFFER) {
+        out |= Ff2::STORAGE_READ_WITHOUT_FORMAT | Ff2::STORAGE_WRITE_WITHOUT_FORMAT;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_64_bit_features_extend_the_32_bit_ones() {
+        for format in [
+            vk::Format::R8G8B8A8_UNORM,
+            vk::Format::R32_UINT,
+            vk::Format::D16_UNORM,
+            vk::Format::BC1_RGB_UNORM_BLOCK,
+        ] {
+            let p = format_properties(format, true);
+            let p3 = format_properties3(format, true);
+            for (old, new) in [
+                (p.linear_tiling_features, p3.linear_tiling_features),
+                (p.optimal_tiling_features, p3.optimal_tiling_features),
+                (p.buffer_features, p3.buffer_features),
+            ] {
+                // Bit 31 is STORAGE_READ_WITHOUT_FORMAT, only 64-bit.
+                assert_eq!(
+                    new.as_raw() & 0x7fff_ffff,
+                    u64::from(old.as_raw()),
+                    "{format:?}"
+                );
+                let storage = old.intersects(
+                    vk::FormatFeatureFlags::STORAGE_IMAGE
+                        | vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER,
+                );
+                assert_eq!(
+                    new.contains(vk::FormatFeatureFlags2::STORAGE_READ_WITHOUT_FORMAT),
+                    storage,
+                    "{format:?}"
+                );
+            }
+        }
+        let r32 = format_properties3(vk::Format::R32_UINT, true);
+        assert!(r32
+            .buffer_features
+            .contains(vk::FormatFeatureFlags2::STORAGE_WRITE_WITHOUT_FORMAT));
+    }
 
     /// The component widths a `FMT6_*` name spells, where it spells them.
     fn named_bits(hw: A6xxFormat) -> Option<u32> {

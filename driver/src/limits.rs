@@ -42,6 +42,42 @@ pub const DESCRIPTOR_SIZE: u64 = 64;
 /// Buffer offsets in descriptors and views must be multiples of this: the
 /// descriptors hold base addresses with their low bits dropped.
 pub const MIN_BUFFER_OFFSET_ALIGNMENT: u64 = 64;
+/// The limits of inline uniform blocks (VK_EXT_inline_uniform_block).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InlineUniformBlockLimits {
+    /// Bytes of one block.
+    pub max_block_size: u32,
+    /// Blocks per stage and per set.
+    pub max_blocks: u32,
+    /// Bytes of all the blocks of a pipeline layout.
+    pub max_total_size: u32,
+}
+
+/// What Turnip offers: blocks of up to 256 bytes, four per stage and set
+/// (descriptor/inline_block.rs keeps each in its set's memory).
+pub const INLINE_UNIFORM_BLOCKS: InlineUniformBlockLimits = InlineUniformBlockLimits {
+    max_block_size: 256,
+    max_blocks: 4,
+    max_total_size: 4 * 256,
+};
+
+/// How texel buffer views' offsets must be aligned
+/// (VK_EXT_texel_buffer_alignment), for uniform and storage texel buffers
+/// alike: they are the same descriptor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TexelBufferAlignment {
+    pub alignment_bytes: u64,
+    /// Whether an offset that is a multiple of the texel's size is enough.
+    pub single_texel: bool,
+}
+
+/// A view's descriptor holds a 64-byte aligned base address and the texels
+/// from there to the view's first (STARTOFFSETTEXELS), so an offset that
+/// is a multiple of the texel is enough, as Turnip reports.
+pub const TEXEL_BUFFER_ALIGNMENT: TexelBufferAlignment = TexelBufferAlignment {
+    alignment_bytes: MIN_BUFFER_OFFSET_ALIGNMENT,
+    single_texel: true,
+};
 /// Valid bits of a timestamp, as Turnip reports for the CP's always-on
 /// counter.
 pub const TIMESTAMP_VALID_BITS: u32 = 48;

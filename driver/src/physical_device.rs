@@ -189,7 +189,13 @@ impl PhysicalDevice {
     /// cts's private_data.* cases). Maintenance4: requirements asked from a
     /// create info (the cts's maintenance4.device_requirements), LocalSizeId
     /// (the compiler's spirv/module.rs), pipeline layouts that objects made
-    /// from them hold on to.
+    /// from them hold on to. Pipeline creation cache control: a pipeline
+    /// the cache does not hold fails instead of compiling when asked (the
+    /// cts's pipeline_cache_control.* cases). Texel buffer views at any
+    /// multiple of their texel (descriptor/encoding.rs's texel_buffer, the
+    /// cts's texel_buffer_alignment.single_texel_offsets). Inline uniform
+    /// blocks, not updated after bind (descriptor/inline_block.rs, the
+    /// cts's inline_uniform_block.* cases).
     pub fn extra_features(&self) -> ExtraFeatures {
         ExtraFeatures {
             draw_indirect_count: true,
@@ -213,6 +219,10 @@ impl PhysicalDevice {
             extended_dynamic_state2: true,
             private_data: true,
             maintenance4: true,
+            pipeline_creation_cache_control: true,
+            texel_buffer_alignment: true,
+            inline_uniform_block: true,
+            robust_image_access: true,
             ..Default::default()
         }
     }
@@ -250,6 +260,11 @@ impl PhysicalDevice {
 
     pub fn format_properties(&self, format: vk::Format) -> vk::FormatProperties {
         formats::format_properties(format, true)
+    }
+
+    /// The same as `VkFormatProperties3` (VK_KHR_format_feature_flags2).
+    pub fn format_properties3(&self, format: vk::Format) -> vk::FormatProperties3<'static> {
+        formats::format_properties3(format, true)
     }
 
     /// `vkGetPhysicalDeviceImageFormatProperties` (see

@@ -87,15 +87,23 @@ impl PipelineLayout {
                         DescriptorKind::CombinedImageSampler
                     }
                     vk::DescriptorType::INPUT_ATTACHMENT => DescriptorKind::InputAttachment,
+                    // The block's UBO descriptor is its first slot; its
+                    // count is bytes, the shader sees one buffer.
+                    crate::descriptor::inline_block::TYPE => DescriptorKind::UniformBuffer,
                     // Kinds of extensions a layout cannot hold.
                     _ => continue,
+                };
+                let count = if b.ty == crate::descriptor::inline_block::TYPE {
+                    1
+                } else {
+                    b.count
                 };
                 bindings.push(BindingLayout {
                     set: set as u32,
                     binding: b.binding,
                     kind,
                     first_descriptor: b.first_slot,
-                    count: b.count,
+                    count,
                 });
             }
         }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use ash::vk;
 use parking_lot::Mutex;
+use parsnip_driver::descriptor::inline_block;
 use parsnip_driver::descriptor::pool::DescriptorPool;
 use parsnip_driver::descriptor::set::{DescriptorSet, DescriptorWrite, SetMemory};
 use parsnip_driver::descriptor::set_layout::{BindingDesc, DescriptorSetLayout, LayoutUse};
@@ -111,7 +112,19 @@ pub unsafe extern "system" fn vkCreateDescriptorPool(
                     .iter()
                     .map(|s| (s.ty, s.descriptor_count))
                     .collect();
-            let pool = DescriptorPool::new(&device.device, info.max_sets, &sizes)?;
+            // SAFETY: the chain is valid.
+            let inline_blocks = unsafe {
+                ffi::find_in_chain::<vk::DescriptorPoolInlineUniformBlockCreateInfo<'_>>(
+                    info.p_next,
+                )
+            }
+            .map_or(0, |b| b.max_inline_uniform_block_bindings);
+            let pool = DescriptorPool::with_inline_blocks(
+                &device.device,
+                info.max_sets,
+                &sizes,
+                inline_blocks,
+            )?;
             let handle = handles::new_descriptor_pool(Arc::new(DescriptorPoolObject {
                 pool,
                 sets: Mutex::new(Vec::new()),
@@ -309,6 +322,33 @@ unsafe fn apply_write(
     }
 }
 
+/// An inline uniform block write: descriptorCount bytes at byte
+/// dstArrayElement, from the chained
+/// `VkWriteDescriptorSetInlineUniformBlock`.
+///
+/// # Safety
+/// `w`'s chain is valid; the chained structure's pData holds dataSize
+/// bytes.
+unsafe fn write_inline_block(
+    set: &DescriptorSet,
+    w: &vk::WriteDescriptorSet<'_>,
+) -> Result<(), vk::Result> {
+    // SAFETY: the caller's promise.
+    let Some(block) =
+        (unsafe { ffi::find_in_chain::<vk::WriteDescriptorSetInlineUniformBlock<'_>>(w.p_next) })
+    else {
+        eprintln!(
+            "parsnip: vkUpdateDescriptorSets: an inline uniform block write without its \
+             VkWriteDescriptorSetInlineUniformBlock"
+        );
+        return Err(vk::Result::ERROR_UNKNOWN);
+    };
+    let len = block.data_size.min(w.descriptor_count) as usize;
+    // SAFETY: pData holds dataSize bytes.
+    let bytes = unsafe { ffi::bytes(block.p_data, len) };
+    set.write_inline(w.dst_binding, w.dst_array_element, bytes)
+}
+
 /// Applies `template` to `dst`, reading each element's info from `data`.
 ///
 /// # Safety
@@ -319,7 +359,11 @@ unsafe fn apply_template(
     template: &DescriptorUpdateTemplate,
     data: *const c_void,
 ) -> Result<(), vk::Result> {
-    for e in &template.entries {
+    for e in template
+        .entries
+        .iter()
+        .filter(|e| e.ty != inline_block::TYPE)
+    {
         write::write_each(dst, e.binding, e.element, e.ty, e.count as usize, |i, b| {
             // SAFETY: the template says where each element's info is in
             // data, which the application laid out accordingly.
@@ -353,6 +397,11 @@ pub unsafe extern "system" fn vkUpdateDescriptorSets(
         for w in unsafe { ffi::slice(p_writes, write_count) } {
             // SAFETY: a handle the application passed; valid usage keeps it live for the call.
             let set = unsafe { handles::descriptor_set(w.dst_set) }?;
+            if w.descriptor_type == inline_block::TYPE {
+                // SAFETY: the chain is valid and holds the block's bytes.
+                unsafe { write_inline_block(set, w) }?;
+                continue;
+            }
             // SAFETY: the application's structure and the objects it names.
             unsafe { apply_write(&mut SetMemory(set), w) }?;
         }
@@ -463,6 +512,17 @@ pub unsafe extern "system" fn vkUpdateDescriptorSetWithTemplate(
                  no set"
             );
             return Err(vk::Result::ERROR_UNKNOWN);
+        }
+        for e in template
+            .entries
+            .iter()
+            .filter(|e| e.ty == inline_block::TYPE)
+        {
+            // SAFETY: an inline block's entry holds its descriptorCount
+            // bytes at its offset in pData (valid usage).
+            let bytes =
+                unsafe { ffi::bytes(p_data.cast::<u8>().add(e.offset).cast(), e.count as usize) };
+            set.write_inline(e.binding, e.element, bytes)?;
         }
         // SAFETY: pData is laid out as the template says (valid usage).
         unsafe { apply_template(&mut SetMemory(set), template, p_data) }

@@ -25,6 +25,7 @@ use crate::ffi;
 use crate::guard;
 use crate::handles;
 use crate::pipeline::specialization;
+use crate::pipeline_creation::{self, Feedback, Made};
 use crate::render_pass::RENDER_PASSES;
 
 /// Marks `command_buffer` failed by `entry`, which is not built yet.
@@ -194,7 +195,7 @@ pub unsafe extern "system" fn vkCreateGraphicsPipelines(
     _p_allocator: *const vk::AllocationCallbacks<'_>,
     p_pipelines: *mut vk::Pipeline,
 ) -> vk::Result {
-    guard::success(
+    guard::result(
         "vkCreateGraphicsPipelines",
         vk::Result::ERROR_OUT_OF_HOST_MEMORY,
         || {
@@ -202,20 +203,35 @@ pub unsafe extern "system" fn vkCreateGraphicsPipelines(
             let device = unsafe { handles::device(device) }?;
             // SAFETY: pCreateInfos holds createInfoCount structures.
             let infos = unsafe { ffi::slice(p_infos, count) };
-            let mut first_error = None;
-            for (i, info) in infos.iter().enumerate() {
+            let make = |info: &vk::GraphicsPipelineCreateInfo<'_>| {
+                // Graphics shaders are not kept in pipeline caches: every
+                // graphics pipeline is compiled.
+                if pipeline_creation::must_not_compile(info) {
+                    return Err(vk::Result::PIPELINE_COMPILE_REQUIRED);
+                }
                 // SAFETY: the application's structure and handles.
-                let handle = match unsafe { create(&device.device, info) } {
-                    Ok(p) => handles::new_pipeline(Arc::new(AnyPipeline::Graphics(p))),
-                    Err(e) => {
-                        first_error.get_or_insert(e);
-                        vk::Pipeline::null()
-                    }
-                };
-                // SAFETY: pPipelines holds createInfoCount handles.
-                unsafe { ffi::write(p_pipelines.add(i), handle) }?;
-            }
-            first_error.map_or(Ok(()), Err)
+                let p = unsafe { create(&device.device, info) }?;
+                // SAFETY: pStages holds stageCount stages (create read them).
+                let stages = unsafe { ffi::slice(info.p_stages, info.stage_count) }
+                    .iter()
+                    .map(|s| Feedback {
+                        cache_hit: false,
+                        duration: if s.stage == vk::ShaderStageFlags::VERTEX {
+                            p.compile_times.vertex
+                        } else {
+                            p.compile_times.fragment
+                        },
+                    })
+                    .collect();
+                Ok(Made {
+                    pipeline: handles::new_pipeline(Arc::new(AnyPipeline::Graphics(p))),
+                    cache_hit: false,
+                    stages,
+                })
+            };
+            // SAFETY: pPipelines holds createInfoCount handles; the infos'
+            // chains are valid.
+            unsafe { pipeline_creation::create_batch(infos, p_pipelines, make) }
         },
     )
 }

@@ -212,6 +212,17 @@ pub unsafe fn drm_modifier_properties(
                 drm_format_modifier_tiling_features: features,
             })
             .collect();
+    // The same with 64-bit features (VK_KHR_format_feature_flags2).
+    let offered2: Vec<vk::DrmFormatModifierProperties2EXT> = offered
+        .iter()
+        .map(|m| vk::DrmFormatModifierProperties2EXT {
+            drm_format_modifier: m.drm_format_modifier,
+            drm_format_modifier_plane_count: m.drm_format_modifier_plane_count,
+            drm_format_modifier_tiling_features: parsnip_driver::formats::features2(
+                m.drm_format_modifier_tiling_features,
+            ),
+        })
+        .collect();
     // SAFETY: the caller's promise.
     unsafe {
         ffi::walk_out_chain(p_next, |ty, ptr| {
@@ -221,6 +232,14 @@ pub unsafe fn drm_modifier_properties(
                         &mut list.drm_format_modifier_count,
                         list.p_drm_format_modifier_properties,
                         &offered,
+                    );
+                });
+            } else if ty == vk::StructureType::DRM_FORMAT_MODIFIER_PROPERTIES_LIST_2_EXT {
+                ffi::fill_out::<vk::DrmFormatModifierPropertiesList2EXT<'_>>(ptr, |list| {
+                    let _ = ffi::fill(
+                        &mut list.drm_format_modifier_count,
+                        list.p_drm_format_modifier_properties,
+                        &offered2,
                     );
                 });
             }

@@ -40,6 +40,7 @@ pub mod manifest;
 pub mod objects;
 pub mod physical_device;
 pub mod pipeline;
+pub mod pipeline_creation;
 pub mod private_data;
 pub mod proc_addr;
 pub mod promoted_features;

@@ -315,6 +315,20 @@ pub unsafe extern "system" fn vkGetPhysicalDeviceFormatProperties2(
         // SAFETY: the output structure is valid.
         let out = unsafe { p.as_mut() }.ok_or(vk::Result::ERROR_UNKNOWN)?;
         out.format_properties = pd.format_properties(format);
+        let flags2 = pd.format_properties3(format);
+        // SAFETY: the output chain is valid; each structure is filled as
+        // its sType says.
+        unsafe {
+            ffi::walk_out_chain(out.p_next, |ty, ptr| {
+                if ty == vk::StructureType::FORMAT_PROPERTIES_3 {
+                    ffi::fill_out::<vk::FormatProperties3<'_>>(ptr, |s| {
+                        s.linear_tiling_features = flags2.linear_tiling_features;
+                        s.optimal_tiling_features = flags2.optimal_tiling_features;
+                        s.buffer_features = flags2.buffer_features;
+                    })
+                }
+            })
+        };
         // SAFETY: the output chain is valid.
         unsafe { crate::image::drm_modifier_properties(pd, format, out.p_next) };
         Ok(())

@@ -2,11 +2,12 @@
 //! VK_KHR_pipeline_executable_properties entry points.
 
 use std::ffi::c_void;
+use std::time::Instant;
 
 use ash::vk;
 use parsnip_driver::pipeline::cache::PipelineCache;
 use parsnip_driver::pipeline::compile::SpecConstant;
-use parsnip_driver::pipeline::compute::{ComputePipeline, ComputePipelineDesc};
+use parsnip_driver::pipeline::compute::{ComputePipeline, ComputePipelineDesc, OnCacheMiss};
 use parsnip_driver::pipeline::AnyPipeline;
 use parsnip_driver::pipeline_layout::{PipelineLayout, PushConstantRange};
 use parsnip_driver::shader_module::ShaderModule;
@@ -14,6 +15,7 @@ use parsnip_driver::shader_module::ShaderModule;
 use crate::ffi;
 use crate::guard;
 use crate::handles;
+use crate::pipeline_creation::{self, Feedback, Made};
 
 pub unsafe extern "system" fn vkCreatePipelineLayout(
     _device: vk::Device,
@@ -224,50 +226,53 @@ pub unsafe extern "system" fn vkCreateComputePipelines(
     _p_allocator: *const vk::AllocationCallbacks<'_>,
     p_pipelines: *mut vk::Pipeline,
 ) -> vk::Result {
-    guard::success(
+    guard::result(
         "vkCreateComputePipelines",
         vk::Result::ERROR_OUT_OF_HOST_MEMORY,
         || {
             // SAFETY: a handle the application passed; valid usage keeps it live for the call.
             let device = unsafe { handles::device(device) }?;
-            // SAFETY: a handle the application passed; valid usage keeps it live for the call.
             let cache =
                 // SAFETY: a handle the application passed; valid usage keeps it live for the call.
                 unsafe { handles::PIPELINE_CACHES.get_optional(vk::Handle::as_raw(cache)) }?;
-            // SAFETY: pCreateInfos holds createInfoCount structures, and
-            // pPipelines as many handles.
+            // SAFETY: pCreateInfos holds createInfoCount structures.
             let infos = unsafe { ffi::slice(p_infos, count) };
-            let mut first_error = None;
-            for (i, info) in infos.iter().enumerate() {
-                let made = (|| {
-                    // SAFETY: a handle the application passed; valid usage keeps it live for the call.
-                    let module = unsafe { handles::shader_module(info.stage.module) }?;
-                    // SAFETY: a handle the application passed; valid usage keeps it live for the call.
-                    let layout = unsafe { handles::pipeline_layout(info.layout) }?;
-                    // SAFETY: pName is a valid string.
-                    let entry = unsafe { ffi::cstr(info.stage.p_name) }
-                        .and_then(|s| s.to_str().ok())
-                        .unwrap_or("main");
-                    let desc = ComputePipelineDesc {
-                        module,
-                        entry_point: entry,
-                        // SAFETY: pSpecializationInfo is null or valid.
-                        specialization: unsafe { specialization(info.stage.p_specialization_info) },
-                        layout: layout.clone(),
-                    };
-                    ComputePipeline::new(&device.device, &desc, cache.map(|c| &**c))
-                })();
-                let handle = match made {
-                    Ok(p) => handles::new_pipeline(std::sync::Arc::new(AnyPipeline::Compute(p))),
-                    Err(e) => {
-                        first_error.get_or_insert(e);
-                        vk::Pipeline::null()
-                    }
+            let make = |info: &vk::ComputePipelineCreateInfo<'_>| {
+                // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                let module = unsafe { handles::shader_module(info.stage.module) }?;
+                // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+                let layout = unsafe { handles::pipeline_layout(info.layout) }?;
+                // SAFETY: pName is a valid string.
+                let entry = unsafe { ffi::cstr(info.stage.p_name) }
+                    .and_then(|s| s.to_str().ok())
+                    .unwrap_or("main");
+                let desc = ComputePipelineDesc {
+                    module,
+                    entry_point: entry,
+                    // SAFETY: pSpecializationInfo is null or valid.
+                    specialization: unsafe { specialization(info.stage.p_specialization_info) },
+                    layout: layout.clone(),
                 };
-                // SAFETY: pPipelines holds createInfoCount handles.
-                unsafe { p_pipelines.add(i).write(handle) };
-            }
-            first_error.map_or(Ok(()), Err)
+                let miss = if pipeline_creation::must_not_compile(info) {
+                    OnCacheMiss::Refuse
+                } else {
+                    OnCacheMiss::Compile
+                };
+                let started = Instant::now();
+                let p = ComputePipeline::create(&device.device, &desc, cache.map(|c| &**c), miss)?;
+                let stage = Feedback {
+                    cache_hit: p.cache_hit,
+                    duration: started.elapsed(),
+                };
+                Ok(Made {
+                    cache_hit: p.cache_hit,
+                    pipeline: handles::new_pipeline(std::sync::Arc::new(AnyPipeline::Compute(p))),
+                    stages: vec![stage],
+                })
+            };
+            // SAFETY: pPipelines holds createInfoCount handles; the infos'
+            // chains are valid.
+            unsafe { pipeline_creation::create_batch(infos, p_pipelines, make) }
         },
     )
 }

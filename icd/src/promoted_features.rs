@@ -1,5 +1,5 @@
-//! The Vulkan 1.2 feature structure and the structures of the extensions
-//! Vulkan 1.2 promoted that the older code does not handle: filled from
+//! The Vulkan 1.2 and 1.3 feature structures and the structures of the
+//! extensions they promoted that the older code does not handle: filled from
 //! the device's [`ExtraFeatures`] in `vkGetPhysicalDeviceFeatures2`, and
 //! read into them from a `VkDeviceCreateInfo` chain, so that every member
 //! is reported and checked under one name whichever structure carries it.
@@ -138,9 +138,81 @@ promoted! {
     vk::PhysicalDeviceSeparateDepthStencilLayoutsFeatures<'_> => [separate_depth_stencil_layouts],
     vk::PhysicalDevicePrivateDataFeatures<'_> => [private_data],
     vk::PhysicalDeviceMaintenance4Features<'_> => [maintenance4],
+    vk::PhysicalDeviceVulkan13Features<'_> => [
+        robust_image_access,
+        inline_uniform_block,
+        descriptor_binding_inline_uniform_block_update_after_bind,
+        pipeline_creation_cache_control,
+        private_data,
+        shader_demote_to_helper_invocation,
+        shader_terminate_invocation,
+        subgroup_size_control,
+        compute_full_subgroups,
+        synchronization2,
+        texture_compression_astc_hdr,
+        shader_zero_initialize_workgroup_memory,
+        dynamic_rendering,
+        shader_integer_dot_product,
+        maintenance4,
+    ],
+    vk::PhysicalDeviceImageRobustnessFeatures<'_> => [robust_image_access],
+    vk::PhysicalDeviceInlineUniformBlockFeatures<'_> => [
+        inline_uniform_block,
+        descriptor_binding_inline_uniform_block_update_after_bind,
+    ],
+    vk::PhysicalDevicePipelineCreationCacheControlFeatures<'_> => [pipeline_creation_cache_control],
+    vk::PhysicalDeviceShaderDemoteToHelperInvocationFeatures<'_> => [
+        shader_demote_to_helper_invocation,
+    ],
+    vk::PhysicalDeviceShaderTerminateInvocationFeatures<'_> => [shader_terminate_invocation],
+    vk::PhysicalDeviceSubgroupSizeControlFeatures<'_> => [
+        subgroup_size_control,
+        compute_full_subgroups,
+    ],
+    vk::PhysicalDeviceTextureCompressionASTCHDRFeatures<'_> => [texture_compression_astc_hdr],
+    vk::PhysicalDeviceZeroInitializeWorkgroupMemoryFeatures<'_> => [
+        shader_zero_initialize_workgroup_memory,
+    ],
+    vk::PhysicalDeviceDynamicRenderingFeatures<'_> => [dynamic_rendering],
+    vk::PhysicalDeviceShaderIntegerDotProductFeatures<'_> => [shader_integer_dot_product],
+    vk::PhysicalDeviceTexelBufferAlignmentFeaturesEXT<'_> => [texel_buffer_alignment],
     vk::PhysicalDeviceVulkanMemoryModelFeatures<'_> => [
         vulkan_memory_model,
         vulkan_memory_model_device_scope,
         vulkan_memory_model_availability_visibility_chains,
     ],
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_vulkan13_structure_is_read_and_filled_member_by_member() {
+        let mut asked = vk::PhysicalDeviceVulkan13Features::default()
+            .robust_image_access(true)
+            .maintenance4(true);
+        let mut x = ExtraFeatures::default();
+        let ptr: *mut c_void = (&mut asked as *mut vk::PhysicalDeviceVulkan13Features<'_>).cast();
+        // SAFETY: `ptr` is the structure its type names.
+        assert!(unsafe { enable(asked.s_type, ptr, &mut x) });
+        assert!(x.robust_image_access && x.maintenance4 && !x.dynamic_rendering);
+        let offered = ExtraFeatures {
+            maintenance4: true,
+            ..Default::default()
+        };
+        assert_eq!(x.missing_from(&offered), Some("robustImageAccess"));
+        let mut out = vk::PhysicalDeviceVulkan13Features::default().dynamic_rendering(true);
+        let ptr: *mut c_void = (&mut out as *mut vk::PhysicalDeviceVulkan13Features<'_>).cast();
+        // SAFETY: as above.
+        assert!(unsafe { fill(out.s_type, ptr, &offered) });
+        assert_eq!(
+            (
+                out.maintenance4,
+                out.dynamic_rendering,
+                out.robust_image_access
+            ),
+            (vk::TRUE, vk::FALSE, vk::FALSE)
+        );
+    }
 }

@@ -1,15 +1,17 @@
-//! The Vulkan 1.2 properties structure and the property structures of the
-//! extensions Vulkan 1.2 promoted (driver properties, float controls'
-//! values, descriptor indexing limits, depth/stencil resolve, min/max
-//! filtering), each from one source so that the 1.2 structure and the
-//! extension ones agree.
+//! The Vulkan 1.2 and 1.3 properties structures and the property
+//! structures of the extensions they promoted (driver properties, float
+//! controls' values, descriptor indexing limits, depth/stencil resolve,
+//! min/max filtering; subgroup sizes, inline uniform blocks, texel buffer
+//! alignment, integer dot products), each from one source so that the core
+//! structures and the extension ones agree.
 
 use std::ffi::c_void;
 
 use ash::vk;
 use ash::vk::TaggedStructure;
 use parsnip_driver::limits::{
-    MAX_DESCRIPTORS_PER_SET, MAX_DYNAMIC_STORAGE_BUFFERS, MAX_DYNAMIC_UNIFORM_BUFFERS,
+    INLINE_UNIFORM_BLOCKS, MAX_DESCRIPTORS_PER_SET, MAX_DYNAMIC_STORAGE_BUFFERS,
+    MAX_DYNAMIC_UNIFORM_BUFFERS, TEXEL_BUFFER_ALIGNMENT,
 };
 use parsnip_driver::physical_device::PhysicalDevice;
 
@@ -101,6 +103,82 @@ fn driver(p: &mut vk::PhysicalDeviceDriverProperties<'_>) {
     p.conformance_version = vk::ConformanceVersion::default();
 }
 
+/// Subgroup sizes: one. The compiler gives every shader the GPU's wave
+/// size, and VK_EXT_subgroup_size_control (which would let a pipeline ask
+/// for the double one) is not offered, so no stage takes a required size.
+fn subgroup_size_control(
+    pd: &PhysicalDevice,
+) -> vk::PhysicalDeviceSubgroupSizeControlProperties<'static> {
+    let (size, _, _) = pd.subgroup_properties();
+    let invocations = pd.properties().limits.max_compute_work_group_invocations;
+    vk::PhysicalDeviceSubgroupSizeControlProperties {
+        min_subgroup_size: size,
+        max_subgroup_size: size,
+        max_compute_workgroup_subgroups: invocations.div_ceil(size),
+        required_subgroup_size_stages: vk::ShaderStageFlags::empty(),
+        ..Default::default()
+    }
+}
+
+/// Inline uniform blocks (`limits::INLINE_UNIFORM_BLOCKS`).
+fn inline_uniform_block() -> vk::PhysicalDeviceInlineUniformBlockProperties<'static> {
+    let l = INLINE_UNIFORM_BLOCKS;
+    vk::PhysicalDeviceInlineUniformBlockProperties {
+        max_inline_uniform_block_size: l.max_block_size,
+        max_per_stage_descriptor_inline_uniform_blocks: l.max_blocks,
+        max_per_stage_descriptor_update_after_bind_inline_uniform_blocks: l.max_blocks,
+        max_descriptor_set_inline_uniform_blocks: l.max_blocks,
+        max_descriptor_set_update_after_bind_inline_uniform_blocks: l.max_blocks,
+        ..Default::default()
+    }
+}
+
+/// Texel buffer views' offsets (`limits::TEXEL_BUFFER_ALIGNMENT`).
+fn texel_buffer_alignment() -> vk::PhysicalDeviceTexelBufferAlignmentProperties<'static> {
+    let t = TEXEL_BUFFER_ALIGNMENT;
+    vk::PhysicalDeviceTexelBufferAlignmentProperties {
+        storage_texel_buffer_offset_alignment_bytes: t.alignment_bytes,
+        storage_texel_buffer_offset_single_texel_alignment: vk::Bool32::from(t.single_texel),
+        uniform_texel_buffer_offset_alignment_bytes: t.alignment_bytes,
+        uniform_texel_buffer_offset_single_texel_alignment: vk::Bool32::from(t.single_texel),
+        ..Default::default()
+    }
+}
+
+/// `VkPhysicalDeviceVulkan13Properties`, from the same sources as the
+/// structures of the extensions it gathers. No integer dot product is
+/// accelerated: shaderIntegerDotProduct is not offered, and every one of
+/// those flags is false, as `Default` gives.
+fn vulkan13(pd: &PhysicalDevice) -> vk::PhysicalDeviceVulkan13Properties<'static> {
+    let g = subgroup_size_control(pd);
+    let i = inline_uniform_block();
+    let t = texel_buffer_alignment();
+    vk::PhysicalDeviceVulkan13Properties {
+        min_subgroup_size: g.min_subgroup_size,
+        max_subgroup_size: g.max_subgroup_size,
+        max_compute_workgroup_subgroups: g.max_compute_workgroup_subgroups,
+        required_subgroup_size_stages: g.required_subgroup_size_stages,
+        max_inline_uniform_block_size: i.max_inline_uniform_block_size,
+        max_per_stage_descriptor_inline_uniform_blocks: i
+            .max_per_stage_descriptor_inline_uniform_blocks,
+        max_per_stage_descriptor_update_after_bind_inline_uniform_blocks: i
+            .max_per_stage_descriptor_update_after_bind_inline_uniform_blocks,
+        max_descriptor_set_inline_uniform_blocks: i.max_descriptor_set_inline_uniform_blocks,
+        max_descriptor_set_update_after_bind_inline_uniform_blocks: i
+            .max_descriptor_set_update_after_bind_inline_uniform_blocks,
+        max_inline_uniform_total_size: INLINE_UNIFORM_BLOCKS.max_total_size,
+        storage_texel_buffer_offset_alignment_bytes: t.storage_texel_buffer_offset_alignment_bytes,
+        storage_texel_buffer_offset_single_texel_alignment: t
+            .storage_texel_buffer_offset_single_texel_alignment,
+        uniform_texel_buffer_offset_alignment_bytes: t.uniform_texel_buffer_offset_alignment_bytes,
+        uniform_texel_buffer_offset_single_texel_alignment: t
+            .uniform_texel_buffer_offset_single_texel_alignment,
+        // vkCreateBuffer takes any size up to the heap (maintenance4).
+        max_buffer_size: pd.memory.heap_size,
+        ..Default::default()
+    }
+}
+
 /// Copies the members two structures share, by name.
 macro_rules! copy_members {
     ($dst:expr, $src:expr, [$($field:ident),* $(,)?]) => {
@@ -140,6 +218,38 @@ pub unsafe fn fill(ty: vk::StructureType, ptr: *mut c_void, pd: &PhysicalDevice)
         let s = unsafe { &mut *ptr.cast::<vk::PhysicalDeviceSamplerFilterMinmaxProperties<'_>>() };
         s.filter_minmax_single_component_formats = vk::FALSE;
         s.filter_minmax_image_component_mapping = vk::FALSE;
+    } else if ty == vk::PhysicalDeviceSubgroupSizeControlProperties::STRUCTURE_TYPE {
+        let s = unsafe { &mut *ptr.cast::<vk::PhysicalDeviceSubgroupSizeControlProperties<'_>>() };
+        *s = vk::PhysicalDeviceSubgroupSizeControlProperties {
+            p_next: s.p_next,
+            ..subgroup_size_control(pd)
+        };
+    } else if ty == vk::PhysicalDeviceInlineUniformBlockProperties::STRUCTURE_TYPE {
+        let s = unsafe { &mut *ptr.cast::<vk::PhysicalDeviceInlineUniformBlockProperties<'_>>() };
+        *s = vk::PhysicalDeviceInlineUniformBlockProperties {
+            p_next: s.p_next,
+            ..inline_uniform_block()
+        };
+    } else if ty == vk::PhysicalDeviceTexelBufferAlignmentProperties::STRUCTURE_TYPE {
+        let s = unsafe { &mut *ptr.cast::<vk::PhysicalDeviceTexelBufferAlignmentProperties<'_>>() };
+        *s = vk::PhysicalDeviceTexelBufferAlignmentProperties {
+            p_next: s.p_next,
+            ..texel_buffer_alignment()
+        };
+    } else if ty == vk::PhysicalDeviceShaderIntegerDotProductProperties::STRUCTURE_TYPE {
+        // No dot product is accelerated (the feature is not offered).
+        let s =
+            unsafe { &mut *ptr.cast::<vk::PhysicalDeviceShaderIntegerDotProductProperties<'_>>() };
+        *s = vk::PhysicalDeviceShaderIntegerDotProductProperties {
+            p_next: s.p_next,
+            ..Default::default()
+        };
+    } else if ty == vk::PhysicalDeviceVulkan13Properties::STRUCTURE_TYPE {
+        let s = unsafe { &mut *ptr.cast::<vk::PhysicalDeviceVulkan13Properties<'_>>() };
+        *s = vk::PhysicalDeviceVulkan13Properties {
+            p_next: s.p_next,
+            ..vulkan13(pd)
+        };
     } else if ty == vk::PhysicalDeviceVulkan12Properties::STRUCTURE_TYPE {
         let s = unsafe { &mut *ptr.cast::<vk::PhysicalDeviceVulkan12Properties<'_>>() };
         let mut d = vk::PhysicalDeviceDriverProperties::default();

@@ -343,15 +343,23 @@ fn descriptor_sets(h: &mut Harness) -> Result<CaseResult, Stop> {
 /// texel buffer of R32_UINT with stores and atomics; the specification
 /// requires every device to support these uses of these formats.
 fn texel_buffers(h: &mut Harness) -> Result<CaseResult, Stop> {
+    texel_buffers_at(h, [0; 3])
+}
+
+/// The same with each view starting `first[i]` texels into its buffer
+/// (the float, byte and word view), what is before it never read nor
+/// written.
+pub(crate) fn texel_buffers_at(h: &mut Harness, first: [usize; 3]) -> Result<CaseResult, Stop> {
     const N: usize = 256;
-    let floats: Vec<f32> = (0..N).map(|i| (i as f32 - 100.0) / 8.0).collect();
-    let bytes: Vec<u8> = (0..4 * N).map(|k| (k * 37 % 256) as u8).collect();
+    let [f0, b0, w0] = first;
+    let floats: Vec<f32> = (0..N + f0).map(|i| (i as f32 - 100.0) / 8.0).collect();
+    let bytes: Vec<u8> = (0..4 * (N + b0)).map(|k| (k * 37 % 256) as u8).collect();
     let texel = vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER;
     let float_buffer = h.host_buffer_with(texel, &to_bytes(&floats))?;
     let byte_buffer = h.host_buffer_with(texel, &bytes)?;
     let words = h.host_buffer_with(
         vk::BufferUsageFlags::STORAGE_TEXEL_BUFFER,
-        &vec![0; 4 * (8 + N)],
+        &vec![0; 4 * (w0 + 8 + N)],
     )?;
     let output = h.host_buffer(16 * N as u64, STORAGE)?;
     let mandatory = |stop: Stop| match stop {
@@ -363,7 +371,7 @@ fn texel_buffers(h: &mut Harness) -> Result<CaseResult, Stop> {
         .buffer_view(
             &float_buffer,
             vk::Format::R32_SFLOAT,
-            0,
+            4 * f0 as u64,
             vk::WHOLE_SIZE,
             uniform,
         )
@@ -372,7 +380,7 @@ fn texel_buffers(h: &mut Harness) -> Result<CaseResult, Stop> {
         .buffer_view(
             &byte_buffer,
             vk::Format::R8G8B8A8_UINT,
-            0,
+            4 * b0 as u64,
             vk::WHOLE_SIZE,
             uniform,
         )
@@ -380,7 +388,13 @@ fn texel_buffers(h: &mut Harness) -> Result<CaseResult, Stop> {
     let storage = vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER
         | vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER_ATOMIC;
     let word_view = h
-        .buffer_view(&words, vk::Format::R32_UINT, 0, vk::WHOLE_SIZE, storage)
+        .buffer_view(
+            &words,
+            vk::Format::R32_UINT,
+            4 * w0 as u64,
+            vk::WHOLE_SIZE,
+            storage,
+        )
         .map_err(mandatory)?;
     let slots: &[Slot] = &[
         Slot::UNIFORM_TEXEL,
@@ -404,14 +418,15 @@ fn texel_buffers(h: &mut Harness) -> Result<CaseResult, Stop> {
     let want: Vec<u32> = (0..N)
         .flat_map(|i| {
             [
-                (floats[i] * 4.0).to_bits(),
-                packed[i],
+                (floats[f0 + i] * 4.0).to_bits(),
+                packed[b0 + i],
                 N as u32,
                 (8 + N) as u32,
             ]
         })
         .collect();
-    let mut want_words = vec![(N / 8) as u32; 8];
+    let mut want_words = vec![0u32; w0];
+    want_words.extend(vec![(N / 8) as u32; 8]);
     want_words.extend((0..N as u32).map(|i| i * 3 + 1));
     let mut result = CaseResult::new();
     result.check("fetched", &h.read_as::<u32>(&output)?, &want);

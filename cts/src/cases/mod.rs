@@ -15,10 +15,13 @@ pub mod draw_sizes;
 pub mod draws;
 pub mod draws_in_secondaries;
 pub mod dynamic_state;
+pub mod format_features2;
 pub mod graphics_descriptors;
+pub mod image_robustness;
 pub mod image_shaders;
 pub mod images;
 pub mod indirect_dispatch;
+pub mod inline_uniform_block;
 pub mod maintenance4;
 pub mod memory;
 pub mod multisample;
@@ -26,6 +29,7 @@ pub mod non_semantic;
 pub mod occlusion_queries;
 mod one_dispatch;
 pub mod pipeline_cache;
+pub mod pipeline_cache_control;
 pub mod pipelines;
 pub mod presentation;
 pub mod private_data;
@@ -44,9 +48,11 @@ pub mod stencil;
 mod step;
 pub mod subgroups;
 pub mod synchronization;
+pub mod texel_buffer_alignment;
 pub mod timeline_semaphores;
 pub mod tooling_info;
 pub mod vulkan12;
+pub mod vulkan13;
 
 /// Every case, in a stable order.
 pub fn all() -> Vec<Case> {
@@ -96,6 +102,12 @@ pub fn all() -> Vec<Case> {
         tooling_info::CASES,
         maintenance4::CASES,
         private_data::CASES,
+        vulkan13::CASES,
+        pipeline_cache_control::CASES,
+        format_features2::CASES,
+        texel_buffer_alignment::CASES,
+        inline_uniform_block::CASES,
+        image_robustness::CASES,
     ]
     .concat()
 }

@@ -117,6 +117,25 @@ impl Harness {
         desc: &GraphicsDesc<'_>,
         layout: vk::PipelineLayout,
     ) -> Result<vk::Pipeline, Stop> {
+        match self.try_graphics_pipeline(desc, layout, vk::PipelineCreateFlags::empty(), None)? {
+            (vk::Result::SUCCESS, p) => Ok(p),
+            (e, _) => Err(Stop::Error(format!(
+                "vkCreateGraphicsPipelines ({}, {}) returned {e:?}",
+                desc.vs.name, desc.fs.name
+            ))),
+        }
+    }
+
+    /// What `vkCreateGraphicsPipelines` returns for `desc` in `layout`
+    /// created with `flags`, `feedback` chained: its code and the handle
+    /// (owned by the harness when one is made).
+    pub fn try_graphics_pipeline(
+        &mut self,
+        desc: &GraphicsDesc<'_>,
+        layout: vk::PipelineLayout,
+        flags: vk::PipelineCreateFlags,
+        feedback: Option<&mut vk::PipelineCreationFeedbackCreateInfo<'_>>,
+    ) -> Result<(vk::Result, vk::Pipeline), Stop> {
         let vs = self.shader_module(desc.vs)?;
         let fs = self.shader_module(desc.fs)?;
         let stages = [
@@ -219,6 +238,7 @@ impl Harness {
         }
         let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
         let mut info = vk::GraphicsPipelineCreateInfo::default()
+            .flags(flags)
             .stages(&stages)
             .vertex_input_state(&vertex)
             .input_assembly_state(&assembly)
@@ -233,19 +253,19 @@ impl Harness {
         if desc.depth.is_some() || desc.depth_stencil.is_some() {
             info = info.depth_stencil_state(&depth);
         }
+        if let Some(chain) = feedback {
+            info = info.push_next(chain);
+        }
         // SAFETY: the modules, layout and pass are alive; every pointer in
         // `info` refers to locals alive for the call.
         let created = unsafe {
             self.device()
                 .create_graphics_pipelines(vk::PipelineCache::null(), &[info], None)
         };
-        match created {
-            Ok(p) => Ok(self.own(p[0])),
-            Err((_, e)) => Err(Stop::Error(format!(
-                "vkCreateGraphicsPipelines ({}, {}) returned {e:?}",
-                desc.vs.name, desc.fs.name
-            ))),
-        }
+        Ok(match created {
+            Ok(p) => (vk::Result::SUCCESS, self.own(p[0])),
+            Err((p, e)) => (e, p.first().copied().unwrap_or_default()),
+        })
     }
 }
 

@@ -87,6 +87,19 @@ pub struct Capabilities {
     /// Vulkan 1.2's `shaderSubgroupExtendedTypes` (or
     /// VK_KHR_shader_subgroup_extended_types).
     pub shader_subgroup_extended_types: bool,
+    /// Vulkan 1.3's `pipelineCreationCacheControl`, `inlineUniformBlock`
+    /// and `robustImageAccess` (or their extensions), each enabled when
+    /// offered.
+    pub pipeline_creation_cache_control: bool,
+    pub inline_uniform_block: bool,
+    pub robust_image_access: bool,
+    /// `VkPipelineCreationFeedbackCreateInfo` may be chained (Vulkan 1.3 or
+    /// VK_EXT_pipeline_creation_feedback, enabled when offered).
+    pub pipeline_creation_feedback: bool,
+    /// Texel buffer views at the offsets VkPhysicalDeviceTexelBufferAlignment
+    /// Properties allows (Vulkan 1.3, or VK_EXT_texel_buffer_alignment
+    /// with its feature, enabled when offered).
+    pub texel_buffer_alignment: bool,
     /// The device extensions the harness enabled.
     pub enabled_extensions: Vec<String>,
 }
@@ -319,6 +332,15 @@ impl PartialHarness {
         let ds_layouts_ext = promoted12(ash::khr::separate_depth_stencil_layouts::NAME);
         let std_layout_ext = promoted12(ash::khr::uniform_buffer_standard_layout::NAME);
         let extended_types_ext = promoted12(ash::khr::shader_subgroup_extended_types::NAME);
+        // The same for Vulkan 1.3's.
+        let promoted13 = |name: &CStr| (at_least(3) || has(name), !at_least(3) && has(name));
+        let cache_control_ext = promoted13(ash::ext::pipeline_creation_cache_control::NAME);
+        let inline_ext = promoted13(ash::ext::inline_uniform_block::NAME);
+        let image_robustness_ext = promoted13(ash::ext::image_robustness::NAME);
+        let feedback_ext = promoted13(ash::ext::pipeline_creation_feedback::NAME);
+        // Core in 1.3, but the validation layer still wants the
+        // extension's feature enabled where it is offered.
+        let texel_alignment_ext = has(ash::ext::texel_buffer_alignment::NAME);
         let timeline_known = at_least(2) || timeline_ext;
         let sync2_known = at_least(3) || sync2_ext;
         let host_reset_known = at_least(2) || host_reset_ext;
@@ -337,7 +359,23 @@ impl PartialHarness {
         let mut ds_layouts = vk::PhysicalDeviceSeparateDepthStencilLayoutsFeatures::default();
         let mut std_layout = vk::PhysicalDeviceUniformBufferStandardLayoutFeatures::default();
         let mut extended_types = vk::PhysicalDeviceShaderSubgroupExtendedTypesFeatures::default();
+        let mut cache_control = vk::PhysicalDevicePipelineCreationCacheControlFeatures::default();
+        let mut inline = vk::PhysicalDeviceInlineUniformBlockFeatures::default();
+        let mut image_robustness = vk::PhysicalDeviceImageRobustnessFeatures::default();
+        let mut texel_alignment = vk::PhysicalDeviceTexelBufferAlignmentFeaturesEXT::default();
         let mut query = vk::PhysicalDeviceFeatures2::default();
+        if texel_alignment_ext {
+            query = query.push_next(&mut texel_alignment);
+        }
+        if cache_control_ext.0 {
+            query = query.push_next(&mut cache_control);
+        }
+        if inline_ext.0 {
+            query = query.push_next(&mut inline);
+        }
+        if image_robustness_ext.0 {
+            query = query.push_next(&mut image_robustness);
+        }
         if eds_ext {
             query = query.push_next(&mut eds);
         }
@@ -425,6 +463,13 @@ impl PartialHarness {
             uniform_buffer_standard_layout: std_layout.uniform_buffer_standard_layout == vk::TRUE,
             shader_subgroup_extended_types: extended_types.shader_subgroup_extended_types
                 == vk::TRUE,
+            pipeline_creation_cache_control: cache_control.pipeline_creation_cache_control
+                == vk::TRUE,
+            inline_uniform_block: inline.inline_uniform_block == vk::TRUE,
+            robust_image_access: image_robustness.robust_image_access == vk::TRUE,
+            pipeline_creation_feedback: feedback_ext.0,
+            texel_buffer_alignment: texel_alignment.texel_buffer_alignment == vk::TRUE
+                || (at_least(3) && !texel_alignment_ext),
             enabled_extensions: Vec::new(),
         };
 
@@ -465,6 +510,16 @@ impl PartialHarness {
         let mut enable_extended_types =
             vk::PhysicalDeviceShaderSubgroupExtendedTypesFeatures::default()
                 .shader_subgroup_extended_types(true);
+        let mut enable_cache_control =
+            vk::PhysicalDevicePipelineCreationCacheControlFeatures::default()
+                .pipeline_creation_cache_control(true);
+        let mut enable_inline =
+            vk::PhysicalDeviceInlineUniformBlockFeatures::default().inline_uniform_block(true);
+        let mut enable_image_robustness =
+            vk::PhysicalDeviceImageRobustnessFeatures::default().robust_image_access(true);
+        let mut enable_texel_alignment =
+            vk::PhysicalDeviceTexelBufferAlignmentFeaturesEXT::default()
+                .texel_buffer_alignment(true);
         let features = vk::PhysicalDeviceFeatures::default()
             .depth_bounds(caps.depth_bounds)
             .multi_draw_indirect(caps.multi_draw_indirect)
@@ -579,6 +634,31 @@ impl PartialHarness {
             device_info = device_info.push_next(&mut enable_extended_types);
             if extended_types_ext.1 {
                 extensions.push(ash::khr::shader_subgroup_extended_types::NAME);
+            }
+        }
+        if caps.pipeline_creation_cache_control {
+            device_info = device_info.push_next(&mut enable_cache_control);
+            if cache_control_ext.1 {
+                extensions.push(ash::ext::pipeline_creation_cache_control::NAME);
+            }
+        }
+        if caps.texel_buffer_alignment && texel_alignment_ext {
+            device_info = device_info.push_next(&mut enable_texel_alignment);
+            extensions.push(ash::ext::texel_buffer_alignment::NAME);
+        }
+        if feedback_ext.1 {
+            extensions.push(ash::ext::pipeline_creation_feedback::NAME);
+        }
+        if caps.inline_uniform_block {
+            device_info = device_info.push_next(&mut enable_inline);
+            if inline_ext.1 {
+                extensions.push(ash::ext::inline_uniform_block::NAME);
+            }
+        }
+        if caps.robust_image_access {
+            device_info = device_info.push_next(&mut enable_image_robustness);
+            if image_robustness_ext.1 {
+                extensions.push(ash::ext::image_robustness::NAME);
             }
         }
         if headless_swapchain {

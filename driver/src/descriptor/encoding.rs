@@ -46,6 +46,8 @@ struct BufferTexture {
     swizzle: [A6xxTexSwiz; 4],
     elements: u64,
     iova: u64,
+    /// Texels between `iova` and the first one viewed (STARTOFFSETTEXELS).
+    start_texel: u32,
 }
 
 /// A function filling one generation's `TEX_CONST` for a buffer: the
@@ -66,6 +68,7 @@ macro_rules! buffer_texture_fn {
                     d.width = (t.elements & 0x7fff) as u32;
                     d.height = (t.elements >> 15) as u32;
                     d.structsizetexels = 1;
+                    d.startoffsettexels = t.start_texel;
                     d.r#type = A6xxTexType::A6XX_TEX_BUFFER;
                     d.base_lo = t.iova as u32;
                     d.base_hi = (t.iova >> 32) as u32;
@@ -107,6 +110,7 @@ pub fn storage_buffer(chip: Chip, iova: u64, range: u64) -> VkResult<Descriptor>
             swizzle: [A6xxTexSwiz::A6XX_TEX_X; 4],
             elements: range.div_ceil(4),
             iova,
+            start_texel: 0,
         },
     )
 }
@@ -128,8 +132,21 @@ pub fn uniform_buffer(iova: u64, range: u64) -> VkResult<Descriptor> {
 }
 
 /// The descriptor of a texel buffer view: `elements` texels of `format`
-/// from `iova`.
+/// from `iova`, which need only be a multiple of the texel's size: the
+/// descriptor holds the 64-byte aligned address below it and the texels
+/// from there to `iova` (STARTOFFSETTEXELS, at most 63), which the texture
+/// unit and the SP skip before counting `elements`, as freedreno's
+/// `fdl6_buffer_view_init` writes them.
 pub fn texel_buffer(chip: Chip, format: &Format, iova: u64, elements: u64) -> VkResult<Descriptor> {
+    let base = iova & !(TEXEL_BUFFER_BASE_ALIGN - 1);
+    let below = iova - base;
+    let bytes = u64::from(format.bytes);
+    if bytes == 0 || !below.is_multiple_of(bytes) {
+        return Err(internal(
+            "encoding a texel buffer descriptor",
+            format!("{iova:#x} is not a multiple of the {bytes}-byte texel"),
+        ));
+    }
     buffer_texture_descriptor(
         chip,
         &BufferTexture {
@@ -142,10 +159,15 @@ pub fn texel_buffer(chip: Chip, format: &Format, iova: u64, elements: u64) -> Vk
                 A6xxTexSwiz::A6XX_TEX_W,
             ],
             elements,
-            iova,
+            iova: base,
+            start_texel: (below / bytes) as u32,
         },
     )
 }
+
+/// The alignment of a buffer descriptor's base address (its low six bits
+/// are not stored).
+pub const TEXEL_BUFFER_BASE_ALIGN: u64 = 64;
 
 /// What an image view's descriptor describes.
 pub struct ImageViewArgs<'a> {
@@ -474,8 +496,13 @@ mod tests {
                 A6xxTexSwiz::A6XX_TEX_W
             ]
         );
-        assert_eq!(t.width, 10);
-        // A misaligned base is refused, not truncated.
-        assert!(texel_buffer(Chip::A6xx, f, 0x1_0000_0004, 1).is_err());
+        assert_eq!((t.width, t.startoffsettexels), (10, 0));
+        // A base one texel past a 64-byte boundary: the boundary, and one
+        // texel to skip.
+        let d = texel_buffer(Chip::A7xx, f, 0x1_0000_007c, 3).unwrap();
+        let t = a7xx::TextureDescriptor::from_raw(&d);
+        assert_eq!((t.base_lo, t.startoffsettexels, t.width), (0x40, 15, 3));
+        // A base inside a texel is refused, not truncated.
+        assert!(texel_buffer(Chip::A6xx, f, 0x1_0000_0042, 1).is_err());
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod encoding;
 pub mod image_write;
+pub mod inline_block;
 pub mod pool;
 pub mod set;
 pub mod set_layout;

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use ash::vk;
 use parking_lot::Mutex;
 
+use super::inline_block;
 use super::set_layout::slots_per_descriptor;
 use crate::device::Device;
 use crate::device_bo::{BoKind, DeviceBo};
@@ -85,10 +86,31 @@ impl DescriptorPool {
         max_sets: u32,
         sizes: &[(vk::DescriptorType, u32)],
     ) -> VkResult<Arc<DescriptorPool>> {
+        DescriptorPool::with_inline_blocks(device, max_sets, sizes, 0)
+    }
+
+    /// [`DescriptorPool::new`] for sets holding up to `inline_blocks`
+    /// inline uniform block bindings in all (what
+    /// `VkDescriptorPoolInlineUniformBlockCreateInfo` says): each takes a
+    /// descriptor slot and rounds its bytes up to whole slots, beyond the
+    /// bytes the pool sizes count.
+    pub fn with_inline_blocks(
+        device: &Arc<Device>,
+        max_sets: u32,
+        sizes: &[(vk::DescriptorType, u32)],
+        inline_blocks: u32,
+    ) -> VkResult<Arc<DescriptorPool>> {
         let slots: u64 = sizes
             .iter()
-            .map(|&(ty, n)| u64::from(n) * u64::from(slots_per_descriptor(ty)))
-            .sum();
+            .map(|&(ty, n)| {
+                if ty == inline_block::TYPE {
+                    u64::from(n).div_ceil(DESCRIPTOR_SIZE)
+                } else {
+                    u64::from(n) * u64::from(slots_per_descriptor(ty))
+                }
+            })
+            .sum::<u64>()
+            + 2 * u64::from(inline_blocks);
         let size = slots * DESCRIPTOR_SIZE;
         let bo = if size > 0 {
             Some(device.allocate_bo(size, BoKind::Descriptors)?)

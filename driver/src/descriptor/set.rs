@@ -9,6 +9,7 @@ use ash::vk;
 use parking_lot::Mutex;
 
 use super::encoding::DESCRIPTOR_DWORDS;
+use super::inline_block;
 use super::pool::DescriptorPool;
 use super::set_layout::{slots_per_descriptor, DescriptorSetLayout, SetBinding};
 use super::write::{self, dynamic_descriptor, element_binding, DescriptorDestination};
@@ -44,6 +45,9 @@ impl DescriptorSet {
             bo.fill(set.offset, layout.size(), 0)?;
         }
         for b in &layout.bindings {
+            if b.ty == inline_block::TYPE {
+                set.write_slots(b.first_slot, &inline_block::descriptor(b, set.iova())?)?;
+            }
             for (e, sampler) in b.immutable_samplers.iter().enumerate() {
                 if let Some(slot) = b.sampler_slot(e as u32) {
                     set.write_slots(slot, sampler)?;
@@ -120,6 +124,19 @@ impl DescriptorSet {
         element_binding(&self.layout, binding, element)
     }
 
+    /// Writes `bytes` at byte `offset` of inline uniform block `binding`.
+    pub fn write_inline(&self, binding: u32, offset: u32, bytes: &[u8]) -> VkResult<()> {
+        let b = self.binding(binding, 0)?;
+        inline_block::check_range(b, offset, bytes.len())?;
+        match &self.pool.bo {
+            Some(bo) if !bytes.is_empty() => bo.write(
+                self.offset + inline_block::data_offset(b) + u64::from(offset),
+                bytes,
+            ),
+            _ => Ok(()),
+        }
+    }
+
     /// `vkUpdateDescriptorSets`' copy: `count` consecutive descriptors.
     pub fn copy_from(
         &self,
@@ -130,6 +147,19 @@ impl DescriptorSet {
         src_element: u32,
         count: u32,
     ) -> VkResult<()> {
+        if self.binding(binding, 0)?.ty == inline_block::TYPE {
+            // `count` bytes from block to block.
+            let sb = src.binding(src_binding, 0)?;
+            inline_block::check_range(sb, src_element, count as usize)?;
+            let mut bytes = vec![0u8; count as usize];
+            if let Some(bo) = &src.pool.bo {
+                bo.read(
+                    src.offset + inline_block::data_offset(sb) + u64::from(src_element),
+                    &mut bytes,
+                )?;
+            }
+            return self.write_inline(binding, element, &bytes);
+        }
         let (mut d, mut s) = ((binding, element), (src_binding, src_element));
         for _ in 0..count {
             let db = self.binding(d.0, d.1)?;

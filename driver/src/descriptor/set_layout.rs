@@ -20,6 +20,7 @@ use std::sync::Arc;
 use ash::vk;
 
 use super::encoding::Descriptor;
+use super::inline_block;
 use crate::error::VkResult;
 use crate::limits::{
     MAX_DESCRIPTORS_PER_SET, MAX_DYNAMIC_STORAGE_BUFFERS, MAX_DYNAMIC_UNIFORM_BUFFERS,
@@ -137,8 +138,8 @@ impl LayoutUse {
 /// Whether a layout may hold descriptors of this type: every type of core
 /// Vulkan 1.1 (`api.descriptor_pool.*` and
 /// `api.maintenance3_check.descriptor_set` ask for all of them, with every
-/// stage). Extension types (inline uniform blocks, acceleration
-/// structures) belong to extensions not offered.
+/// stage), and inline uniform blocks (`inline_block`). Other extension
+/// types (acceleration structures) belong to extensions not offered.
 pub fn layout_type(ty: vk::DescriptorType) -> bool {
     matches!(
         ty,
@@ -153,6 +154,7 @@ pub fn layout_type(ty: vk::DescriptorType) -> bool {
             | vk::DescriptorType::STORAGE_BUFFER_DYNAMIC
             | vk::DescriptorType::UNIFORM_TEXEL_BUFFER
             | vk::DescriptorType::STORAGE_TEXEL_BUFFER
+            | inline_block::TYPE
     )
 }
 
@@ -206,6 +208,7 @@ impl DescriptorSetLayout {
         let mut problem = None;
         let mut slots = 0u64;
         let mut dynamic = 0u32;
+        let mut inline_blocks = 0u32;
         let (mut dyn_ubo, mut dyn_ssbo) = (0u32, 0u32);
         let mut out = Vec::with_capacity(sorted.len());
         for (i, b) in sorted.iter().enumerate() {
@@ -260,7 +263,21 @@ impl DescriptorSetLayout {
                 first_dynamic,
                 immutable_samplers,
             });
-            slots += u64::from(b.count) * u64::from(slots_per_descriptor(b.ty));
+            if b.ty == inline_block::TYPE {
+                inline_blocks += 1;
+                if let Some(why) = inline_block::binding_problem(b.binding, b.count) {
+                    problem.get_or_insert(why);
+                }
+                slots += u64::from(inline_block::slots(b.count));
+            } else {
+                slots += u64::from(b.count) * u64::from(slots_per_descriptor(b.ty));
+            }
+        }
+        let max_blocks = crate::limits::INLINE_UNIFORM_BLOCKS.max_blocks;
+        if inline_blocks > max_blocks {
+            problem.get_or_insert(format!(
+                "{inline_blocks} inline uniform blocks are more than the {max_blocks} a set may hold"
+            ));
         }
         if slots > u64::from(MAX_DESCRIPTORS_PER_SET) {
             problem.get_or_insert(format!(
@@ -276,9 +293,11 @@ impl DescriptorSetLayout {
         let push = usage == LayoutUse::Push;
         if push {
             let descriptors: u64 = out.iter().map(|b| u64::from(b.count)).sum();
-            if dynamic > 0 {
+            if dynamic > 0 || inline_blocks > 0 {
                 problem.get_or_insert(
-                    "a push descriptor layout cannot hold dynamic buffers".to_string(),
+                    "a push descriptor layout cannot hold dynamic buffers nor inline uniform \
+                     blocks"
+                        .to_string(),
                 );
             } else if descriptors > u64::from(MAX_PUSH_DESCRIPTORS) {
                 problem.get_or_insert(format!(
@@ -439,8 +458,42 @@ mod tests {
         let layout = DescriptorSetLayout::new(&bindings).unwrap();
         // Combined image samplers take two slots each.
         assert_eq!(layout.slots, 10 * 1000 + 2 * 8);
-        let inline = [b(0, vk::DescriptorType::INLINE_UNIFORM_BLOCK, 16)];
-        assert!(!DescriptorSetLayout::supported(&inline, LayoutUse::Sets));
+        let acceleration = [b(0, vk::DescriptorType::ACCELERATION_STRUCTURE_KHR, 1)];
+        assert!(!DescriptorSetLayout::supported(
+            &acceleration,
+            LayoutUse::Sets
+        ));
+    }
+
+    #[test]
+    fn an_inline_block_takes_its_descriptor_and_its_bytes_in_slots() {
+        let inline = vk::DescriptorType::INLINE_UNIFORM_BLOCK;
+        let layout = DescriptorSetLayout::new(&[
+            b(0, vk::DescriptorType::STORAGE_BUFFER, 2),
+            b(1, inline, 80),
+            b(2, inline, 16),
+            b(3, vk::DescriptorType::UNIFORM_BUFFER, 1),
+        ])
+        .unwrap();
+        let first: Vec<u32> = layout.bindings.iter().map(|b| b.first_slot).collect();
+        assert_eq!(first, [0, 2, 5, 7]);
+        assert_eq!(layout.slots, 8);
+        // Sizes that are not whole dwords, blocks over 256 bytes, more than
+        // four blocks, and blocks in push layouts are refused.
+        assert!(!DescriptorSetLayout::supported(
+            &[b(0, inline, 6)],
+            LayoutUse::Sets
+        ));
+        assert!(!DescriptorSetLayout::supported(
+            &[b(0, inline, 260)],
+            LayoutUse::Sets
+        ));
+        let five: Vec<_> = (0..5).map(|i| b(i, inline, 4)).collect();
+        assert!(!DescriptorSetLayout::supported(&five, LayoutUse::Sets));
+        assert!(!DescriptorSetLayout::supported(
+            &[b(0, inline, 4)],
+            LayoutUse::Push
+        ));
     }
 
     #[test]

@@ -47,6 +47,12 @@ impl DescriptorUpdateTemplate {
             );
             return Err(vk::Result::ERROR_INITIALIZATION_FAILED);
         }
+        if push.is_some() && entries.iter().any(|e| e.ty == super::inline_block::TYPE) {
+            eprintln!(
+                "parsnip: vkCreateDescriptorUpdateTemplate: inline uniform blocks are not pushed"
+            );
+            return Err(vk::Result::ERROR_INITIALIZATION_FAILED);
+        }
         if push.is_some() != layout.push {
             eprintln!(
                 "parsnip: vkCreateDescriptorUpdateTemplate: a push descriptor template needs a \

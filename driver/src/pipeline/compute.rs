@@ -57,11 +57,31 @@ fn cache_key(device: &Device, desc: &ComputePipelineDesc<'_>) -> CacheKey {
     h.finish()
 }
 
+/// What creation does when the pipeline cache does not hold the shader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnCacheMiss {
+    Compile,
+    /// VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT: fail with
+    /// VK_PIPELINE_COMPILE_REQUIRED instead of compiling.
+    Refuse,
+}
+
 impl ComputePipeline {
     pub fn new(
         device: &Arc<Device>,
         desc: &ComputePipelineDesc<'_>,
         cache: Option<&PipelineCache>,
+    ) -> VkResult<Arc<ComputePipeline>> {
+        Self::create(device, desc, cache, OnCacheMiss::Compile)
+    }
+
+    /// [`ComputePipeline::new`], compiling on a cache miss only if `miss`
+    /// allows (a pipeline without a cache always misses).
+    pub fn create(
+        device: &Arc<Device>,
+        desc: &ComputePipelineDesc<'_>,
+        cache: Option<&PipelineCache>,
+        miss: OnCacheMiss,
     ) -> VkResult<Arc<ComputePipeline>> {
         let key = cache_key(device, desc);
         let cached = cache
@@ -70,6 +90,9 @@ impl ComputePipeline {
         let cache_hit = cached.is_some();
         let binary = match cached {
             Some(b) => b,
+            None if miss == OnCacheMiss::Refuse => {
+                return Err(vk::Result::PIPELINE_COMPILE_REQUIRED);
+            }
             None => {
                 let compiler_layout = desc.layout.compiler_layout();
                 let request = CompileRequest {
@@ -232,6 +255,31 @@ mod tests {
                 .unwrap()
                 .cache_hit
         );
+    }
+
+    #[test]
+    fn refusing_to_compile_fails_on_a_miss_only() {
+        let device = crate::device::tests::null_device("a740");
+        let cache = PipelineCache::new(device.physical.pipeline_cache_header(), &[]);
+        let (module, layout) = fill_shader();
+        let desc = ComputePipelineDesc {
+            module: &module,
+            entry_point: "main",
+            specialization: Vec::new(),
+            layout,
+        };
+        let refuse = |cache| ComputePipeline::create(&device, &desc, cache, OnCacheMiss::Refuse);
+        assert_eq!(
+            refuse(Some(&cache)).err(),
+            Some(vk::Result::PIPELINE_COMPILE_REQUIRED)
+        );
+        assert_eq!(
+            refuse(None).err(),
+            Some(vk::Result::PIPELINE_COMPILE_REQUIRED)
+        );
+        assert!(cache.is_empty(), "nothing was compiled into the cache");
+        ComputePipeline::new(&device, &desc, Some(&cache)).unwrap();
+        assert!(refuse(Some(&cache)).unwrap().cache_hit);
     }
 
     #[test]

@@ -23,6 +23,7 @@
 //! `dynamic_state`, unused colour attachments.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use ash::vk;
 use parsnip_compiler::backend::CompiledShader;
@@ -117,6 +118,16 @@ pub struct GraphicsPipeline {
     pub fs_consts: ConstLayout,
     pub bo: Arc<DeviceBo>,
     pub private_bos: Vec<Arc<DeviceBo>>,
+    /// How long each stage took to compile (VK_EXT_pipeline_creation_feedback).
+    pub compile_times: CompileTimes,
+}
+
+/// The time spent compiling each stage of a graphics pipeline: every
+/// stage is compiled, graphics shaders are not kept in pipeline caches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CompileTimes {
+    pub vertex: Duration,
+    pub fragment: Duration,
 }
 
 fn refuse<T>(what: impl std::fmt::Display) -> VkResult<T> {
@@ -242,8 +253,14 @@ impl GraphicsPipeline {
         desc: &GraphicsPipelineDesc<'_>,
     ) -> VkResult<Arc<GraphicsPipeline>> {
         check_unsupported(desc)?;
+        let started = Instant::now();
         let vs = compile(device, &desc.vs, &desc.layout, "vertex")?;
+        let vs_compiled = Instant::now();
         let fs = compile(device, &desc.fs, &desc.layout, "fragment")?;
+        let compile_times = CompileTimes {
+            vertex: vs_compiled - started,
+            fragment: vs_compiled.elapsed(),
+        };
         let (Some(vs_info), Some(fs_info)) = (vs.stage.vertex(), fs.stage.fragment()) else {
             return refuse("the stages are not a vertex and a fragment shader");
         };
@@ -364,6 +381,7 @@ impl GraphicsPipeline {
             fs_consts: binary_from_compiled(&fs).consts,
             bo,
             private_bos,
+            compile_times,
         }))
     }
 }

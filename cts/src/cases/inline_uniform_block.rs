@@ -1,0 +1,153 @@
+//! VK_EXT_inline_uniform_block (core in Vulkan 1.3): uniform blocks whose
+//! data lives in the descriptor set, written by the updates themselves.
+//! A set's first block (80 bytes: uvec4 a[4], uint scale) is written in
+//! two pieces, the first by a `VkWriteDescriptorSetInlineUniformBlock`,
+//! the second by an update template; its second block (16 bytes) is copied
+//! from another set's, written there; a shader reads both as uniform
+//! buffers. The pool says how many block bindings its sets hold
+//! (`VkDescriptorPoolInlineUniformBlockCreateInfo`).
+
+use crate::bytes::{from_bytes, to_bytes};
+use crate::case::{Case, CaseResult, OrStop, Stop};
+use crate::harness::{Harness, PipelineDesc, Slot};
+use crate::shaders;
+use ash::vk;
+
+pub const CASES: &[Case] = &[Case {
+    name: "inline_uniform_block.write_copy_template",
+    run: write_copy_template,
+}];
+
+const FIRST: u32 = 80;
+const SECOND: u32 = 16;
+/// Where the template writes the first block, and how much.
+const TEMPLATE_AT: u32 = 48;
+
+const INLINE: vk::DescriptorType = vk::DescriptorType::INLINE_UNIFORM_BLOCK;
+
+fn write_copy_template(h: &mut Harness) -> Result<CaseResult, Stop> {
+    if !h.caps().inline_uniform_block {
+        return Err(Stop::NotSupported("inlineUniformBlock".into()));
+    }
+    let slots: &[Slot] = &[
+        Slot {
+            ty: INLINE,
+            count: FIRST,
+        },
+        Slot {
+            ty: INLINE,
+            count: SECOND,
+        },
+        Slot::STORAGE,
+    ];
+    let pipeline = h.pipeline(&PipelineDesc::new(&shaders::INLINE_BLOCKS, &[slots]))?;
+    let layout = pipeline.set_layouts[0];
+    let device = h.device().clone();
+
+    let sizes = [
+        vk::DescriptorPoolSize {
+            ty: INLINE,
+            descriptor_count: 2 * (FIRST + SECOND),
+        },
+        vk::DescriptorPoolSize {
+            ty: vk::DescriptorType::STORAGE_BUFFER,
+            descriptor_count: 2,
+        },
+    ];
+    let mut blocks = vk::DescriptorPoolInlineUniformBlockCreateInfo::default()
+        .max_inline_uniform_block_bindings(4);
+    let pool_info = vk::DescriptorPoolCreateInfo::default()
+        .max_sets(2)
+        .pool_sizes(&sizes)
+        .push_next(&mut blocks);
+    // SAFETY: the device is alive; the info and its chain are valid.
+    let pool = unsafe { device.create_descriptor_pool(&pool_info, None) }
+        .or_stop("vkCreateDescriptorPool")?;
+    let pool = h.own(pool);
+    let layouts = [layout, layout];
+    let alloc = vk::DescriptorSetAllocateInfo::default()
+        .descriptor_pool(pool)
+        .set_layouts(&layouts);
+    // SAFETY: the pool and layout are alive.
+    let sets =
+        unsafe { device.allocate_descriptor_sets(&alloc) }.or_stop("vkAllocateDescriptorSets")?;
+    let (set, other) = (sets[0], sets[1]);
+
+    // The blocks' contents, as std140 lays them out.
+    let a: Vec<u32> = (0..16).map(|k| 3 * k + 1).collect();
+    let scale = 7u32;
+    let mut first = a.clone();
+    first.extend([scale, 0, 0, 0]);
+    let first = to_bytes(&first);
+    let add = [100u32, 200, 300, 400];
+    let second = to_bytes(&add);
+    let output = h.host_buffer(4 * 64, vk::BufferUsageFlags::STORAGE_BUFFER)?;
+
+    let inline_write = |set, binding, at: u32, bytes: &[u8]| {
+        let mut block = vk::WriteDescriptorSetInlineUniformBlock::default().data(bytes);
+        let write = vk::WriteDescriptorSet {
+            dst_set: set,
+            dst_binding: binding,
+            dst_array_element: at,
+            descriptor_count: bytes.len() as u32,
+            descriptor_type: INLINE,
+            ..Default::default()
+        }
+        .push_next(&mut block);
+        // SAFETY: the set is alive; the write and its chain are valid.
+        unsafe { device.update_descriptor_sets(&[write], &[]) };
+    };
+    inline_write(set, 0, 0, &first[..TEMPLATE_AT as usize]);
+    inline_write(other, 1, 0, &second);
+    let out_info = [vk::DescriptorBufferInfo {
+        buffer: output.handle,
+        offset: 0,
+        range: vk::WHOLE_SIZE,
+    }];
+    let out_write = vk::WriteDescriptorSet::default()
+        .dst_set(set)
+        .dst_binding(2)
+        .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+        .buffer_info(&out_info);
+    let copy = vk::CopyDescriptorSet::default()
+        .src_set(other)
+        .src_binding(1)
+        .dst_set(set)
+        .dst_binding(1)
+        .descriptor_count(SECOND);
+    // SAFETY: both sets are alive; the structures are valid.
+    unsafe { device.update_descriptor_sets(&[out_write], &[copy]) };
+
+    let entries = [vk::DescriptorUpdateTemplateEntry {
+        dst_binding: 0,
+        dst_array_element: TEMPLATE_AT,
+        descriptor_count: FIRST - TEMPLATE_AT,
+        descriptor_type: INLINE,
+        offset: 0,
+        stride: 0,
+    }];
+    let template_info = vk::DescriptorUpdateTemplateCreateInfo::default()
+        .descriptor_update_entries(&entries)
+        .template_type(vk::DescriptorUpdateTemplateType::DESCRIPTOR_SET)
+        .descriptor_set_layout(layout);
+    // SAFETY: the layout is alive; the info is valid.
+    let template = unsafe { device.create_descriptor_update_template(&template_info, None) }
+        .or_stop("vkCreateDescriptorUpdateTemplate")?;
+    let rest = &first[TEMPLATE_AT as usize..];
+    // SAFETY: the set and template are alive; `rest` holds the entry's
+    // bytes at offset 0.
+    unsafe {
+        device.update_descriptor_set_with_template(set, template, rest.as_ptr().cast());
+    }
+
+    h.dispatch_and_wait(&pipeline, &[set], [1, 1, 1])?;
+    // SAFETY: nothing uses the template any more.
+    unsafe { device.destroy_descriptor_update_template(template, None) };
+    let want: Vec<u32> = (0..64)
+        .map(|i| a[(i % 4) * 4 + (i / 4) % 4] * scale + add[i % 4])
+        .collect();
+    let got: Vec<u32> = from_bytes(&h.read(&output)?);
+    let mut result = CaseResult::new();
+    result.check("results", &got, &want);
+    Ok(result)
+}
