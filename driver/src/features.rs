@@ -52,6 +52,7 @@ extra_features! {
     extended_dynamic_state2_patch_control_points: "extendedDynamicState2PatchControlPoints",
     private_data: "privateData",
     maintenance4: "maintenance4",
+    dynamic_rendering: "dynamicRendering",
     // The rest of VkPhysicalDeviceVulkan12Features.
     sampler_mirror_clamp_to_edge: "samplerMirrorClampToEdge",
     draw_indirect_count: "drawIndirectCount",

@@ -189,7 +189,10 @@ impl PhysicalDevice {
     /// cts's private_data.* cases). Maintenance4: requirements asked from a
     /// create info (the cts's maintenance4.device_requirements), LocalSizeId
     /// (the compiler's spirv/module.rs), pipeline layouts that objects made
-    /// from them hold on to.
+    /// from them hold on to. Dynamic rendering: a one-subpass pass of the
+    /// rendering info (rendering.rs, cmd/rendering.rs), suspended passes
+    /// rendered at submit (cmd/pass_chain.rs; the cts's
+    /// dynamic_rendering.* cases).
     pub fn extra_features(&self) -> ExtraFeatures {
         ExtraFeatures {
             draw_indirect_count: true,
@@ -213,6 +216,7 @@ impl PhysicalDevice {
             extended_dynamic_state2: true,
             private_data: true,
             maintenance4: true,
+            dynamic_rendering: true,
             ..Default::default()
         }
     }

@@ -138,6 +138,7 @@ promoted! {
     vk::PhysicalDeviceSeparateDepthStencilLayoutsFeatures<'_> => [separate_depth_stencil_layouts],
     vk::PhysicalDevicePrivateDataFeatures<'_> => [private_data],
     vk::PhysicalDeviceMaintenance4Features<'_> => [maintenance4],
+    vk::PhysicalDeviceDynamicRenderingFeatures<'_> => [dynamic_rendering],
     vk::PhysicalDeviceVulkanMemoryModelFeatures<'_> => [
         vulkan_memory_model,
         vulkan_memory_model_device_scope,

@@ -2,7 +2,7 @@
 //! the device (with the optional features the cases use, when offered).
 
 use super::presentation::Presentation;
-use super::promoted::{RenderPasses2, Synchronization2, TimelineSemaphores};
+use super::promoted::{DynamicRendering, RenderPasses2, Synchronization2, TimelineSemaphores};
 use super::Harness;
 use crate::case::{OrStop, Stop};
 use crate::validation::{ValidationLog, LAYER_NAME};
@@ -87,6 +87,9 @@ pub struct Capabilities {
     /// Vulkan 1.2's `shaderSubgroupExtendedTypes` (or
     /// VK_KHR_shader_subgroup_extended_types).
     pub shader_subgroup_extended_types: bool,
+    /// `dynamicRendering` (Vulkan 1.3 or VK_KHR_dynamic_rendering, whose
+    /// extension is enabled whenever offered).
+    pub dynamic_rendering: bool,
     /// The device extensions the harness enabled.
     pub enabled_extensions: Vec<String>,
 }
@@ -311,6 +314,8 @@ impl PartialHarness {
             && has(ash::khr::spirv_1_4::NAME)
             && has(ash::khr::shader_float_controls::NAME);
         let eds_ext = has(ash::ext::extended_dynamic_state::NAME);
+        let dynamic_rendering_ext = has(ash::khr::dynamic_rendering::NAME);
+        let dynamic_rendering_known = at_least(3) || dynamic_rendering_ext;
         let eds2_ext = has(ash::ext::extended_dynamic_state2::NAME);
         // Vulkan 1.2 features with a structure of their own, core or by
         // their extension: (structure queried, extension to enable).
@@ -337,7 +342,11 @@ impl PartialHarness {
         let mut ds_layouts = vk::PhysicalDeviceSeparateDepthStencilLayoutsFeatures::default();
         let mut std_layout = vk::PhysicalDeviceUniformBufferStandardLayoutFeatures::default();
         let mut extended_types = vk::PhysicalDeviceShaderSubgroupExtendedTypesFeatures::default();
+        let mut dynamic_rendering = vk::PhysicalDeviceDynamicRenderingFeatures::default();
         let mut query = vk::PhysicalDeviceFeatures2::default();
+        if dynamic_rendering_known {
+            query = query.push_next(&mut dynamic_rendering);
+        }
         if eds_ext {
             query = query.push_next(&mut eds);
         }
@@ -425,6 +434,7 @@ impl PartialHarness {
             uniform_buffer_standard_layout: std_layout.uniform_buffer_standard_layout == vk::TRUE,
             shader_subgroup_extended_types: extended_types.shader_subgroup_extended_types
                 == vk::TRUE,
+            dynamic_rendering: dynamic_rendering.dynamic_rendering == vk::TRUE,
             enabled_extensions: Vec::new(),
         };
 
@@ -450,6 +460,8 @@ impl PartialHarness {
             vk::PhysicalDeviceBufferDeviceAddressFeatures::default().buffer_device_address(true);
         let mut enable_scalar =
             vk::PhysicalDeviceScalarBlockLayoutFeatures::default().scalar_block_layout(true);
+        let mut enable_dynamic_rendering =
+            vk::PhysicalDeviceDynamicRenderingFeatures::default().dynamic_rendering(true);
         let mut enable_eds = vk::PhysicalDeviceExtendedDynamicStateFeaturesEXT::default()
             .extended_dynamic_state(true);
         let mut enable_eds2 = vk::PhysicalDeviceExtendedDynamicState2FeaturesEXT::default()
@@ -546,6 +558,12 @@ impl PartialHarness {
         }
         if render_pass2_ext {
             extensions.push(ash::khr::create_renderpass2::NAME);
+        }
+        if caps.dynamic_rendering {
+            device_info = device_info.push_next(&mut enable_dynamic_rendering);
+            if dynamic_rendering_ext {
+                extensions.push(ash::khr::dynamic_rendering::NAME);
+            }
         }
         if caps.extended_dynamic_state {
             device_info = device_info.push_next(&mut enable_eds);
@@ -648,6 +666,23 @@ impl PartialHarness {
                 ash::khr::create_renderpass2::Device::new(&self.instance, &parts.device),
             )),
         };
+        let offered = |name: &std::ffi::CStr| {
+            parts
+                .caps
+                .enabled_extensions
+                .iter()
+                .any(|e| *e == *name.to_string_lossy())
+        };
+        let dynamic_rendering = match (
+            parts.caps.dynamic_rendering,
+            offered(ash::khr::dynamic_rendering::NAME),
+        ) {
+            (false, _) => None,
+            (true, true) => Some(DynamicRendering::Khr(
+                ash::khr::dynamic_rendering::Device::new(&self.instance, &parts.device),
+            )),
+            (true, false) => Some(DynamicRendering::Core(Box::new(parts.device.clone()))),
+        };
         let presentation = parts.caps.headless_swapchain.then(|| {
             Presentation::new(
                 &self.entry,
@@ -673,6 +708,7 @@ impl PartialHarness {
             timeline,
             synchronization2,
             render_pass2,
+            dynamic_rendering,
             presentation,
             owned: Vec::new(),
             mappings: HashMap::new(),
