@@ -196,7 +196,7 @@ fn attachment_problem(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::image::view::ViewDesc;
     use crate::image::{Image, ImageDesc};
@@ -236,7 +236,7 @@ mod tests {
 
     /// A view of level `level` and `layers` layers of a 64x32 image of
     /// `format` with 2 levels and 4 layers.
-    fn view(format: vk::Format, level: u32, levels: u32, layers: u32) -> Arc<ImageView> {
+    pub(crate) fn view(format: vk::Format, level: u32, levels: u32, layers: u32) -> Arc<ImageView> {
         let device = crate::device::tests::null_device("a660");
         let image = Image::new(
             ImageDesc {

@@ -121,7 +121,13 @@ impl Queue {
         for cmd in &batch.command_buffers {
             for segment in cmd.segments_for_submit()? {
                 match segment {
-                    Segment::Ibs(list) => ibs.extend(list),
+                    Segment::Ibs {
+                        ibs: list,
+                        renders_pass,
+                    } => {
+                        chain.between(renders_pass)?;
+                        ibs.extend(list);
+                    }
                     Segment::Piece(piece) => {
                         if let Some(pass) = chain.add(device, piece)? {
                             ibs.extend(pass.ibs);

@@ -33,7 +33,12 @@ pub enum Level {
 /// submit renders with the rest of its chain (`super::pass_chain`).
 #[derive(Clone)]
 pub enum Segment {
-    Ibs(Vec<Ib>),
+    /// IBs, and whether a render pass is rendered in them (which no
+    /// suspended pass may have between its pieces).
+    Ibs {
+        ibs: Vec<Ib>,
+        renders_pass: bool,
+    },
     Piece(Arc<PassPiece>),
 }
 
@@ -74,8 +79,10 @@ pub struct Recording {
     /// and those a reset freed for the next passes.
     pub spent_pass_streams: Vec<CommandStream>,
     pub spare_pass_streams: Vec<CommandStream>,
-    /// What the buffer submits, closed so far (the open stream follows).
+    /// What the buffer submits, closed so far (the open stream follows),
+    /// and whether a render pass was rendered since the last segment.
     pub segments: Vec<Segment>,
+    pub renders_pass: bool,
     lifecycle: Lifecycle,
     error: Option<vk::Result>,
     /// The start-of-buffer state, built at the first begin (it depends on
@@ -140,6 +147,7 @@ impl CommandBuffer {
                 spent_pass_streams: Vec::new(),
                 spare_pass_streams: Vec::new(),
                 segments: Vec::new(),
+                renders_pass: false,
                 lifecycle: Lifecycle::Initial,
                 error: None,
                 init: None,
@@ -237,7 +245,8 @@ impl CommandBuffer {
         })();
         match (result, rec.error.take()) {
             (Ok(ibs), None) => {
-                rec.segments.push(Segment::Ibs(ibs));
+                let renders_pass = std::mem::take(&mut rec.renders_pass);
+                rec.segments.push(Segment::Ibs { ibs, renders_pass });
                 rec.lifecycle = Lifecycle::Executable;
                 Ok(())
             }
@@ -269,6 +278,7 @@ impl CommandBuffer {
         rec.crumbs.clear();
         rec.own_crumbs = 0;
         rec.segments.clear();
+        rec.renders_pass = false;
         rec.error = None;
         rec.lifecycle = Lifecycle::Initial;
     }
@@ -295,7 +305,7 @@ impl CommandBuffer {
         let mut ibs = Vec::new();
         for s in self.segments_for_submit()? {
             match s {
-                Segment::Ibs(list) => ibs.extend(list),
+                Segment::Ibs { ibs: list, .. } => ibs.extend(list),
                 Segment::Piece(_) => {
                     eprintln!(
                         "parsnip: vkCmdExecuteCommands: a secondary whose render pass is \

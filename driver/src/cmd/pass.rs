@@ -270,6 +270,7 @@ impl Recording {
         let Some(first) = pieces.first() else {
             return Ok(());
         };
+        self.renders_pass = true;
         let PassPiece {
             pass: render_pass,
             framebuffer,

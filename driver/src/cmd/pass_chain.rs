@@ -86,6 +86,15 @@ impl PassChain {
         stitch(device, &pieces).map(Some)
     }
 
+    /// Work that comes between the pieces of an open chain, rendering a
+    /// pass if `renders_pass`: no other render pass may.
+    pub fn between(&self, renders_pass: bool) -> VkResult<()> {
+        if renders_pass && !self.pieces.is_empty() {
+            return fail("another render pass comes between a suspended pass and its resume");
+        }
+        Ok(())
+    }
+
     /// At the end of the batch: no chain may be left open.
     pub fn finish(&self) -> VkResult<()> {
         if self.pieces.is_empty() {
@@ -116,4 +125,152 @@ fn stitch(device: &Arc<Device>, pieces: &[Arc<PassPiece>]) -> VkResult<StitchedP
     holder.end()?;
     let ibs = holder.ibs_for_submit()?;
     Ok(StitchedPass { ibs, holder })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cmd::buffer::Segment;
+    use crate::image::view::ImageView;
+    use crate::queue::SubmitBatch;
+    use crate::rendering::{RenderingAttachment, RenderingDesc};
+
+    /// A one-layer view of level 0 of a 64x32 RGBA8 image.
+    fn color_view() -> Arc<ImageView> {
+        crate::framebuffer::tests::view(vk::Format::R8G8B8A8_UNORM, 0, 1, 1)
+    }
+
+    /// Rendering into `view` with `flags`, its whole 64x32 loaded and
+    /// stored.
+    fn rendering(view: &Arc<ImageView>, flags: vk::RenderingFlags) -> RenderingDesc {
+        RenderingDesc {
+            flags,
+            area: vk::Rect2D {
+                offset: vk::Offset2D { x: 0, y: 0 },
+                extent: vk::Extent2D {
+                    width: 64,
+                    height: 32,
+                },
+            },
+            layers: 1,
+            view_mask: 0,
+            colors: vec![Some(RenderingAttachment {
+                view: view.clone(),
+                layout: vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
+                load_op: vk::AttachmentLoadOp::LOAD,
+                store_op: vk::AttachmentStoreOp::STORE,
+                clear: vk::ClearValue::default(),
+                resolve: None,
+            })],
+            depth: None,
+            stencil: None,
+        }
+    }
+
+    /// A primary command buffer beginning and ending a rendering of each
+    /// of `flags` in turn; its `vkEndCommandBuffer` result.
+    fn recorded(
+        device: &Arc<Device>,
+        view: &Arc<ImageView>,
+        flags: &[vk::RenderingFlags],
+    ) -> (Arc<CommandBuffer>, VkResult<()>) {
+        let cmd = Arc::new(CommandBuffer::new(device, Level::Primary));
+        cmd.begin(None).unwrap();
+        for &f in flags {
+            cmd.record(|rec| rec.begin_rendering(&rendering(view, f)));
+            cmd.record(|rec| rec.end_rendering());
+        }
+        let ended = cmd.end();
+        (cmd, ended)
+    }
+
+    fn batch(command_buffers: Vec<Arc<CommandBuffer>>) -> SubmitBatch {
+        SubmitBatch {
+            command_buffers,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn chains_are_resumed_and_ended_within_their_batch_or_the_submit_fails() {
+        let device = crate::device::tests::null_device("a660");
+        let queue = device.queue(0, 0).unwrap();
+        let view = color_view();
+        let other_view = color_view();
+        let none = vk::RenderingFlags::empty();
+        let suspends = vk::RenderingFlags::SUSPENDING;
+        let resumes = vk::RenderingFlags::RESUMING;
+        let (first, ok) = recorded(&device, &view, &[suspends]);
+        ok.unwrap();
+        let (middle, ok) = recorded(&device, &view, &[resumes | suspends]);
+        ok.unwrap();
+        let (last, ok) = recorded(&device, &view, &[resumes]);
+        ok.unwrap();
+        let (elsewhere, ok) = recorded(&device, &other_view, &[resumes]);
+        ok.unwrap();
+        let (plain, ok) = recorded(&device, &view, &[none]);
+        ok.unwrap();
+        let submit = |batches: &[SubmitBatch]| queue.submit(batches, None);
+        let unknown = Err(vk::Result::ERROR_UNKNOWN);
+        // Whole chains, of two and three command buffers.
+        assert_eq!(submit(&[batch(vec![first.clone(), last.clone()])]), Ok(()));
+        let three = vec![first.clone(), middle.clone(), last.clone()];
+        assert_eq!(submit(&[batch(three)]), Ok(()));
+        // Suspended and never resumed; resumed and never suspended;
+        // resumed in the next batch; resumed by a pass of other views;
+        // another pass between the suspend and the resume.
+        assert_eq!(submit(&[batch(vec![first.clone()])]), unknown);
+        assert_eq!(submit(&[batch(vec![last.clone()])]), unknown);
+        assert_eq!(submit(&[batch(vec![middle.clone()])]), unknown);
+        let split = [batch(vec![first.clone()]), batch(vec![last.clone()])];
+        assert_eq!(submit(&split), unknown);
+        assert_eq!(
+            submit(&[batch(vec![first.clone(), elsewhere.clone()])]),
+            unknown
+        );
+        assert_eq!(submit(&[batch(vec![first.clone(), plain, last])]), unknown);
+        queue.wait_idle().unwrap();
+        // A secondary holding a piece cannot be executed.
+        assert_eq!(
+            first.ibs_for_submit().err(),
+            Some(vk::Result::ERROR_FEATURE_NOT_PRESENT)
+        );
+    }
+
+    #[test]
+    fn within_a_command_buffer_a_suspended_pass_is_resumed_or_its_recording_fails() {
+        let device = crate::device::tests::null_device("a740");
+        let view = color_view();
+        let other_view = color_view();
+        let none = vk::RenderingFlags::empty();
+        let suspends = vk::RenderingFlags::SUSPENDING;
+        let resumes = vk::RenderingFlags::RESUMING;
+        // Suspended and resumed within the buffer: one pass, rendered at
+        // its end, nothing left for the submit.
+        let (cmd, ok) = recorded(&device, &view, &[suspends, resumes | suspends, resumes]);
+        ok.unwrap();
+        let segments = cmd.segments_for_submit().unwrap();
+        assert!(segments.iter().all(|s| matches!(s, Segment::Ibs { .. })));
+        // Another pass begun while one is suspended.
+        assert!(recorded(&device, &view, &[suspends, none]).1.is_err());
+        // Resumed with other attachments.
+        let cmd = Arc::new(CommandBuffer::new(&device, Level::Primary));
+        cmd.begin(None).unwrap();
+        cmd.record(|rec| rec.begin_rendering(&rendering(&view, suspends)));
+        cmd.record(|rec| rec.end_rendering());
+        cmd.record(|rec| rec.begin_rendering(&rendering(&other_view, resumes)));
+        cmd.record(|rec| rec.end_rendering());
+        assert_eq!(cmd.end(), Err(vk::Result::ERROR_UNKNOWN));
+        // A render pass's end for a rendering, and a rendering's end with
+        // none begun.
+        let cmd = Arc::new(CommandBuffer::new(&device, Level::Primary));
+        cmd.begin(None).unwrap();
+        cmd.record(|rec| rec.end_rendering());
+        assert_eq!(cmd.end(), Err(vk::Result::ERROR_UNKNOWN));
+        let cmd = Arc::new(CommandBuffer::new(&device, Level::Primary));
+        cmd.begin(None).unwrap();
+        cmd.record(|rec| rec.begin_rendering(&rendering(&view, none)));
+        cmd.record(|rec| rec.end_render_pass());
+        assert!(cmd.end().is_err());
+    }
 }

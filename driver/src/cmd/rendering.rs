@@ -119,7 +119,11 @@ impl Recording {
     fn hand_over(&mut self, mut piece: PassPiece) -> VkResult<()> {
         piece.owed_availability = std::mem::take(&mut self.owed_availability);
         let before = self.cs.take_ibs();
-        self.segments.push(Segment::Ibs(before));
+        let renders_pass = std::mem::take(&mut self.renders_pass);
+        self.segments.push(Segment::Ibs {
+            ibs: before,
+            renders_pass,
+        });
         self.segments.push(Segment::Piece(Arc::new(piece)));
         Ok(())
     }
