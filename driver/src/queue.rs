@@ -144,6 +144,17 @@ impl Queue {
         Ok(ibs)
     }
 
+    /// The stitched streams' holders kept for submits not yet known to
+    /// have completed.
+    #[cfg(test)]
+    pub(crate) fn stitched_in_flight(&self) -> Vec<std::sync::Weak<CommandBuffer>> {
+        self.stitched
+            .lock()
+            .iter()
+            .flat_map(|(_, held)| held.iter().map(Arc::downgrade))
+            .collect()
+    }
+
     /// Drops the stitched streams whose submits have completed.
     fn release_stitched(&self, device: &Device) {
         self.stitched

@@ -238,6 +238,22 @@ mod tests {
     }
 
     #[test]
+    fn the_stream_rendering_a_chain_lives_until_its_submit_completes() {
+        let device = crate::device::tests::null_device("a660");
+        let queue = device.queue(0, 0).unwrap();
+        let view = color_view();
+        let (first, _) = recorded(&device, &view, &[vk::RenderingFlags::SUSPENDING]);
+        let (last, _) = recorded(&device, &view, &[vk::RenderingFlags::RESUMING]);
+        queue.submit(&[batch(vec![first, last])], None).unwrap();
+        let held = queue.stitched_in_flight();
+        assert_eq!(held.len(), 1, "one chain, one stitched stream");
+        assert!(held[0].upgrade().is_some());
+        queue.wait_idle().unwrap();
+        assert!(queue.stitched_in_flight().is_empty());
+        assert!(held[0].upgrade().is_none(), "freed once the submit is done");
+    }
+
+    #[test]
     fn within_a_command_buffer_a_suspended_pass_is_resumed_or_its_recording_fails() {
         let device = crate::device::tests::null_device("a740");
         let view = color_view();
