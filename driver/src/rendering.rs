@@ -222,3 +222,113 @@ impl RenderingDesc {
         Ok(Some(b.add(&main.view, main.layout, ops, stores, clear)))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::framebuffer::tests::view;
+
+    fn attachment(view: &Arc<ImageView>, load_op: vk::AttachmentLoadOp) -> RenderingAttachment {
+        RenderingAttachment {
+            view: view.clone(),
+            layout: vk::ImageLayout::GENERAL,
+            load_op,
+            store_op: vk::AttachmentStoreOp::DONT_CARE,
+            clear: vk::ClearValue::default(),
+            resolve: None,
+        }
+    }
+
+    fn desc(colors: Vec<Option<RenderingAttachment>>) -> RenderingDesc {
+        RenderingDesc {
+            flags: vk::RenderingFlags::empty(),
+            area: vk::Rect2D {
+                offset: vk::Offset2D { x: 8, y: 4 },
+                extent: vk::Extent2D {
+                    width: 40,
+                    height: 20,
+                },
+            },
+            layers: 1,
+            view_mask: 0,
+            colors,
+            depth: None,
+            stencil: None,
+        }
+    }
+
+    #[test]
+    fn colours_and_resolves_are_the_attachments_of_one_subpass() {
+        let rgba = vk::Format::R8G8B8A8_UNORM;
+        let (a, b, r) = (
+            view(rgba, 0, 1, 1),
+            view(rgba, 0, 1, 1),
+            view(rgba, 0, 1, 1),
+        );
+        let mut resolved = attachment(&b, vk::AttachmentLoadOp::CLEAR);
+        resolved.resolve = Some((vk::ResolveModeFlags::AVERAGE, r.clone()));
+        let d = desc(vec![
+            Some(attachment(&a, vk::AttachmentLoadOp::LOAD)),
+            None,
+            Some(resolved),
+        ]);
+        let instance = d.instance().unwrap();
+        let pass = &instance.pass.desc;
+        let sub = &pass.subpasses[0];
+        let refs: Vec<_> = sub.colors.iter().map(|r| r.attachment).collect();
+        assert_eq!(refs, [Some(0), None, Some(1)]);
+        let resolves: Vec<_> = sub.resolves.iter().map(|r| r.attachment).collect();
+        assert_eq!(resolves, [None, None, Some(2)]);
+        assert_eq!(pass.attachments[0].load_op, vk::AttachmentLoadOp::LOAD);
+        assert_eq!(pass.attachments[1].load_op, vk::AttachmentLoadOp::CLEAR);
+        assert_eq!(pass.attachments[2].store_op, vk::AttachmentStoreOp::STORE);
+        let fb = &instance.framebuffer;
+        // As large as the render area reaches: 8 + 40 by 4 + 20.
+        assert_eq!((fb.width, fb.height, fb.layers), (48, 24, 1));
+        assert!(Arc::ptr_eq(&fb.attachments[2], &r));
+        assert_eq!(instance.clears.len(), 3);
+    }
+
+    #[test]
+    fn what_the_2d_engine_cannot_resolve_and_areas_past_the_views_are_refused() {
+        let rgba = vk::Format::R8G8B8A8_UNORM;
+        let (a, r) = (view(rgba, 0, 1, 1), view(rgba, 0, 1, 1));
+        let mut c = attachment(&a, vk::AttachmentLoadOp::LOAD);
+        c.resolve = Some((vk::ResolveModeFlags::SAMPLE_ZERO, r.clone()));
+        assert!(desc(vec![Some(c.clone())]).instance().is_err());
+        let uint = view(vk::Format::R8G8B8A8_UINT, 0, 1, 1);
+        let mut i = attachment(&uint, vk::AttachmentLoadOp::LOAD);
+        i.resolve = Some((vk::ResolveModeFlags::AVERAGE, r.clone()));
+        assert!(desc(vec![Some(i.clone())]).instance().is_err());
+        i.resolve = Some((vk::ResolveModeFlags::SAMPLE_ZERO, r));
+        // Sample 0 of an integer format is what the engine takes.
+        assert!(desc(vec![Some(i)]).instance().is_ok());
+        // The views are 64x32: an area reaching past them is refused.
+        let mut d = desc(vec![Some(attachment(&a, vk::AttachmentLoadOp::LOAD))]);
+        d.area.extent.height = 40;
+        assert!(d.instance().is_err());
+    }
+
+    #[test]
+    fn depth_and_stencil_are_one_attachment_keeping_the_aspect_not_named() {
+        let ds = view(vk::Format::D24_UNORM_S8_UINT, 0, 1, 1);
+        let mut d = desc(Vec::new());
+        d.stencil = Some(attachment(&ds, vk::AttachmentLoadOp::CLEAR));
+        let instance = d.instance().unwrap();
+        let a = instance.pass.desc.attachments[0];
+        assert_eq!(instance.pass.desc.attachments.len(), 1);
+        // The depth the info does not name is loaded and stored.
+        assert_eq!(a.load_op, vk::AttachmentLoadOp::LOAD);
+        assert_eq!(a.store_op, vk::AttachmentStoreOp::STORE);
+        assert_eq!(a.stencil_load_op, vk::AttachmentLoadOp::CLEAR);
+        assert_eq!(a.stencil_store_op, vk::AttachmentStoreOp::DONT_CARE);
+        d.depth = Some(attachment(&ds, vk::AttachmentLoadOp::DONT_CARE));
+        let a = d.instance().unwrap().pass.desc.attachments[0];
+        assert_eq!(a.load_op, vk::AttachmentLoadOp::DONT_CARE);
+        assert_eq!(a.stencil_load_op, vk::AttachmentLoadOp::CLEAR);
+        // Two views for the depth and the stencil.
+        let other = view(vk::Format::D24_UNORM_S8_UINT, 0, 1, 1);
+        d.depth = Some(attachment(&other, vk::AttachmentLoadOp::LOAD));
+        assert!(d.instance().is_err());
+    }
+}
