@@ -9,7 +9,8 @@
 //! And one scene (three overlapping depth-tested quads, one per piece)
 //! rendered whole, and suspended and resumed
 //! (`VK_RENDERING_SUSPENDING_BIT`, `RESUMING_BIT`): within one command
-//! buffer, and across two and three command buffers of one submit. Every
+//! buffer, and across two and three command buffers of one submit (by
+//! `vkQueueSubmit`, and by `vkQueueSubmit2` for two). Every
 //! piece's info asks for the same clears (the spec has them match); the
 //! chain is one render pass instance, cleared once at its start, so each
 //! split renders the unsplit image, which the draw tests check on
@@ -19,7 +20,7 @@ use super::{
     color, depth, full, opaque, probe, quad, read_back, unorm8, Scene, BLUE, CLEAR, COLOR_LAYOUT,
     DEPTH_LAYOUT, GREEN, RED, RGBA8,
 };
-use crate::case::{Case, CaseResult, Stop};
+use crate::case::{Case, CaseResult, OrStop, Stop};
 use crate::cases::multisample;
 use crate::harness::{DynamicRendering, GraphicsDesc, Harness, Recorder, Submission};
 use ash::vk;
@@ -56,6 +57,10 @@ pub const CASES: &[Case] = &[
     Case {
         name: "draws.dynamic_rendering_split_over_3",
         run: |h| split_scene(h, Split::Buffers(3)),
+    },
+    Case {
+        name: "draws.dynamic_rendering_split_over_2_submit2",
+        run: |h| split_scene(h, Split::Submit2(2)),
     },
 ];
 
@@ -295,6 +300,8 @@ enum Split {
     /// Over this many command buffers of one submit, each rendering
     /// suspending (but the last) and resuming (but the first).
     Buffers(usize),
+    /// The same, submitted by `vkQueueSubmit2`.
+    Submit2(usize),
 }
 
 /// The split scene: a red quad over window [8, 40)^2 at depth 0.5, a
@@ -344,7 +351,7 @@ fn split_scene(h: &mut Harness, split: Split) -> Result<CaseResult, Stop> {
                 });
             }
         })?),
-        Split::Buffers(pieces) => {
+        Split::Buffers(pieces) | Split::Submit2(pieces) => {
             // The quads each piece draws: the first takes what the
             // others leave (two quads over two buffers).
             let first = 3 - (pieces as u32 - 1);
@@ -361,13 +368,25 @@ fn split_scene(h: &mut Harness, split: Split) -> Result<CaseResult, Stop> {
         }
     }
     let fence = h.fence(false)?;
-    h.submit(
-        &[Submission {
-            commands: &buffers,
-            ..Default::default()
-        }],
-        fence,
-    )?;
+    if let Split::Submit2(_) = split {
+        let infos: Vec<_> = buffers
+            .iter()
+            .map(|&b| vk::CommandBufferSubmitInfo::default().command_buffer(b))
+            .collect();
+        let submits = [vk::SubmitInfo2::default().command_buffer_infos(&infos)];
+        // SAFETY: the command buffers and the fence are alive and owned by
+        // the harness; every array outlives the call.
+        unsafe { h.synchronization2()?.submit(h.queue(), &submits, fence) }
+            .or_stop("vkQueueSubmit2")?;
+    } else {
+        h.submit(
+            &[Submission {
+                commands: &buffers,
+                ..Default::default()
+            }],
+            fence,
+        )?;
+    }
     h.wait_for(fence)?;
     let img = read_back(h, &scene.t.attachments[0].image, COLOR_LAYOUT, 4)?;
     Ok(probed(
