@@ -36,11 +36,12 @@ const SIZE: usize = 64;
 const MODES: [&str; 4] = ["sysmem", "gmem", "gmem,forcebin", "gmem,nobin"];
 
 /// The dynamic rendering scene split by suspending and resuming.
-const SPLIT_SCENES: [&str; 4] = [
+const SPLIT_SCENES: [&str; 5] = [
     "draws.dynamic_rendering_suspended_in_one_buffer",
     "draws.dynamic_rendering_split_over_2",
     "draws.dynamic_rendering_split_over_3",
     "draws.dynamic_rendering_split_over_2_submit2",
+    "draws.dynamic_rendering_split_with_query",
 ];
 
 fn draw_cases() -> Vec<&'static str> {

@@ -62,6 +62,10 @@ pub const CASES: &[Case] = &[
         name: "draws.dynamic_rendering_split_over_2_submit2",
         run: |h| split_scene(h, Split::Submit2(2)),
     },
+    Case {
+        name: "draws.dynamic_rendering_split_with_query",
+        run: |h| split_scene(h, Split::Query),
+    },
 ];
 
 const D16: vk::Format = vk::Format::D16_UNORM;
@@ -302,6 +306,10 @@ enum Split {
     Buffers(usize),
     /// The same, submitted by `vkQueueSubmit2`.
     Submit2(usize),
+    /// Over two command buffers, with a precise occlusion query around
+    /// the first piece's draws (red, then green in front: 2 x 32 x 32
+    /// samples), ended in that piece and copied after the chain.
+    Query,
 }
 
 /// The split scene: a red quad over window [8, 40)^2 at depth 0.5, a
@@ -340,6 +348,21 @@ fn split_scene(h: &mut Harness, split: Split) -> Result<CaseResult, Stop> {
         }
         f
     };
+    let query = if split == Split::Query {
+        if !h.caps().occlusion_query_precise {
+            return Err(Stop::NotSupported("occlusionQueryPrecise".into()));
+        }
+        let info = vk::QueryPoolCreateInfo::default()
+            .query_type(vk::QueryType::OCCLUSION)
+            .query_count(1);
+        // SAFETY: the device is alive; the pool is owned from here on.
+        let pool =
+            unsafe { h.device().create_query_pool(&info, None) }.or_stop("vkCreateQueryPool")?;
+        let counts = h.host_buffer(8, vk::BufferUsageFlags::TRANSFER_DST)?;
+        Some((h.own(pool), counts))
+    } else {
+        None
+    };
     let mut buffers = Vec::new();
     match split {
         Split::Whole => buffers
@@ -351,6 +374,43 @@ fn split_scene(h: &mut Harness, split: Split) -> Result<CaseResult, Stop> {
                 });
             }
         })?),
+        Split::Query => {
+            let (pool, counts) = query.as_ref().expect("made above");
+            let pool = *pool;
+            buffers.push(h.record(|r| {
+                let (d, cmd) = (r.device(), r.command_buffer());
+                // SAFETY: the command buffer is recording outside a pass;
+                // the pool is alive.
+                unsafe { d.cmd_reset_query_pool(cmd, pool, 0, 1) };
+                render(&dr, r, &attachments, flags(0, 2), |r| {
+                    // SAFETY: recording inside the rendering; the query
+                    // was reset.
+                    unsafe { d.cmd_begin_query(cmd, pool, 0, vk::QueryControlFlags::PRECISE) };
+                    draws(r, 0..2);
+                    // SAFETY: the query is active.
+                    unsafe { d.cmd_end_query(cmd, pool, 0) };
+                });
+            })?);
+            buffers.push(h.record(|r| {
+                render(&dr, r, &attachments, flags(1, 2), |r| draws(r, 2..3));
+                let wait = vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT;
+                // SAFETY: recording outside a pass; the pool and buffer are
+                // alive, the copy inside the buffer.
+                unsafe {
+                    r.device().cmd_copy_query_pool_results(
+                        r.command_buffer(),
+                        pool,
+                        0,
+                        1,
+                        counts.handle,
+                        0,
+                        8,
+                        wait,
+                    )
+                };
+                r.barrier(crate::harness::Dependency::TO_HOST);
+            })?);
+        }
         Split::Buffers(pieces) | Split::Submit2(pieces) => {
             // The quads each piece draws: the first takes what the
             // others leave (two quads over two buffers).
@@ -388,8 +448,12 @@ fn split_scene(h: &mut Harness, split: Split) -> Result<CaseResult, Stop> {
         )?;
     }
     h.wait_for(fence)?;
+    let samples = match &query {
+        Some((_, counts)) => Some(h.read_as::<u64>(counts)?),
+        None => None,
+    };
     let img = read_back(h, &scene.t.attachments[0].image, COLOR_LAYOUT, 4)?;
-    Ok(probed(
+    let mut result = probed(
         img,
         &[
             (10, 10, opaque(RED)),
@@ -406,5 +470,9 @@ fn split_scene(h: &mut Harness, split: Split) -> Result<CaseResult, Stop> {
             (4, 62, unorm8(CLEAR)),
             (4, 40, unorm8(CLEAR)),
         ],
-    ))
+    );
+    if let Some(got) = samples {
+        result.check("samples_passed", &got, &[2 * 32 * 32]);
+    }
+    Ok(result)
 }
