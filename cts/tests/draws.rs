@@ -35,6 +35,15 @@ const SIZE: usize = 64;
 /// bins, and GMEM never binned.
 const MODES: [&str; 4] = ["sysmem", "gmem", "gmem,forcebin", "gmem,nobin"];
 
+/// The dynamic rendering scene split by suspending and resuming.
+const SPLIT_SCENES: [&str; 5] = [
+    "draws.dynamic_rendering_suspended_in_one_buffer",
+    "draws.dynamic_rendering_split_over_2",
+    "draws.dynamic_rendering_split_over_3",
+    "draws.dynamic_rendering_split_over_2_submit2",
+    "draws.dynamic_rendering_split_with_query",
+];
+
 fn draw_cases() -> Vec<&'static str> {
     cases::all()
         .into_iter()
@@ -117,6 +126,13 @@ fn draws_match_lavapipe_on_a660_and_a740_in_sysmem_and_gmem() {
             assert_eq!(size, got_size, "{gpu} {case}");
             check_against(&want, &got, size, &format!("{gpu} {case}"));
             exact_outputs_match(&lvp, &run, case, &gpu);
+        }
+        // Suspended and resumed, in one command buffer or over several,
+        // the scene renders exactly as when it is rendered whole.
+        let (whole, _) = image(&run, "draws.dynamic_rendering_unsplit");
+        for case in SPLIT_SCENES {
+            let (split, _) = image(&run, case);
+            assert!(split == whole, "{gpu} {case}: not the unsplit image");
         }
         if let Some(png) = &reference {
             let bytes = std::fs::read(png).expect("the reference image");
@@ -344,6 +360,47 @@ fn forcebin_bins_skip_the_draws_the_binning_pass_saw_outside_them() {
                 s.skipped_draws > 0,
                 "{gpu} {case}: no bin skipped a draw: {s:?}"
             );
+        }
+    }
+}
+
+#[test]
+fn a_scene_split_over_command_buffers_renders_as_one_pass_in_its_trace() {
+    // The split scene's colour and depth attachments are stored once a
+    // bin for the whole chain (a BLIT event each in RM6_BIN_RESOLVE), not
+    // once a piece; with forcebin one binning pass runs each of the three
+    // draws once, and each of the 1x2 bins replays all three; the counts
+    // are the unsplit scene's.
+    for gpu in ["a660", "a740"] {
+        for (debug, bins) in [("gmem", 1), ("gmem,forcebin", 2)] {
+            let counts = |case: &str| {
+                let (_, draws, _) = trace_in(gpu, case, debug);
+                let count = |packet: &str, mode: &str| {
+                    draws
+                        .iter()
+                        .filter(|(p, m)| p.starts_with(packet) && m.starts_with(mode))
+                        .count()
+                };
+                [
+                    count("CP_EVENT_WRITE BLIT", "RM6_BIN_RESOLVE"),
+                    count("CP_DRAW", "RM6_BIN_RENDER_START"),
+                    count("CP_DRAW", "RM6_BIN_VISIBILITY"),
+                    count("CP_DRAW", "RM6_DIRECT_RENDER"),
+                ]
+            };
+            let visibility = if bins > 1 { 3 } else { 0 };
+            let want = [2 * bins, 3 * bins, visibility, 0];
+            assert_eq!(
+                counts("draws.dynamic_rendering_unsplit"),
+                want,
+                "{gpu} {debug}"
+            );
+            for case in [
+                "draws.dynamic_rendering_split_over_2",
+                "draws.dynamic_rendering_split_over_3",
+            ] {
+                assert_eq!(counts(case), want, "{gpu} {debug} {case}");
+            }
         }
     }
 }

@@ -173,6 +173,12 @@ pub static DEVICE_EXTENSIONS: &[Extension] = &[
         name: ash::khr::maintenance4::NAME,
         spec_version: ash::khr::maintenance4::SPEC_VERSION,
     },
+    // vkCmdBeginRendering as a one-subpass render pass (rendering.rs),
+    // suspended passes rendered whole at submit (cmd/pass_chain.rs).
+    Extension {
+        name: ash::khr::dynamic_rendering::NAME,
+        spec_version: ash::khr::dynamic_rendering::SPEC_VERSION,
+    },
     // Slots of 64-bit values per object, kept on the host (private_data.rs).
     Extension {
         name: ash::ext::private_data::NAME,

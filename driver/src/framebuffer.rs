@@ -121,6 +121,21 @@ impl Framebuffer {
     }
 }
 
+impl Framebuffer {
+    /// Whether `other` is of the same views, in the same places, size and
+    /// layers (what a resumed dynamic rendering pass renders to is the
+    /// suspended one's).
+    pub fn same_views(&self, other: &Framebuffer) -> bool {
+        (self.width, self.height, self.layers) == (other.width, other.height, other.layers)
+            && self.attachments.len() == other.attachments.len()
+            && self
+                .attachments
+                .iter()
+                .zip(&other.attachments)
+                .all(|(a, b)| Arc::ptr_eq(a, b))
+    }
+}
+
 /// Why a framebuffer of `width` x `height` and `layers` layers cannot be
 /// one of `render_pass`, if it cannot.
 fn size_problem(render_pass: &RenderPass, width: u32, height: u32, layers: u32) -> Option<String> {
@@ -181,7 +196,7 @@ fn attachment_problem(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::image::view::ViewDesc;
     use crate::image::{Image, ImageDesc};
@@ -221,7 +236,7 @@ mod tests {
 
     /// A view of level `level` and `layers` layers of a 64x32 image of
     /// `format` with 2 levels and 4 layers.
-    fn view(format: vk::Format, level: u32, levels: u32, layers: u32) -> Arc<ImageView> {
+    pub(crate) fn view(format: vk::Format, level: u32, levels: u32, layers: u32) -> Arc<ImageView> {
         let device = crate::device::tests::null_device("a660");
         let image = Image::new(
             ImageDesc {

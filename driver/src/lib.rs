@@ -6,7 +6,8 @@
 //!   [`extensions`]), [`gpu_info`], [`device`], [`queue`].
 //! - Memory and resources: [`device_memory`], [`buffer`], [`image`],
 //!   [`descriptor`], [`pipeline_layout`], [`shader_module`], [`pipeline`],
-//!   [`render_pass`], [`framebuffer`].
+//!   [`render_pass`], [`framebuffer`], [`rendering`] (dynamic rendering
+//!   as a one-subpass pass), [`attachment_formats`].
 //! - Commands: [`cmd`] (pools, buffers, the command stream and every
 //!   command), [`tiling`] (how render passes are cut into GMEM bins),
 //!   [`sync`] (fences, semaphores, events), [`query_pool`].
@@ -25,6 +26,7 @@
 //! # Ok::<(), ash::vk::Result>(())
 //! ```
 
+pub mod attachment_formats;
 pub mod breadcrumbs;
 pub mod buffer;
 pub mod build_id;
@@ -53,6 +55,7 @@ pub mod query_pool;
 pub mod queue;
 pub mod rd_dump;
 pub mod render_pass;
+pub mod rendering;
 pub mod shader_module;
 pub mod sync;
 pub mod tiling;

@@ -196,6 +196,10 @@ impl PhysicalDevice {
     /// cts's texel_buffer_alignment.single_texel_offsets). Inline uniform
     /// blocks, not updated after bind (descriptor/inline_block.rs, the
     /// cts's inline_uniform_block.* cases).
+    /// Dynamic rendering: a one-subpass pass of the
+    /// rendering info (rendering.rs, cmd/rendering.rs), suspended passes
+    /// rendered at submit (cmd/pass_chain.rs; the cts's
+    /// dynamic_rendering.* cases).
     pub fn extra_features(&self) -> ExtraFeatures {
         ExtraFeatures {
             draw_indirect_count: true,
@@ -223,6 +227,7 @@ impl PhysicalDevice {
             texel_buffer_alignment: true,
             inline_uniform_block: true,
             robust_image_access: true,
+            dynamic_rendering: true,
             ..Default::default()
         }
     }

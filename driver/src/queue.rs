@@ -2,6 +2,12 @@
 //! submit: its command buffers' IBs in order, its semaphore waits and
 //! signals as sync points, every live BO of the device in its BO list, and
 //! the fence's point on the last one.
+//!
+//! A batch's dynamic rendering passes suspended and resumed across its
+//! command buffers are rendered here, each chain as one pass
+//! (`cmd::pass_chain`), before any batch is submitted; the streams that
+//! renders are the device's, kept by the queue until the kernel fence of
+//! their submit has passed.
 
 use parsnip_hw_state::PacketSink as _;
 use std::sync::{Arc, Weak};
@@ -13,8 +19,9 @@ use parsnip_kernel_if::{
 };
 use parsnip_registers::pm4::Opcode;
 
-use crate::cmd::buffer::CommandBuffer;
+use crate::cmd::buffer::{CommandBuffer, Segment};
 use crate::cmd::packets::PacketWriter;
+use crate::cmd::pass_chain::PassChain;
 use crate::cmd::stream::Ib;
 use crate::device::Device;
 use crate::device_bo::{BoKind, DeviceBo};
@@ -56,6 +63,9 @@ pub struct Queue {
     /// A one-packet IB for batches with no command buffer (the kernel
     /// submits at least one IB).
     empty_ib: Mutex<Option<Ib>>,
+    /// The streams rendering suspended and resumed passes, each kept
+    /// until the kernel fence of its submit passes.
+    stitched: Mutex<Vec<(KernelFence, Vec<Arc<CommandBuffer>>)>>,
 }
 
 impl Queue {
@@ -72,6 +82,7 @@ impl Queue {
             kernel_queue,
             last: Mutex::new(None),
             empty_ib: Mutex::new(None),
+            stitched: Mutex::new(Vec::new()),
         }
     }
 
@@ -97,20 +108,76 @@ impl Queue {
         Ok(ib)
     }
 
+    /// The IBs of `batch`, its chains of suspended and resumed passes
+    /// rendered (their streams' holders added to `stitched`).
+    fn batch_ibs(
+        &self,
+        device: &Arc<Device>,
+        batch: &SubmitBatch,
+        stitched: &mut Vec<Arc<CommandBuffer>>,
+    ) -> VkResult<Vec<Ib>> {
+        let mut ibs = Vec::new();
+        let mut chain = PassChain::default();
+        for cmd in &batch.command_buffers {
+            for segment in cmd.segments_for_submit()? {
+                match segment {
+                    Segment::Ibs {
+                        ibs: list,
+                        renders_pass,
+                    } => {
+                        chain.between(renders_pass)?;
+                        ibs.extend(list);
+                    }
+                    Segment::Piece(piece) => {
+                        if let Some(pass) = chain.add(device, piece)? {
+                            ibs.extend(pass.ibs);
+                            stitched.push(pass.holder);
+                        }
+                    }
+                }
+            }
+        }
+        chain.finish()?;
+        if ibs.is_empty() {
+            ibs.push(self.empty_ib(device)?);
+        }
+        Ok(ibs)
+    }
+
+    /// The stitched streams' holders kept for submits not yet known to
+    /// have completed.
+    #[cfg(test)]
+    pub(crate) fn stitched_in_flight(&self) -> Vec<std::sync::Weak<CommandBuffer>> {
+        self.stitched
+            .lock()
+            .iter()
+            .flat_map(|(_, held)| held.iter().map(Arc::downgrade))
+            .collect()
+    }
+
+    /// Drops the stitched streams whose submits have completed.
+    fn release_stitched(&self, device: &Device) {
+        self.stitched
+            .lock()
+            .retain(|(fence, _)| device.kernel.fence_wait(*fence, Deadline::now()).is_err());
+    }
+
     /// `vkQueueSubmit` / `vkQueueSubmit2`.
     pub fn submit(&self, batches: &[SubmitBatch], fence: Option<&Arc<Fence>>) -> VkResult<()> {
         let device = self.device()?;
+        self.release_stitched(&device);
         let count = batches.len().max(usize::from(fence.is_some()));
+        let empty = SubmitBatch::default();
+        // Every batch's IBs first: a broken chain fails the submit whole.
+        let mut prepared = Vec::with_capacity(count);
         for i in 0..count {
-            let empty = SubmitBatch::default();
             let batch = batches.get(i).unwrap_or(&empty);
-            let mut ibs = Vec::new();
-            for cmd in &batch.command_buffers {
-                ibs.extend(cmd.ibs_for_submit()?);
-            }
-            if ibs.is_empty() {
-                ibs.push(self.empty_ib(&device)?);
-            }
+            let mut stitched = Vec::new();
+            let ibs = self.batch_ibs(&device, batch, &mut stitched)?;
+            prepared.push((ibs, stitched));
+        }
+        for (i, (mut ibs, stitched)) in prepared.into_iter().enumerate() {
+            let batch = batches.get(i).unwrap_or(&empty);
             let waits: Vec<SyncPoint> = batch
                 .waits
                 .iter()
@@ -127,7 +194,7 @@ impl Queue {
                     signals.push(f.point());
                 }
             }
-            match &device.breadcrumbs {
+            let submitted = match &device.breadcrumbs {
                 None => self.submit_ibs(&device, &ibs, &waits, &signals)?,
                 Some(b) => {
                     let crumbs = batch
@@ -138,8 +205,11 @@ impl Queue {
                     b.submit(crumbs, |prologue| {
                         ibs.insert(0, prologue.clone());
                         self.submit_ibs(&device, &ibs, &waits, &signals)
-                    })?;
+                    })?
                 }
+            };
+            if !stitched.is_empty() {
+                self.stitched.lock().push((submitted, stitched));
             }
         }
         Ok(())
@@ -151,7 +221,7 @@ impl Queue {
         ibs: &[Ib],
         waits: &[SyncPoint],
         signals: &[SyncPoint],
-    ) -> VkResult<()> {
+    ) -> VkResult<KernelFence> {
         let live = device.bos.snapshot();
         let bos: Vec<BoUse<'_>> = live
             .iter()
@@ -188,7 +258,7 @@ impl Queue {
         if device.debug.syncdispatch {
             self.wait_idle()?;
         }
-        Ok(())
+        Ok(fence)
     }
 
     /// `vkQueueWaitIdle`: waits for the last submit, then reports a lost
@@ -202,6 +272,7 @@ impl Queue {
                 .fence_wait(fence, Deadline::Never)
                 .map_err(|e| device.kernel_error("vkQueueWaitIdle", e))?;
         }
+        self.release_stitched(&device);
         device
             .kernel
             .status()

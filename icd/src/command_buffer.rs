@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use ash::vk;
 use parking_lot::Mutex;
+use parsnip_driver::attachment_formats::AttachmentFormats;
 use parsnip_driver::cmd::buffer::Level;
 use parsnip_driver::cmd::pool::CommandPool;
 use parsnip_driver::cmd::secondary::InheritedPass;
@@ -172,11 +173,8 @@ unsafe fn inherited_pass(
     // SAFETY: the caller's promise.
     let inheritance = unsafe { ffi::input(p_inheritance) }?;
     if inheritance.render_pass == vk::RenderPass::null() {
-        eprintln!(
-            "parsnip: vkBeginCommandBuffer: secondaries continuing dynamic rendering are not \
-             supported yet"
-        );
-        return Err(vk::Result::ERROR_FEATURE_NOT_PRESENT);
+        // SAFETY: the inheritance's chain is valid.
+        return unsafe { inherited_rendering(inheritance.p_next) };
     }
     // SAFETY: handles the application passed; valid usage keeps them live for the call.
     let pass = unsafe { RENDER_PASSES.get(vk::Handle::as_raw(inheritance.render_pass)) }?.clone();
@@ -190,6 +188,43 @@ unsafe fn inherited_pass(
         pass,
         subpass: inheritance.subpass,
         framebuffer,
+    })
+}
+
+/// The dynamic rendering a secondary continues: the formats of the
+/// `VkCommandBufferInheritanceRenderingInfo` in its inheritance's chain,
+/// recorded into as the one subpass of a pass of them.
+///
+/// # Safety
+/// `p_next` starts a valid chain.
+unsafe fn inherited_rendering(
+    p_next: *const std::ffi::c_void,
+) -> Result<InheritedPass, vk::Result> {
+    let command = "vkBeginCommandBuffer";
+    // SAFETY: the caller's promise.
+    let rendering =
+        unsafe { ffi::find_in_chain::<vk::CommandBufferInheritanceRenderingInfo<'_>>(p_next) };
+    let Some(r) = rendering else {
+        eprintln!(
+            "parsnip: {command}: RENDER_PASS_CONTINUE with no render pass and no \
+             VkCommandBufferInheritanceRenderingInfo"
+        );
+        return Err(vk::Result::ERROR_UNKNOWN);
+    };
+    // SAFETY: pColorAttachmentFormats holds colorAttachmentCount formats.
+    let colors = unsafe { ffi::slice(r.p_color_attachment_formats, r.color_attachment_count) };
+    let formats = AttachmentFormats::of_rendering(
+        colors,
+        r.depth_attachment_format,
+        r.stencil_attachment_format,
+        r.rasterization_samples,
+        r.view_mask,
+        command,
+    )?;
+    Ok(InheritedPass {
+        pass: formats.pass()?,
+        subpass: 0,
+        framebuffer: None,
     })
 }
 

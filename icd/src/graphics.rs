@@ -16,6 +16,7 @@
 use std::sync::Arc;
 
 use ash::vk;
+use parsnip_driver::attachment_formats::AttachmentFormats;
 use parsnip_driver::pipeline::graphics::{GraphicsPipeline, GraphicsPipelineDesc, StageDesc};
 use parsnip_driver::pipeline::multisample::Multisample;
 use parsnip_driver::pipeline::AnyPipeline;
@@ -47,6 +48,41 @@ fn refuse<T>(what: &str) -> Result<T, vk::Result> {
     Err(vk::Result::ERROR_UNKNOWN)
 }
 
+/// What the pipeline renders to: its render pass's subpass, or with no
+/// render pass (dynamic rendering) the formats of the
+/// `VkPipelineRenderingCreateInfo` in its chain (none without one).
+///
+/// # Safety
+/// `info` is a valid create info with a valid chain, its handles live.
+unsafe fn attachment_formats(
+    info: &vk::GraphicsPipelineCreateInfo<'_>,
+    samples: vk::SampleCountFlags,
+) -> Result<AttachmentFormats, vk::Result> {
+    let command = "vkCreateGraphicsPipelines";
+    if info.render_pass != vk::RenderPass::null() {
+        // SAFETY: a handle the application passed; valid usage keeps it live for the call.
+        let pass = unsafe { RENDER_PASSES.get(vk::Handle::as_raw(info.render_pass)) }?;
+        return AttachmentFormats::of_subpass(pass, info.subpass, command);
+    }
+    // SAFETY: the caller's promise.
+    let rendering =
+        unsafe { ffi::find_in_chain::<vk::PipelineRenderingCreateInfo<'_>>(info.p_next) };
+    let undefined = vk::Format::UNDEFINED;
+    let Some(r) = rendering else {
+        return AttachmentFormats::of_rendering(&[], undefined, undefined, samples, 0, command);
+    };
+    // SAFETY: pColorAttachmentFormats holds colorAttachmentCount formats.
+    let colors = unsafe { ffi::slice(r.p_color_attachment_formats, r.color_attachment_count) };
+    AttachmentFormats::of_rendering(
+        colors,
+        r.depth_attachment_format,
+        r.stencil_attachment_format,
+        samples,
+        r.view_mask,
+        command,
+    )
+}
+
 /// `info` read out of its structures and created.
 ///
 /// # Safety
@@ -57,9 +93,6 @@ unsafe fn create(
 ) -> Result<Arc<GraphicsPipeline>, vk::Result> {
     if info.flags.contains(vk::PipelineCreateFlags::LIBRARY_KHR) {
         return refuse("pipeline libraries are not supported");
-    }
-    if info.render_pass == vk::RenderPass::null() {
-        return refuse("dynamic rendering (no render pass) is not supported yet");
     }
     // SAFETY: pStages holds stageCount stages.
     let stages = unsafe { ffi::slice(info.p_stages, info.stage_count) };
@@ -154,8 +187,9 @@ unsafe fn create(
             b.blend_constants,
         )
     });
-    // SAFETY: a handle the application passed; valid usage keeps it live for the call.
-    let render_pass = unsafe { RENDER_PASSES.get(vk::Handle::as_raw(info.render_pass)) }?;
+    let samples = multisample.map_or(vk::SampleCountFlags::TYPE_1, |m| m.rasterization_samples);
+    // SAFETY: the info's chain and handles are valid.
+    let formats = unsafe { attachment_formats(info, samples) }?;
     // SAFETY: a handle the application passed; valid usage keeps it live for the call.
     let layout = unsafe { handles::pipeline_layout(info.layout) }?;
     let desc = GraphicsPipelineDesc {
@@ -180,8 +214,7 @@ unsafe fn create(
         viewports,
         scissors,
         dynamic,
-        render_pass: render_pass.clone(),
-        subpass: info.subpass,
+        formats,
         layout: layout.clone(),
     };
     GraphicsPipeline::new(device, &desc)

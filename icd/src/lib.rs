@@ -48,6 +48,7 @@ pub mod promoted_properties;
 pub mod query;
 pub mod queue;
 pub mod render_pass;
+pub mod rendering;
 pub mod sampler;
 pub mod sync;
 pub mod wsi;

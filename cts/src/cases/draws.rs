@@ -12,6 +12,7 @@ use crate::harness::{GraphicsDesc, Harness, PassAttachment, VertexBinding};
 use crate::shaders;
 use ash::vk;
 
+pub mod dynamic_rendering;
 pub mod imageless_framebuffer;
 pub mod indirect_count;
 pub mod separate_depth_stencil_layouts;

@@ -79,6 +79,7 @@ pub fn all() -> Vec<Case> {
         draw_sizes::CASES,
         draws::indirect_count::CASES,
         draws::imageless_framebuffer::CASES,
+        draws::dynamic_rendering::CASES,
         draws::separate_depth_stencil_layouts::CASES,
         image_shaders::CASES,
         memory::CASES,

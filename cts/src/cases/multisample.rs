@@ -60,24 +60,24 @@ pub const CASES: &[Case] = &[
     },
 ];
 
-const SAMPLES: vk::SampleCountFlags = vk::SampleCountFlags::TYPE_4;
-const BLACK: [f32; 4] = [0.0, 0.0, 0.0, 1.0];
+pub(crate) const SAMPLES: vk::SampleCountFlags = vk::SampleCountFlags::TYPE_4;
+pub(crate) const BLACK: [f32; 4] = [0.0, 0.0, 0.0, 1.0];
 const CLEAR: vk::AttachmentLoadOp = vk::AttachmentLoadOp::CLEAR;
 const SRC: vk::ImageLayout = vk::ImageLayout::TRANSFER_SRC_OPTIMAL;
 const DST: vk::ImageLayout = vk::ImageLayout::TRANSFER_DST_OPTIMAL;
 
 /// A UNORM8 code as a float colour component.
-fn code(c: u8) -> f32 {
+pub(crate) fn code(c: u8) -> f32 {
     f32::from(c) / 255.0
 }
 
 /// NDC x or y of window coordinate `w` on the 64x64 viewport.
-fn ndc(w: f32) -> f32 {
+pub(crate) fn ndc(w: f32) -> f32 {
     w / 32.0 - 1.0
 }
 
 /// The expected texel of `c` (codes) covering `n` of 4 samples over black.
-fn covered(c: [u8; 3], n: u32) -> [u8; 4] {
+pub(crate) fn covered(c: [u8; 3], n: u32) -> [u8; 4] {
     let part = |v: u8| (u32::from(v) * n / 4) as u8;
     [part(c[0]), part(c[1]), part(c[2]), 255]
 }
@@ -95,7 +95,7 @@ struct Target {
     clears: Vec<vk::ClearValue>,
 }
 
-fn multisampled(
+pub(crate) fn multisampled(
     h: &mut Harness,
     format: vk::Format,
     layout: vk::ImageLayout,
@@ -193,7 +193,7 @@ fn draw(
 /// The scene most cases draw: a rectangle of `c` from window (10.5, 8) to
 /// (30, 56) (its left column half covered), and a slanted triangle of `c`
 /// on the right.
-fn scene(c: [u8; 3]) -> Vec<f32> {
+pub(crate) fn scene(c: [u8; 3]) -> Vec<f32> {
     let f = c.map(code);
     let mut v = quad(ndc(10.5), ndc(8.0), ndc(30.0), ndc(56.0), 0.5, f);
     for (x, y) in [(40.0, 8.0), (60.0, 56.0), (36.0, 50.0)] {
@@ -204,7 +204,7 @@ fn scene(c: [u8; 3]) -> Vec<f32> {
 
 /// The scene's probes with `inside` the texel of a fully covered pixel
 /// and `half` that of the rectangle's left column.
-fn probe_scene(result: &mut CaseResult, img: &[u8], inside: [u8; 4], half: [u8; 4]) {
+pub(crate) fn probe_scene(result: &mut CaseResult, img: &[u8], inside: [u8; 4], half: [u8; 4]) {
     for (x, y) in [(11, 8), (20, 30), (29, 55), (44, 30), (50, 40)] {
         probe(result, img, x, y, inside);
     }
@@ -225,7 +225,7 @@ fn probe_scene(result: &mut CaseResult, img: &[u8], inside: [u8; 4], half: [u8; 
     }
 }
 
-const RED: [u8; 3] = [204, 0, 100];
+pub(crate) const RED: [u8; 3] = [204, 0, 100];
 
 /// The scene at 4x, resolved by the subpass's resolve attachment.
 fn resolve_attachment(h: &mut Harness) -> Result<CaseResult, Stop> {

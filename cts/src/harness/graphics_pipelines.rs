@@ -52,6 +52,10 @@ pub struct GraphicsDesc<'a> {
     pub blend_constants: [f32; 4],
     /// Dynamic states besides `dynamic_viewport`'s.
     pub dynamic_states: &'a [vk::DynamicState],
+    /// For dynamic rendering (`pass` null): the colour attachments'
+    /// formats and the depth/stencil attachment's (`UNDEFINED` for none),
+    /// given in a `VkPipelineRenderingCreateInfo`.
+    pub rendering: Option<(&'a [vk::Format], vk::Format)>,
 }
 
 impl<'a> GraphicsDesc<'a> {
@@ -80,6 +84,7 @@ impl<'a> GraphicsDesc<'a> {
             depth_bias: None,
             blend_constants: [0.0; 4],
             dynamic_states: &[],
+            rendering: None,
         }
     }
 }
@@ -255,6 +260,19 @@ impl Harness {
         }
         if let Some(chain) = feedback {
             info = info.push_next(chain);
+        }
+        let (colors, depth_format) = desc.rendering.unwrap_or((&[], vk::Format::UNDEFINED));
+        let stencil_format = if depth_format == vk::Format::D24_UNORM_S8_UINT {
+            depth_format
+        } else {
+            vk::Format::UNDEFINED
+        };
+        let mut rendering = vk::PipelineRenderingCreateInfo::default()
+            .color_attachment_formats(colors)
+            .depth_attachment_format(depth_format)
+            .stencil_attachment_format(stencil_format);
+        if desc.rendering.is_some() {
+            info = info.push_next(&mut rendering);
         }
         // SAFETY: the modules, layout and pass are alive; every pointer in
         // `info` refers to locals alive for the call.

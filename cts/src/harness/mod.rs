@@ -27,7 +27,7 @@ pub use images::{HostImage, Image, ImageShape};
 pub use memory::{Buffer, Placement, POISON, POISON_WORD};
 pub use pipelines::{Bind, ComputePipeline, PipelineDesc, Slot};
 pub use presentation::Swapchain;
-pub use promoted::{RenderPasses2, Synchronization2, TimelineSemaphores};
+pub use promoted::{DynamicRendering, RenderPasses2, Synchronization2, TimelineSemaphores};
 pub use render_passes::PassAttachment;
 pub use secondaries::Continues;
 pub use setup::Capabilities;
@@ -116,6 +116,7 @@ pub struct Harness {
     timeline: Option<TimelineSemaphores>,
     synchronization2: Option<Synchronization2>,
     render_pass2: Option<RenderPasses2>,
+    dynamic_rendering: Option<DynamicRendering>,
     presentation: Option<presentation::Presentation>,
     owned: Vec<Owned>,
     mappings: HashMap<vk::DeviceMemory, Mapping>,
@@ -249,6 +250,13 @@ impl Harness {
     pub fn render_pass2(&self) -> Result<&RenderPasses2, Stop> {
         self.render_pass2.as_ref().ok_or_else(|| {
             Stop::NotSupported("render pass 2 (Vulkan 1.2 or VK_KHR_create_renderpass2)".into())
+        })
+    }
+
+    /// `vkCmdBeginRendering` and `vkCmdEndRendering`, or `NotSupported`.
+    pub fn dynamic_rendering(&self) -> Result<&DynamicRendering, Stop> {
+        self.dynamic_rendering.as_ref().ok_or_else(|| {
+            Stop::NotSupported("dynamic rendering (Vulkan 1.3 or VK_KHR_dynamic_rendering)".into())
         })
     }
 

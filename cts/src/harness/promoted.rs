@@ -164,3 +164,38 @@ impl RenderPasses2 {
         }
     }
 }
+
+/// `vkCmdBeginRendering` and `vkCmdEndRendering`: core in Vulkan 1.3,
+/// `VK_KHR_dynamic_rendering` before (its commands, enabled whenever the
+/// extension is offered).
+#[derive(Clone)]
+pub enum DynamicRendering {
+    Core(Box<ash::Device>),
+    Khr(ash::khr::dynamic_rendering::Device),
+}
+
+impl DynamicRendering {
+    /// # Safety
+    /// `cmd` is recording and every view `info` names is alive.
+    pub unsafe fn begin(&self, cmd: vk::CommandBuffer, info: &vk::RenderingInfo<'_>) {
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            match self {
+                DynamicRendering::Core(d) => d.cmd_begin_rendering(cmd, info),
+                DynamicRendering::Khr(d) => d.cmd_begin_rendering(cmd, info),
+            }
+        }
+    }
+
+    /// # Safety
+    /// `cmd` is recording inside dynamic rendering.
+    pub unsafe fn end(&self, cmd: vk::CommandBuffer) {
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            match self {
+                DynamicRendering::Core(d) => d.cmd_end_rendering(cmd),
+                DynamicRendering::Khr(d) => d.cmd_end_rendering(cmd),
+            }
+        }
+    }
+}

@@ -25,6 +25,39 @@ impl Harness {
         continues: Continues,
         body: impl FnOnce(&Recorder<'_>),
     ) -> Result<vk::CommandBuffer, Stop> {
+        let inheritance = vk::CommandBufferInheritanceInfo::default()
+            .render_pass(continues.pass)
+            .subpass(continues.subpass)
+            .framebuffer(continues.framebuffer)
+            .occlusion_query_enable(continues.occlusion_query);
+        self.record_continuing(&inheritance, body)
+    }
+
+    /// A secondary command buffer recorded by `body`, continuing dynamic
+    /// rendering into attachments of `colors` formats and the depth
+    /// format `depth` (`UNDEFINED` for none), one sample
+    /// (RENDER_PASS_CONTINUE with a `VkCommandBufferInheritanceRenderingInfo`).
+    pub fn record_rendering_secondary(
+        &mut self,
+        colors: &[vk::Format],
+        depth: vk::Format,
+        body: impl FnOnce(&Recorder<'_>),
+    ) -> Result<vk::CommandBuffer, Stop> {
+        let mut rendering = vk::CommandBufferInheritanceRenderingInfo::default()
+            .color_attachment_formats(colors)
+            .depth_attachment_format(depth)
+            .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+        let inheritance = vk::CommandBufferInheritanceInfo::default().push_next(&mut rendering);
+        self.record_continuing(&inheritance, body)
+    }
+
+    /// A secondary command buffer recorded by `body` with
+    /// RENDER_PASS_CONTINUE and `inheritance`.
+    fn record_continuing(
+        &mut self,
+        inheritance: &vk::CommandBufferInheritanceInfo<'_>,
+        body: impl FnOnce(&Recorder<'_>),
+    ) -> Result<vk::CommandBuffer, Stop> {
         let alloc = vk::CommandBufferAllocateInfo::default()
             .command_pool(self.command_pool)
             .level(vk::CommandBufferLevel::SECONDARY)
@@ -33,14 +66,9 @@ impl Harness {
         // buffers are freed with it at tear-down.
         let cmd = unsafe { self.device.allocate_command_buffers(&alloc) }
             .or_stop("vkAllocateCommandBuffers")?[0];
-        let inheritance = vk::CommandBufferInheritanceInfo::default()
-            .render_pass(continues.pass)
-            .subpass(continues.subpass)
-            .framebuffer(continues.framebuffer)
-            .occlusion_query_enable(continues.occlusion_query);
         let begin = vk::CommandBufferBeginInfo::default()
             .flags(vk::CommandBufferUsageFlags::RENDER_PASS_CONTINUE)
-            .inheritance_info(&inheritance);
+            .inheritance_info(inheritance);
         // SAFETY: a fresh command buffer from this device; the inheritance's
         // handles are alive.
         unsafe { self.device.begin_command_buffer(cmd, &begin) }.or_stop("vkBeginCommandBuffer")?;

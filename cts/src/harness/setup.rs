@@ -2,7 +2,7 @@
 //! the device (with the optional features the cases use, when offered).
 
 use super::presentation::Presentation;
-use super::promoted::{RenderPasses2, Synchronization2, TimelineSemaphores};
+use super::promoted::{DynamicRendering, RenderPasses2, Synchronization2, TimelineSemaphores};
 use super::Harness;
 use crate::case::{OrStop, Stop};
 use crate::validation::{ValidationLog, LAYER_NAME};
@@ -100,6 +100,9 @@ pub struct Capabilities {
     /// Properties allows (Vulkan 1.3, or VK_EXT_texel_buffer_alignment
     /// with its feature, enabled when offered).
     pub texel_buffer_alignment: bool,
+    /// `dynamicRendering` (Vulkan 1.3 or VK_KHR_dynamic_rendering, whose
+    /// extension is enabled whenever offered).
+    pub dynamic_rendering: bool,
     /// The device extensions the harness enabled.
     pub enabled_extensions: Vec<String>,
 }
@@ -324,6 +327,8 @@ impl PartialHarness {
             && has(ash::khr::spirv_1_4::NAME)
             && has(ash::khr::shader_float_controls::NAME);
         let eds_ext = has(ash::ext::extended_dynamic_state::NAME);
+        let dynamic_rendering_ext = has(ash::khr::dynamic_rendering::NAME);
+        let dynamic_rendering_known = at_least(3) || dynamic_rendering_ext;
         let eds2_ext = has(ash::ext::extended_dynamic_state2::NAME);
         // Vulkan 1.2 features with a structure of their own, core or by
         // their extension: (structure queried, extension to enable).
@@ -363,6 +368,7 @@ impl PartialHarness {
         let mut inline = vk::PhysicalDeviceInlineUniformBlockFeatures::default();
         let mut image_robustness = vk::PhysicalDeviceImageRobustnessFeatures::default();
         let mut texel_alignment = vk::PhysicalDeviceTexelBufferAlignmentFeaturesEXT::default();
+        let mut dynamic_rendering = vk::PhysicalDeviceDynamicRenderingFeatures::default();
         let mut query = vk::PhysicalDeviceFeatures2::default();
         if texel_alignment_ext {
             query = query.push_next(&mut texel_alignment);
@@ -375,6 +381,9 @@ impl PartialHarness {
         }
         if image_robustness_ext.0 {
             query = query.push_next(&mut image_robustness);
+        }
+        if dynamic_rendering_known {
+            query = query.push_next(&mut dynamic_rendering);
         }
         if eds_ext {
             query = query.push_next(&mut eds);
@@ -470,6 +479,7 @@ impl PartialHarness {
             pipeline_creation_feedback: feedback_ext.0,
             texel_buffer_alignment: texel_alignment.texel_buffer_alignment == vk::TRUE
                 || (at_least(3) && !texel_alignment_ext),
+            dynamic_rendering: dynamic_rendering.dynamic_rendering == vk::TRUE,
             enabled_extensions: Vec::new(),
         };
 
@@ -495,6 +505,8 @@ impl PartialHarness {
             vk::PhysicalDeviceBufferDeviceAddressFeatures::default().buffer_device_address(true);
         let mut enable_scalar =
             vk::PhysicalDeviceScalarBlockLayoutFeatures::default().scalar_block_layout(true);
+        let mut enable_dynamic_rendering =
+            vk::PhysicalDeviceDynamicRenderingFeatures::default().dynamic_rendering(true);
         let mut enable_eds = vk::PhysicalDeviceExtendedDynamicStateFeaturesEXT::default()
             .extended_dynamic_state(true);
         let mut enable_eds2 = vk::PhysicalDeviceExtendedDynamicState2FeaturesEXT::default()
@@ -601,6 +613,12 @@ impl PartialHarness {
         }
         if render_pass2_ext {
             extensions.push(ash::khr::create_renderpass2::NAME);
+        }
+        if caps.dynamic_rendering {
+            device_info = device_info.push_next(&mut enable_dynamic_rendering);
+            if dynamic_rendering_ext {
+                extensions.push(ash::khr::dynamic_rendering::NAME);
+            }
         }
         if caps.extended_dynamic_state {
             device_info = device_info.push_next(&mut enable_eds);
@@ -728,6 +746,23 @@ impl PartialHarness {
                 ash::khr::create_renderpass2::Device::new(&self.instance, &parts.device),
             )),
         };
+        let offered = |name: &std::ffi::CStr| {
+            parts
+                .caps
+                .enabled_extensions
+                .iter()
+                .any(|e| *e == *name.to_string_lossy())
+        };
+        let dynamic_rendering = match (
+            parts.caps.dynamic_rendering,
+            offered(ash::khr::dynamic_rendering::NAME),
+        ) {
+            (false, _) => None,
+            (true, true) => Some(DynamicRendering::Khr(
+                ash::khr::dynamic_rendering::Device::new(&self.instance, &parts.device),
+            )),
+            (true, false) => Some(DynamicRendering::Core(Box::new(parts.device.clone()))),
+        };
         let presentation = parts.caps.headless_swapchain.then(|| {
             Presentation::new(
                 &self.entry,
@@ -753,6 +788,7 @@ impl PartialHarness {
             timeline,
             synchronization2,
             render_pass2,
+            dynamic_rendering,
             presentation,
             owned: Vec::new(),
             mappings: HashMap::new(),

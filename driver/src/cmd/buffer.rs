@@ -14,7 +14,7 @@ use super::dispatch::ComputeState;
 use super::draw::GraphicsState;
 use super::init_state;
 use super::packets::PacketWriter;
-use super::pass::PassRecording;
+use super::pass::{PassPiece, PassRecording};
 use super::secondary::InheritedPass;
 use super::stream::{CommandStream, Ib};
 use super::upload::UploadBuffer;
@@ -26,6 +26,20 @@ use crate::error::VkResult;
 pub enum Level {
     Primary,
     Secondary,
+}
+
+/// A part of what a command buffer submits: IBs, or a piece of a dynamic
+/// rendering pass suspended or resumed across command buffers, which the
+/// submit renders with the rest of its chain (`super::pass_chain`).
+#[derive(Clone)]
+pub enum Segment {
+    /// IBs, and whether a render pass is rendered in them (which no
+    /// suspended pass may have between its pieces).
+    Ibs {
+        ibs: Vec<Ib>,
+        renders_pass: bool,
+    },
+    Piece(Arc<PassPiece>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,9 +79,12 @@ pub struct Recording {
     /// and those a reset freed for the next passes.
     pub spent_pass_streams: Vec<CommandStream>,
     pub spare_pass_streams: Vec<CommandStream>,
+    /// What the buffer submits, closed so far (the open stream follows),
+    /// and whether a render pass was rendered since the last segment.
+    pub segments: Vec<Segment>,
+    pub renders_pass: bool,
     lifecycle: Lifecycle,
     error: Option<vk::Result>,
-    ibs: Vec<Ib>,
     /// The start-of-buffer state, built at the first begin (it depends on
     /// the device alone).
     init: Option<PacketWriter>,
@@ -129,9 +146,10 @@ impl CommandBuffer {
                 owed_availability: Vec::new(),
                 spent_pass_streams: Vec::new(),
                 spare_pass_streams: Vec::new(),
+                segments: Vec::new(),
+                renders_pass: false,
                 lifecycle: Lifecycle::Initial,
                 error: None,
-                ibs: Vec::new(),
                 init: None,
             }),
         }
@@ -211,10 +229,9 @@ impl CommandBuffer {
             return Err(vk::Result::ERROR_UNKNOWN);
         }
         let result = (|| {
-            if rec.pass.is_some() {
-                eprintln!("parsnip: vkEndCommandBuffer: a render pass is still begun");
-                return Err(vk::Result::ERROR_UNKNOWN);
-            }
+            // A suspended dynamic rendering pass is a piece for the
+            // submit; any other pass must have ended.
+            rec.hand_over_suspended()?;
             rec.flush_pending()?;
             if rec.level == Level::Primary {
                 // What the host or the next submit reads must be in memory
@@ -230,7 +247,8 @@ impl CommandBuffer {
         })();
         match (result, rec.error.take()) {
             (Ok(ibs), None) => {
-                rec.ibs = ibs;
+                let renders_pass = std::mem::take(&mut rec.renders_pass);
+                rec.segments.push(Segment::Ibs { ibs, renders_pass });
                 rec.lifecycle = Lifecycle::Executable;
                 Ok(())
             }
@@ -261,7 +279,8 @@ impl CommandBuffer {
         rec.keep.clear();
         rec.crumbs.clear();
         rec.own_crumbs = 0;
-        rec.ibs.clear();
+        rec.segments.clear();
+        rec.renders_pass = false;
         rec.error = None;
         rec.lifecycle = Lifecycle::Initial;
     }
@@ -271,14 +290,34 @@ impl CommandBuffer {
         Self::reset_locked(&mut self.rec.lock());
     }
 
-    /// The IBs a submit runs; the buffer must have been ended successfully.
-    pub fn ibs_for_submit(&self) -> VkResult<Vec<Ib>> {
+    /// What a submit runs; the buffer must have been ended successfully.
+    pub fn segments_for_submit(&self) -> VkResult<Vec<Segment>> {
         let rec = self.rec.lock();
         if rec.lifecycle != Lifecycle::Executable {
             eprintln!("parsnip: vkQueueSubmit: a command buffer is not in the executable state");
             return Err(vk::Result::ERROR_UNKNOWN);
         }
-        Ok(rec.ibs.clone())
+        Ok(rec.segments.clone())
+    }
+
+    /// The IBs the buffer runs, for a buffer that holds no piece of a
+    /// pass suspended or resumed across command buffers (a secondary
+    /// executed by a primary).
+    pub fn ibs_for_submit(&self) -> VkResult<Vec<Ib>> {
+        let mut ibs = Vec::new();
+        for s in self.segments_for_submit()? {
+            match s {
+                Segment::Ibs { ibs: list, .. } => ibs.extend(list),
+                Segment::Piece(_) => {
+                    eprintln!(
+                        "parsnip: vkCmdExecuteCommands: a secondary whose render pass is \
+                         suspended or resumed across command buffers is not supported"
+                    );
+                    return Err(vk::Result::ERROR_FEATURE_NOT_PRESENT);
+                }
+            }
+        }
+        Ok(ibs)
     }
 
     /// Runs `f` on the recorded state (of an ended secondary, for the

@@ -9,7 +9,9 @@
 //! - [`blit2d`]: the 2D engine's state for one blit, [`image_surface`]:
 //!   images and buffers as the engine's surfaces;
 //! - [`pass`]: render passes, recorded into their own stream, and
-//!   [`gmem_pass`]: one rendered bin by bin in GMEM;
+//!   [`gmem_pass`]: one rendered bin by bin in GMEM; [`rendering`]:
+//!   dynamic rendering as such a pass, and [`pass_chain`]: the pieces of
+//!   one suspended and resumed across command buffers, rendered at submit;
 //! - [`draw`]: graphics pipelines, vertex and index buffers, the viewport
 //!   and scissor, and draws; [`dynamic_state`]: the rest of the dynamic
 //!   state, emitted as groups at draw time;
@@ -43,9 +45,11 @@ pub mod init_state;
 pub mod load_state;
 pub mod packets;
 pub mod pass;
+pub mod pass_chain;
 pub mod pool;
 pub mod push_descriptors;
 pub mod query;
+pub mod rendering;
 pub mod resolve;
 pub mod secondary;
 pub mod stream;

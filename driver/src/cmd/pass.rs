@@ -31,7 +31,7 @@ use super::buffer::Recording;
 use super::clear_image::pack_color;
 use super::gmem_pass::GmemPass;
 use super::resolve::{pass_resolves, resolves_fit_the_end};
-use super::stream::CommandStream;
+use super::stream::{CommandStream, Ib};
 use crate::error::VkResult;
 use crate::framebuffer::Framebuffer;
 use crate::image::view::ImageView;
@@ -57,6 +57,45 @@ pub struct PassRecording {
     /// The most draws the pass's stream makes (a counted indirect draw
     /// as its maximum): what its visibility streams must hold.
     pub draws: u64,
+    /// For a pass begun by `vkCmdBeginRendering`: how it suspends and
+    /// resumes (`super::rendering`).
+    pub rendering: Option<RenderingFlags>,
+}
+
+/// A dynamic rendering pass's suspend and resume flags, and whether it is
+/// suspended now (ended with SUSPENDING, not yet resumed in this command
+/// buffer).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RenderingFlags {
+    /// Begun with RESUMING, continuing a pass an earlier command buffer
+    /// suspended.
+    pub resumes: bool,
+    /// Begun (or last resumed) with SUSPENDING: its end suspends it.
+    pub suspends: bool,
+    pub suspended: bool,
+}
+
+/// A render pass instance's recording, closed: what it renders to, what
+/// the tiler must know of its commands, its draws' stream, and for a
+/// piece of a suspended chain where it stands in the chain. A pass
+/// begun and ended in one command buffer is rendered from its one piece
+/// at its end; a chain across command buffers at submit
+/// (`crate::cmd::pass_chain`).
+pub struct PassPiece {
+    pub pass: Arc<RenderPass>,
+    pub framebuffer: Arc<Framebuffer>,
+    pub area: vk::Rect2D,
+    pub clears: Vec<vk::ClearValue>,
+    pub tiling: Result<PassTiling, String>,
+    pub sysmem_only: Option<String>,
+    pub draws: u64,
+    pub ibs: Vec<Ib>,
+    /// The availability words of queries ended in the piece.
+    pub owed_availability: Vec<u64>,
+    /// Continues a piece of an earlier command buffer.
+    pub resumes: bool,
+    /// Continued by a piece of a later command buffer.
+    pub suspends: bool,
 }
 
 impl PassRecording {
@@ -90,6 +129,19 @@ impl Recording {
         framebuffer: Arc<Framebuffer>,
         area: vk::Rect2D,
         clears: Vec<vk::ClearValue>,
+    ) -> VkResult<()> {
+        self.begin_pass(pass, framebuffer, area, clears, None)
+    }
+
+    /// Begins recording a render pass instance (of a `VkRenderPass`, or
+    /// of dynamic rendering with its `rendering` flags).
+    pub(super) fn begin_pass(
+        &mut self,
+        pass: Arc<RenderPass>,
+        framebuffer: Arc<Framebuffer>,
+        area: vk::Rect2D,
+        clears: Vec<vk::ClearValue>,
+        rendering: Option<RenderingFlags>,
     ) -> VkResult<()> {
         if self.pass.is_some() {
             eprintln!("parsnip: vkCmdBeginRenderPass: a render pass is already begun");
@@ -136,6 +188,7 @@ impl Recording {
             sysmem_only,
             outer,
             draws: 0,
+            rendering,
         }));
         // The pass's stream may be replayed (once per bin), each replay
         // starting from what the one before left: it must program every
@@ -160,8 +213,19 @@ impl Recording {
     /// `vkCmdEndRenderPass`: the pass is rendered, and its stream joins
     /// the command buffer's.
     pub fn end_render_pass(&mut self) -> VkResult<()> {
+        if self.pass.as_ref().is_some_and(|p| p.rendering.is_some()) {
+            eprintln!("parsnip: vkCmdEndRenderPass: the pass was begun by vkCmdBeginRendering");
+            return Err(vk::Result::ERROR_UNKNOWN);
+        }
+        let piece = self.close_pass("vkCmdEndRenderPass")?;
+        self.render_pass_instance(&[&piece])
+    }
+
+    /// Ends the recording of the pass begun: its stream closed, the
+    /// command buffer's own stream back.
+    pub(super) fn close_pass(&mut self, command: &str) -> VkResult<PassPiece> {
         let Some(pass) = self.pass.take() else {
-            eprintln!("parsnip: vkCmdEndRenderPass: no render pass is begun");
+            eprintln!("parsnip: {command}: no render pass is begun");
             return Err(vk::Result::ERROR_UNKNOWN);
         };
         let PassRecording {
@@ -172,26 +236,71 @@ impl Recording {
             tiling,
             sysmem_only,
             outer,
-            draws: draw_count,
+            draws,
+            rendering,
             ..
         } = *pass;
         self.flush_pending()?;
-        let mut draws = std::mem::replace(&mut self.cs, outer);
-        let ibs = draws.finish();
-        self.spent_pass_streams.push(draws);
-        let ibs = ibs?;
-        let ops = match &tiling {
-            Ok(t) => attachment_ops(&render_pass, &framebuffer, &t.gmem.offsets),
+        let mut stream = std::mem::replace(&mut self.cs, outer);
+        let ibs = stream.finish();
+        self.spent_pass_streams.push(stream);
+        Ok(PassPiece {
+            pass: render_pass,
+            framebuffer,
+            area,
+            clears,
+            tiling,
+            sysmem_only,
+            draws,
+            ibs: ibs?,
+            owed_availability: Vec::new(),
+            resumes: rendering.is_some_and(|r| r.resumes),
+            suspends: rendering.is_some_and(|r| r.suspends),
+        })
+    }
+
+    /// Renders the render pass instance recorded as `pieces` (one, or the
+    /// chain of a suspended and resumed dynamic rendering pass): one
+    /// decision for all of them, made from the first piece's pass,
+    /// framebuffer and render area (which every piece shares), what any
+    /// of them did that bins cannot replay and their draws together; the
+    /// first piece's loads and clears, the pieces' streams in order, and
+    /// the stores and resolves once.
+    pub(crate) fn render_pass_instance(&mut self, pieces: &[&PassPiece]) -> VkResult<()> {
+        let Some(first) = pieces.first() else {
+            return Ok(());
+        };
+        self.renders_pass = true;
+        let PassPiece {
+            pass: render_pass,
+            framebuffer,
+            area,
+            clears,
+            tiling,
+            ..
+        } = first;
+        let area = *area;
+        let draw_count: u64 = pieces.iter().map(|p| p.draws).sum();
+        let ibs: Vec<Ib> = pieces.iter().flat_map(|p| p.ibs.iter().cloned()).collect();
+        for p in pieces {
+            self.owed_availability
+                .extend_from_slice(&p.owed_availability);
+        }
+        let ops = match tiling {
+            Ok(t) => attachment_ops(render_pass, framebuffer, &t.gmem.offsets),
             Err(_) => Vec::new(),
         };
-        let blocker = sysmem_only.or_else(|| {
-            tiling
-                .is_ok()
-                .then(|| gmem_blocker(&self.device.gpu, &framebuffer, area, &ops))
-                .flatten()
-        });
-        let decision = decide(&self.device.debug, &tiling, blocker.as_deref());
-        let (binned, binning_why) = match &tiling {
+        let blocker = pieces
+            .iter()
+            .find_map(|p| p.sysmem_only.clone())
+            .or_else(|| {
+                tiling
+                    .is_ok()
+                    .then(|| gmem_blocker(&self.device.gpu, framebuffer, area, &ops))
+                    .flatten()
+            });
+        let decision = decide(&self.device.debug, tiling, blocker.as_deref());
+        let (binned, binning_why) = match tiling {
             Ok(t) => binning(&self.device.debug, t.bins.columns * t.bins.rows, draw_count),
             Err(_) => (false, String::new()),
         };
@@ -201,17 +310,25 @@ impl Recording {
             } else {
                 String::new()
             };
+            let chain = if pieces.len() > 1 {
+                format!(
+                    " (a chain of {} suspended and resumed pieces)",
+                    pieces.len()
+                )
+            } else {
+                String::new()
+            };
             eprintln!(
-                "parsnip: render pass {}x{}: {:?}: {}{binning_why}",
+                "parsnip: render pass {}x{}{chain}: {:?}: {}{binning_why}",
                 framebuffer.width, framebuffer.height, decision.mode, decision.why
             );
         }
-        match (decision.mode, &tiling) {
+        match (decision.mode, tiling) {
             (RenderMode::Gmem, Ok(t)) => self.render_in_bins(&GmemPass {
-                pass: &render_pass,
-                framebuffer: &framebuffer,
+                pass: render_pass,
+                framebuffer,
                 area,
-                clears: &clears,
+                clears,
                 tiling: t,
                 ops: &ops,
                 draws: &ibs,
@@ -226,12 +343,12 @@ impl Recording {
                         program_sysmem_window(r, w, h)?;
                         visibility_override(r, true)
                     })?;
-                let loads = load_clears(&render_pass, &framebuffer, area, &clears, self)?;
+                let loads = load_clears(render_pass, framebuffer, area, clears, self)?;
                 self.run_blits(&loads)?;
                 self.cs.add_ibs(&ibs)?;
                 // The subpasses' resolve attachments, from memory after
                 // the draws (in GMEM they would be tile stores).
-                let resolves = pass_resolves(&render_pass, &framebuffer, area)?;
+                let resolves = pass_resolves(render_pass, framebuffer, area)?;
                 self.run_resolves(&resolves)?;
             }
         }

@@ -217,6 +217,13 @@ impl CommandStream {
         Ok(())
     }
 
+    /// Hands over the IBs written so far and keeps recording after them
+    /// (the stream's chunks stay its own until a reset).
+    pub fn take_ibs(&mut self) -> Vec<Ib> {
+        self.close_chunk();
+        std::mem::take(&mut self.ibs)
+    }
+
     /// Closes the stream: the IBs to submit, in order.
     pub fn finish(&mut self) -> VkResult<Vec<Ib>> {
         self.close_chunk();

@@ -41,6 +41,7 @@ use super::fixed_function;
 use super::multisample::{multisample, Multisample};
 use super::program::PrivateMemory;
 use super::shader_stages::{program_shaders, StageCode, VertexAttribute};
+use crate::attachment_formats::AttachmentFormats;
 use crate::cmd::draw_state::StateIb;
 use crate::cmd::packets::register_error;
 use crate::device::Device;
@@ -48,7 +49,6 @@ use crate::device_bo::{BoKind, DeviceBo};
 use crate::error::VkResult;
 use crate::formats::{self, Class};
 use crate::pipeline_layout::PipelineLayout;
-use crate::render_pass::RenderPass;
 use crate::shader_module::ShaderModule;
 
 /// Code alignment in the pipeline BO: SP_xS_OBJ_START's, and the
@@ -83,8 +83,9 @@ pub struct GraphicsPipelineDesc<'a> {
     pub viewports: Vec<vk::Viewport>,
     pub scissors: Vec<vk::Rect2D>,
     pub dynamic: Vec<vk::DynamicState>,
-    pub render_pass: Arc<RenderPass>,
-    pub subpass: u32,
+    /// What the pipeline renders to: its subpass's attachments' formats,
+    /// or those `VkPipelineRenderingCreateInfo` names.
+    pub formats: AttachmentFormats,
     pub layout: Arc<PipelineLayout>,
 }
 
@@ -206,17 +207,13 @@ fn check_unsupported(desc: &GraphicsPipelineDesc<'_>) -> VkResult<()> {
     Ok(())
 }
 
-/// The subpass's colour targets and depth, for the pipeline; whether it
-/// has a depth attachment, and whether that has stencil.
-fn targets(p: &mut Pipeline, pass: &RenderPass, subpass: u32) -> VkResult<(bool, bool)> {
-    let Some(sub) = pass.desc.subpasses.get(subpass as usize) else {
-        return refuse(format!("the render pass has no subpass {subpass}"));
-    };
-    for r in &sub.colors {
-        let Some(a) = r.attachment else {
+/// The colour targets and depth of what the pipeline renders to;
+/// whether it has a depth attachment, and whether that has stencil.
+fn targets(p: &mut Pipeline, formats: &AttachmentFormats) -> VkResult<(bool, bool)> {
+    for &vk_format in &formats.colors {
+        if vk_format == vk::Format::UNDEFINED {
             return refuse("unused colour attachments are not supported yet");
-        };
-        let vk_format = pass.desc.attachments[a as usize].format;
+        }
         let Some(f) = formats::format(vk_format).filter(|f| f.color.is_some()) else {
             return refuse(format!("colour attachments of {vk_format:?}"));
         };
@@ -229,10 +226,9 @@ fn targets(p: &mut Pipeline, pass: &RenderPass, subpass: u32) -> VkResult<(bool,
         };
         p.targets.push(t);
     }
-    let depth = sub.depth_stencil.and_then(|r| r.attachment);
+    let depth = formats.depth_stencil;
     let mut stencil = false;
-    if let Some(a) = depth {
-        let vk_format = pass.desc.attachments[a as usize].format;
+    if let Some(vk_format) = depth {
         stencil = vk_format == vk::Format::D24_UNORM_S8_UINT;
         let format = depth_format(vk_format)?;
         p.depth = Some(Depth {
@@ -293,7 +289,7 @@ impl GraphicsPipeline {
         let fs_private = private_memory(device, &fs, &mut private_bos)?;
 
         let mut p = Pipeline::new(0, None, None);
-        let (has_depth, has_stencil) = targets(&mut p, &desc.render_pass, desc.subpass)?;
+        let (has_depth, has_stencil) = targets(&mut p, &desc.formats)?;
         fixed_function::input_assembly(&mut p, &desc.input_assembly)?;
         fixed_function::rasterization(&mut p, &desc.rasterization)?;
         multisample(&mut p, &desc.multisample)?;
