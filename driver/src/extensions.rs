@@ -178,6 +178,12 @@ pub static DEVICE_EXTENSIONS: &[Extension] = &[
         name: ash::ext::private_data::NAME,
         spec_version: ash::ext::private_data::SPEC_VERSION,
     },
+    // Scopes and semantics compiled to fence, bar and ccinv (the compiler's
+    // spirv/memory_semantics.rs and backend/isel/barrier.rs).
+    Extension {
+        name: ash::khr::vulkan_memory_model::NAME,
+        spec_version: ash::khr::vulkan_memory_model::SPEC_VERSION,
+    },
     // The driver has no tools of its own (no layer, tracer or profiler
     // inside it): vkGetPhysicalDeviceToolPropertiesEXT reports none.
     Extension {

@@ -189,7 +189,10 @@ impl PhysicalDevice {
     /// cts's private_data.* cases). Maintenance4: requirements asked from a
     /// create info (the cts's maintenance4.device_requirements), LocalSizeId
     /// (the compiler's spirv/module.rs), pipeline layouts that objects made
-    /// from them hold on to.
+    /// from them hold on to. The Vulkan memory model with device scope: the
+    /// compiler turns scopes and semantics into `fence`, `bar` and, on a7xx,
+    /// `ccinv` as ir3 does (compiler/src/spirv/memory_semantics.rs, the cts's
+    /// memory_model.* cases); not availability and visibility chains.
     pub fn extra_features(&self) -> ExtraFeatures {
         ExtraFeatures {
             draw_indirect_count: true,
@@ -213,6 +216,8 @@ impl PhysicalDevice {
             extended_dynamic_state2: true,
             private_data: true,
             maintenance4: true,
+            vulkan_memory_model: true,
+            vulkan_memory_model_device_scope: true,
             ..Default::default()
         }
     }

@@ -117,7 +117,7 @@ pub fn compile(shader: &ir::Shader, model: &dyn ShaderModel) -> Result<CompiledS
         IsaGen::A6xx
     };
     check_private_bytes(shader.scratch_bytes, shader.scratch_bytes, 0)?;
-    let (mut m, io) = isel::select(shader)?;
+    let (mut m, io) = isel::select(shader, gen)?;
     coalesce::outputs(&mut m);
     mir::remove_dead(&mut m);
     let uses_barrier = shader.blocks.iter().any(|b| {

@@ -7,6 +7,7 @@ mod glsl_std450;
 mod image;
 mod interface;
 mod layout;
+mod memory_semantics;
 mod module;
 mod operands;
 mod subgroup;

@@ -21,6 +21,7 @@ pub mod images;
 pub mod indirect_dispatch;
 pub mod maintenance4;
 pub mod memory;
+pub mod memory_model;
 pub mod multisample;
 pub mod non_semantic;
 pub mod occlusion_queries;
@@ -76,6 +77,7 @@ pub fn all() -> Vec<Case> {
         draws::separate_depth_stencil_layouts::CASES,
         image_shaders::CASES,
         memory::CASES,
+        memory_model::CASES,
         timeline_semaphores::CASES,
         synchronization::CASES,
         queries::CASES,

@@ -87,6 +87,9 @@ pub struct Capabilities {
     /// Vulkan 1.2's `shaderSubgroupExtendedTypes` (or
     /// VK_KHR_shader_subgroup_extended_types).
     pub shader_subgroup_extended_types: bool,
+    /// Vulkan 1.2's `vulkanMemoryModel` with `vulkanMemoryModelDeviceScope`
+    /// (or VK_KHR_vulkan_memory_model), enabled when both are offered.
+    pub vulkan_memory_model: bool,
     /// The device extensions the harness enabled.
     pub enabled_extensions: Vec<String>,
 }
@@ -319,6 +322,7 @@ impl PartialHarness {
         let ds_layouts_ext = promoted12(ash::khr::separate_depth_stencil_layouts::NAME);
         let std_layout_ext = promoted12(ash::khr::uniform_buffer_standard_layout::NAME);
         let extended_types_ext = promoted12(ash::khr::shader_subgroup_extended_types::NAME);
+        let memory_model_ext = promoted12(ash::khr::vulkan_memory_model::NAME);
         let timeline_known = at_least(2) || timeline_ext;
         let sync2_known = at_least(3) || sync2_ext;
         let host_reset_known = at_least(2) || host_reset_ext;
@@ -337,6 +341,7 @@ impl PartialHarness {
         let mut ds_layouts = vk::PhysicalDeviceSeparateDepthStencilLayoutsFeatures::default();
         let mut std_layout = vk::PhysicalDeviceUniformBufferStandardLayoutFeatures::default();
         let mut extended_types = vk::PhysicalDeviceShaderSubgroupExtendedTypesFeatures::default();
+        let mut memory_model = vk::PhysicalDeviceVulkanMemoryModelFeatures::default();
         let mut query = vk::PhysicalDeviceFeatures2::default();
         if eds_ext {
             query = query.push_next(&mut eds);
@@ -355,6 +360,9 @@ impl PartialHarness {
         }
         if extended_types_ext.0 {
             query = query.push_next(&mut extended_types);
+        }
+        if memory_model_ext.0 {
+            query = query.push_next(&mut memory_model);
         }
         if at_least(1) {
             query = query.push_next(&mut storage16);
@@ -425,6 +433,8 @@ impl PartialHarness {
             uniform_buffer_standard_layout: std_layout.uniform_buffer_standard_layout == vk::TRUE,
             shader_subgroup_extended_types: extended_types.shader_subgroup_extended_types
                 == vk::TRUE,
+            vulkan_memory_model: memory_model.vulkan_memory_model == vk::TRUE
+                && memory_model.vulkan_memory_model_device_scope == vk::TRUE,
             enabled_extensions: Vec::new(),
         };
 
@@ -465,6 +475,9 @@ impl PartialHarness {
         let mut enable_extended_types =
             vk::PhysicalDeviceShaderSubgroupExtendedTypesFeatures::default()
                 .shader_subgroup_extended_types(true);
+        let mut enable_memory_model = vk::PhysicalDeviceVulkanMemoryModelFeatures::default()
+            .vulkan_memory_model(true)
+            .vulkan_memory_model_device_scope(true);
         let features = vk::PhysicalDeviceFeatures::default()
             .depth_bounds(caps.depth_bounds)
             .multi_draw_indirect(caps.multi_draw_indirect)
@@ -579,6 +592,12 @@ impl PartialHarness {
             device_info = device_info.push_next(&mut enable_extended_types);
             if extended_types_ext.1 {
                 extensions.push(ash::khr::shader_subgroup_extended_types::NAME);
+            }
+        }
+        if caps.vulkan_memory_model {
+            device_info = device_info.push_next(&mut enable_memory_model);
+            if memory_model_ext.1 {
+                extensions.push(ash::khr::vulkan_memory_model::NAME);
             }
         }
         if headless_swapchain {
