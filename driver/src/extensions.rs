@@ -184,6 +184,12 @@ pub static DEVICE_EXTENSIONS: &[Extension] = &[
         name: ash::khr::vulkan_memory_model::NAME,
         spec_version: ash::khr::vulkan_memory_model::SPEC_VERSION,
     },
+    // The compiler zeroes shared memory before the entry point's body when a
+    // workgroup variable has a null initializer (spirv/shared_zeroing.rs).
+    Extension {
+        name: ash::khr::zero_initialize_workgroup_memory::NAME,
+        spec_version: ash::khr::zero_initialize_workgroup_memory::SPEC_VERSION,
+    },
     // The driver has no tools of its own (no layer, tracer or profiler
     // inside it): vkGetPhysicalDeviceToolPropertiesEXT reports none.
     Extension {

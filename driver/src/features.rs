@@ -104,6 +104,7 @@ extra_features! {
     shader_output_viewport_index: "shaderOutputViewportIndex",
     shader_output_layer: "shaderOutputLayer",
     subgroup_broadcast_dynamic_id: "subgroupBroadcastDynamicId",
+    shader_zero_initialize_workgroup_memory: "shaderZeroInitializeWorkgroupMemory",
 }
 
 impl ExtraFeatures {

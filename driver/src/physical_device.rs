@@ -193,6 +193,9 @@ impl PhysicalDevice {
     /// compiler turns scopes and semantics into `fence`, `bar` and, on a7xx,
     /// `ccinv` as ir3 does (compiler/src/spirv/memory_semantics.rs, the cts's
     /// memory_model.* cases); not availability and visibility chains.
+    /// Null-initialised workgroup variables: the compiler zeroes shared
+    /// memory at the start of the work group (spirv/shared_zeroing.rs, the
+    /// cts's shared_memory.null_initializers).
     pub fn extra_features(&self) -> ExtraFeatures {
         ExtraFeatures {
             draw_indirect_count: true,
@@ -218,6 +221,7 @@ impl PhysicalDevice {
             maintenance4: true,
             vulkan_memory_model: true,
             vulkan_memory_model_device_scope: true,
+            shader_zero_initialize_workgroup_memory: true,
             ..Default::default()
         }
     }

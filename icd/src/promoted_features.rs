@@ -138,6 +138,9 @@ promoted! {
     vk::PhysicalDeviceSeparateDepthStencilLayoutsFeatures<'_> => [separate_depth_stencil_layouts],
     vk::PhysicalDevicePrivateDataFeatures<'_> => [private_data],
     vk::PhysicalDeviceMaintenance4Features<'_> => [maintenance4],
+    vk::PhysicalDeviceZeroInitializeWorkgroupMemoryFeatures<'_> => [
+        shader_zero_initialize_workgroup_memory,
+    ],
     vk::PhysicalDeviceVulkanMemoryModelFeatures<'_> => [
         vulkan_memory_model,
         vulkan_memory_model_device_scope,

@@ -1027,6 +1027,9 @@ impl<'m> Translator<'m> {
             self.demoted = Some(local);
             self.set_demoted(false)?;
         }
+        if self.shared_memory_initialized()? {
+            self.zero_shared_memory()?;
+        }
         self.call(self.m.entry_function, Vec::new())?;
         self.write_outputs()?;
         let cur = self.cur;
@@ -1359,7 +1362,7 @@ impl<'m> Translator<'m> {
         Ok(Some(Comp::new(out, sizes)))
     }
 
-    fn finish_block(&mut self, term: Terminator, merge: Option<Merge>) {
+    pub(super) fn finish_block(&mut self, term: Terminator, merge: Option<Merge>) {
         let cur = self.cur;
         let b = self.shader.block_mut(cur);
         b.term = term;

@@ -10,6 +10,7 @@ mod layout;
 mod memory_semantics;
 mod module;
 mod operands;
+mod shared_zeroing;
 mod subgroup;
 mod subgroup_wide;
 mod values;

@@ -90,6 +90,9 @@ pub struct Capabilities {
     /// Vulkan 1.2's `vulkanMemoryModel` with `vulkanMemoryModelDeviceScope`
     /// (or VK_KHR_vulkan_memory_model), enabled when both are offered.
     pub vulkan_memory_model: bool,
+    /// Vulkan 1.3's `shaderZeroInitializeWorkgroupMemory` (or
+    /// VK_KHR_zero_initialize_workgroup_memory).
+    pub zero_initialize_workgroup_memory: bool,
     /// The device extensions the harness enabled.
     pub enabled_extensions: Vec<String>,
 }
@@ -323,6 +326,9 @@ impl PartialHarness {
         let std_layout_ext = promoted12(ash::khr::uniform_buffer_standard_layout::NAME);
         let extended_types_ext = promoted12(ash::khr::shader_subgroup_extended_types::NAME);
         let memory_model_ext = promoted12(ash::khr::vulkan_memory_model::NAME);
+        // The same for Vulkan 1.3's.
+        let promoted13 = |name: &CStr| (at_least(3) || has(name), !at_least(3) && has(name));
+        let zero_init_ext = promoted13(ash::khr::zero_initialize_workgroup_memory::NAME);
         let timeline_known = at_least(2) || timeline_ext;
         let sync2_known = at_least(3) || sync2_ext;
         let host_reset_known = at_least(2) || host_reset_ext;
@@ -342,6 +348,7 @@ impl PartialHarness {
         let mut std_layout = vk::PhysicalDeviceUniformBufferStandardLayoutFeatures::default();
         let mut extended_types = vk::PhysicalDeviceShaderSubgroupExtendedTypesFeatures::default();
         let mut memory_model = vk::PhysicalDeviceVulkanMemoryModelFeatures::default();
+        let mut zero_init = vk::PhysicalDeviceZeroInitializeWorkgroupMemoryFeatures::default();
         let mut query = vk::PhysicalDeviceFeatures2::default();
         if eds_ext {
             query = query.push_next(&mut eds);
@@ -363,6 +370,9 @@ impl PartialHarness {
         }
         if memory_model_ext.0 {
             query = query.push_next(&mut memory_model);
+        }
+        if zero_init_ext.0 {
+            query = query.push_next(&mut zero_init);
         }
         if at_least(1) {
             query = query.push_next(&mut storage16);
@@ -435,6 +445,8 @@ impl PartialHarness {
                 == vk::TRUE,
             vulkan_memory_model: memory_model.vulkan_memory_model == vk::TRUE
                 && memory_model.vulkan_memory_model_device_scope == vk::TRUE,
+            zero_initialize_workgroup_memory: zero_init.shader_zero_initialize_workgroup_memory
+                == vk::TRUE,
             enabled_extensions: Vec::new(),
         };
 
@@ -478,6 +490,9 @@ impl PartialHarness {
         let mut enable_memory_model = vk::PhysicalDeviceVulkanMemoryModelFeatures::default()
             .vulkan_memory_model(true)
             .vulkan_memory_model_device_scope(true);
+        let mut enable_zero_init =
+            vk::PhysicalDeviceZeroInitializeWorkgroupMemoryFeatures::default()
+                .shader_zero_initialize_workgroup_memory(true);
         let features = vk::PhysicalDeviceFeatures::default()
             .depth_bounds(caps.depth_bounds)
             .multi_draw_indirect(caps.multi_draw_indirect)
@@ -598,6 +613,12 @@ impl PartialHarness {
             device_info = device_info.push_next(&mut enable_memory_model);
             if memory_model_ext.1 {
                 extensions.push(ash::khr::vulkan_memory_model::NAME);
+            }
+        }
+        if caps.zero_initialize_workgroup_memory {
+            device_info = device_info.push_next(&mut enable_zero_init);
+            if zero_init_ext.1 {
+                extensions.push(ash::khr::zero_initialize_workgroup_memory::NAME);
             }
         }
         if headless_swapchain {
