@@ -190,6 +190,12 @@ pub static DEVICE_EXTENSIONS: &[Extension] = &[
         name: ash::khr::zero_initialize_workgroup_memory::NAME,
         spec_version: ash::khr::zero_initialize_workgroup_memory::SPEC_VERSION,
     },
+    // A required subgroup size is the compiler's wave size, 64 or 128
+    // (CompileOptions::required_subgroup_size).
+    Extension {
+        name: ash::ext::subgroup_size_control::NAME,
+        spec_version: ash::ext::subgroup_size_control::SPEC_VERSION,
+    },
     // The driver has no tools of its own (no layer, tracer or profiler
     // inside it): vkGetPhysicalDeviceToolPropertiesEXT reports none.
     Extension {

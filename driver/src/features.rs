@@ -105,6 +105,8 @@ extra_features! {
     shader_output_layer: "shaderOutputLayer",
     subgroup_broadcast_dynamic_id: "subgroupBroadcastDynamicId",
     shader_zero_initialize_workgroup_memory: "shaderZeroInitializeWorkgroupMemory",
+    subgroup_size_control: "subgroupSizeControl",
+    compute_full_subgroups: "computeFullSubgroups",
 }
 
 impl ExtraFeatures {

@@ -195,7 +195,10 @@ impl PhysicalDevice {
     /// memory_model.* cases); not availability and visibility chains.
     /// Null-initialised workgroup variables: the compiler zeroes shared
     /// memory at the start of the work group (spirv/shared_zeroing.rs, the
-    /// cts's shared_memory.null_initializers).
+    /// cts's shared_memory.null_initializers). Subgroup size control: a
+    /// required size is the compiler's wave size (64 or 128), and waves are
+    /// filled in local index order, so full when the application makes x a
+    /// multiple of the size (the cts's subgroups.required_sizes).
     pub fn extra_features(&self) -> ExtraFeatures {
         ExtraFeatures {
             draw_indirect_count: true,
@@ -222,6 +225,8 @@ impl PhysicalDevice {
             vulkan_memory_model: true,
             vulkan_memory_model_device_scope: true,
             shader_zero_initialize_workgroup_memory: true,
+            subgroup_size_control: true,
+            compute_full_subgroups: true,
             ..Default::default()
         }
     }
@@ -279,6 +284,23 @@ impl PhysicalDevice {
     /// compiler implements in compute shaders are claimed: basic, vote,
     /// ballot, arithmetic (reductions and scans, not clustered) and quad; not
     /// shuffles nor clustered operations.
+    /// VK_EXT_subgroup_size_control's properties: the wave sizes, the most
+    /// subgroups a work group of the largest size has (in the smallest
+    /// waves), and the stages a size can be required for: compute, the only
+    /// stage with subgroup operations.
+    pub fn subgroup_size_control(
+        &self,
+    ) -> vk::PhysicalDeviceSubgroupSizeControlProperties<'static> {
+        let (min, max) = self.gpu.wave_sizes();
+        vk::PhysicalDeviceSubgroupSizeControlProperties {
+            min_subgroup_size: min,
+            max_subgroup_size: max,
+            max_compute_workgroup_subgroups: self.gpu.max_workgroup_invocations() / min,
+            required_subgroup_size_stages: vk::ShaderStageFlags::COMPUTE,
+            ..Default::default()
+        }
+    }
+
     pub fn subgroup_properties(&self) -> (u32, vk::ShaderStageFlags, vk::SubgroupFeatureFlags) {
         (
             self.gpu.wave_size(),

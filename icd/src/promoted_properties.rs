@@ -135,6 +135,12 @@ pub unsafe fn fill(ty: vk::StructureType, ptr: *mut c_void, pd: &PhysicalDevice)
             p_next: s.p_next,
             ..depth_stencil_resolve()
         };
+    } else if ty == vk::PhysicalDeviceSubgroupSizeControlProperties::STRUCTURE_TYPE {
+        let s = unsafe { &mut *ptr.cast::<vk::PhysicalDeviceSubgroupSizeControlProperties<'_>>() };
+        *s = vk::PhysicalDeviceSubgroupSizeControlProperties {
+            p_next: s.p_next,
+            ..pd.subgroup_size_control()
+        };
     } else if ty == vk::PhysicalDeviceSamplerFilterMinmaxProperties::STRUCTURE_TYPE {
         // samplerFilterMinmax is not offered.
         let s = unsafe { &mut *ptr.cast::<vk::PhysicalDeviceSamplerFilterMinmaxProperties<'_>>() };

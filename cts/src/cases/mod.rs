@@ -43,6 +43,7 @@ pub mod sixteen_bit;
 pub mod spirv_1_4;
 pub mod stencil;
 mod step;
+pub mod subgroup_size_control;
 pub mod subgroups;
 pub mod synchronization;
 pub mod timeline_semaphores;
@@ -89,6 +90,7 @@ pub fn all() -> Vec<Case> {
         robustness::CASES,
         presentation::CASES,
         subgroups::CASES,
+        subgroup_size_control::CASES,
         sixteen_bit::CASES,
         scalar_layout::CASES,
         spirv_1_4::CASES,

@@ -93,6 +93,10 @@ pub struct Capabilities {
     /// Vulkan 1.3's `shaderZeroInitializeWorkgroupMemory` (or
     /// VK_KHR_zero_initialize_workgroup_memory).
     pub zero_initialize_workgroup_memory: bool,
+    /// Vulkan 1.3's `subgroupSizeControl` and `computeFullSubgroups` (or
+    /// VK_EXT_subgroup_size_control), each enabled when offered.
+    pub subgroup_size_control: bool,
+    pub compute_full_subgroups: bool,
     /// The device extensions the harness enabled.
     pub enabled_extensions: Vec<String>,
 }
@@ -329,6 +333,7 @@ impl PartialHarness {
         // The same for Vulkan 1.3's.
         let promoted13 = |name: &CStr| (at_least(3) || has(name), !at_least(3) && has(name));
         let zero_init_ext = promoted13(ash::khr::zero_initialize_workgroup_memory::NAME);
+        let size_control_ext = promoted13(ash::ext::subgroup_size_control::NAME);
         let timeline_known = at_least(2) || timeline_ext;
         let sync2_known = at_least(3) || sync2_ext;
         let host_reset_known = at_least(2) || host_reset_ext;
@@ -349,6 +354,7 @@ impl PartialHarness {
         let mut extended_types = vk::PhysicalDeviceShaderSubgroupExtendedTypesFeatures::default();
         let mut memory_model = vk::PhysicalDeviceVulkanMemoryModelFeatures::default();
         let mut zero_init = vk::PhysicalDeviceZeroInitializeWorkgroupMemoryFeatures::default();
+        let mut size_control = vk::PhysicalDeviceSubgroupSizeControlFeatures::default();
         let mut query = vk::PhysicalDeviceFeatures2::default();
         if eds_ext {
             query = query.push_next(&mut eds);
@@ -373,6 +379,9 @@ impl PartialHarness {
         }
         if zero_init_ext.0 {
             query = query.push_next(&mut zero_init);
+        }
+        if size_control_ext.0 {
+            query = query.push_next(&mut size_control);
         }
         if at_least(1) {
             query = query.push_next(&mut storage16);
@@ -447,6 +456,8 @@ impl PartialHarness {
                 && memory_model.vulkan_memory_model_device_scope == vk::TRUE,
             zero_initialize_workgroup_memory: zero_init.shader_zero_initialize_workgroup_memory
                 == vk::TRUE,
+            subgroup_size_control: size_control.subgroup_size_control == vk::TRUE,
+            compute_full_subgroups: size_control.compute_full_subgroups == vk::TRUE,
             enabled_extensions: Vec::new(),
         };
 
@@ -493,6 +504,9 @@ impl PartialHarness {
         let mut enable_zero_init =
             vk::PhysicalDeviceZeroInitializeWorkgroupMemoryFeatures::default()
                 .shader_zero_initialize_workgroup_memory(true);
+        let mut enable_size_control = vk::PhysicalDeviceSubgroupSizeControlFeatures::default()
+            .subgroup_size_control(caps.subgroup_size_control)
+            .compute_full_subgroups(caps.compute_full_subgroups);
         let features = vk::PhysicalDeviceFeatures::default()
             .depth_bounds(caps.depth_bounds)
             .multi_draw_indirect(caps.multi_draw_indirect)
@@ -619,6 +633,12 @@ impl PartialHarness {
             device_info = device_info.push_next(&mut enable_zero_init);
             if zero_init_ext.1 {
                 extensions.push(ash::khr::zero_initialize_workgroup_memory::NAME);
+            }
+        }
+        if caps.subgroup_size_control || caps.compute_full_subgroups {
+            device_info = device_info.push_next(&mut enable_size_control);
+            if size_control_ext.1 {
+                extensions.push(ash::ext::subgroup_size_control::NAME);
             }
         }
         if headless_swapchain {
