@@ -196,6 +196,16 @@ pub static DEVICE_EXTENSIONS: &[Extension] = &[
         name: ash::ext::subgroup_size_control::NAME,
         spec_version: ash::ext::subgroup_size_control::SPEC_VERSION,
     },
+    // OpTerminateInvocation ends the fragment with `kill`; a demoted one is
+    // killed and runs on as a helper (the compiler's spirv/function.rs).
+    Extension {
+        name: ash::khr::shader_terminate_invocation::NAME,
+        spec_version: ash::khr::shader_terminate_invocation::SPEC_VERSION,
+    },
+    Extension {
+        name: ash::ext::shader_demote_to_helper_invocation::NAME,
+        spec_version: ash::ext::shader_demote_to_helper_invocation::SPEC_VERSION,
+    },
     // The driver has no tools of its own (no layer, tracer or profiler
     // inside it): vkGetPhysicalDeviceToolPropertiesEXT reports none.
     Extension {

@@ -107,6 +107,8 @@ extra_features! {
     shader_zero_initialize_workgroup_memory: "shaderZeroInitializeWorkgroupMemory",
     subgroup_size_control: "subgroupSizeControl",
     compute_full_subgroups: "computeFullSubgroups",
+    shader_terminate_invocation: "shaderTerminateInvocation",
+    shader_demote_to_helper_invocation: "shaderDemoteToHelperInvocation",
 }
 
 impl ExtraFeatures {

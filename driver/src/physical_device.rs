@@ -199,6 +199,9 @@ impl PhysicalDevice {
     /// required size is the compiler's wave size (64 or 128), and waves are
     /// filled in local index order, so full when the application makes x a
     /// multiple of the size (the cts's subgroups.required_sizes).
+    /// OpTerminateInvocation is `kill` and an early end; demotion is `kill`
+    /// with the fiber running on as a helper that derivatives see (the
+    /// cts's draws.terminate_and_demote).
     pub fn extra_features(&self) -> ExtraFeatures {
         ExtraFeatures {
             draw_indirect_count: true,
@@ -227,6 +230,8 @@ impl PhysicalDevice {
             shader_zero_initialize_workgroup_memory: true,
             subgroup_size_control: true,
             compute_full_subgroups: true,
+            shader_terminate_invocation: true,
+            shader_demote_to_helper_invocation: true,
             ..Default::default()
         }
     }

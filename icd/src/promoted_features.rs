@@ -138,6 +138,10 @@ promoted! {
     vk::PhysicalDeviceSeparateDepthStencilLayoutsFeatures<'_> => [separate_depth_stencil_layouts],
     vk::PhysicalDevicePrivateDataFeatures<'_> => [private_data],
     vk::PhysicalDeviceMaintenance4Features<'_> => [maintenance4],
+    vk::PhysicalDeviceShaderTerminateInvocationFeatures<'_> => [shader_terminate_invocation],
+    vk::PhysicalDeviceShaderDemoteToHelperInvocationFeatures<'_> => [
+        shader_demote_to_helper_invocation,
+    ],
     vk::PhysicalDeviceSubgroupSizeControlFeatures<'_> => [
         subgroup_size_control,
         compute_full_subgroups,

@@ -74,6 +74,7 @@ pub fn all() -> Vec<Case> {
         occlusion_queries::CASES,
         draw_sizes::CASES,
         draws::indirect_count::CASES,
+        draws::terminate_and_demote::CASES,
         draws::imageless_framebuffer::CASES,
         draws::separate_depth_stencil_layouts::CASES,
         image_shaders::CASES,

@@ -97,6 +97,11 @@ pub struct Capabilities {
     /// VK_EXT_subgroup_size_control), each enabled when offered.
     pub subgroup_size_control: bool,
     pub compute_full_subgroups: bool,
+    /// Vulkan 1.3's `shaderTerminateInvocation` and
+    /// `shaderDemoteToHelperInvocation` (or their extensions), each enabled
+    /// when offered.
+    pub shader_terminate_invocation: bool,
+    pub shader_demote_to_helper_invocation: bool,
     /// The device extensions the harness enabled.
     pub enabled_extensions: Vec<String>,
 }
@@ -334,6 +339,8 @@ impl PartialHarness {
         let promoted13 = |name: &CStr| (at_least(3) || has(name), !at_least(3) && has(name));
         let zero_init_ext = promoted13(ash::khr::zero_initialize_workgroup_memory::NAME);
         let size_control_ext = promoted13(ash::ext::subgroup_size_control::NAME);
+        let terminate_ext = promoted13(ash::khr::shader_terminate_invocation::NAME);
+        let demote_ext = promoted13(ash::ext::shader_demote_to_helper_invocation::NAME);
         let timeline_known = at_least(2) || timeline_ext;
         let sync2_known = at_least(3) || sync2_ext;
         let host_reset_known = at_least(2) || host_reset_ext;
@@ -355,6 +362,8 @@ impl PartialHarness {
         let mut memory_model = vk::PhysicalDeviceVulkanMemoryModelFeatures::default();
         let mut zero_init = vk::PhysicalDeviceZeroInitializeWorkgroupMemoryFeatures::default();
         let mut size_control = vk::PhysicalDeviceSubgroupSizeControlFeatures::default();
+        let mut terminate = vk::PhysicalDeviceShaderTerminateInvocationFeatures::default();
+        let mut demote = vk::PhysicalDeviceShaderDemoteToHelperInvocationFeatures::default();
         let mut query = vk::PhysicalDeviceFeatures2::default();
         if eds_ext {
             query = query.push_next(&mut eds);
@@ -382,6 +391,12 @@ impl PartialHarness {
         }
         if size_control_ext.0 {
             query = query.push_next(&mut size_control);
+        }
+        if terminate_ext.0 {
+            query = query.push_next(&mut terminate);
+        }
+        if demote_ext.0 {
+            query = query.push_next(&mut demote);
         }
         if at_least(1) {
             query = query.push_next(&mut storage16);
@@ -458,6 +473,9 @@ impl PartialHarness {
                 == vk::TRUE,
             subgroup_size_control: size_control.subgroup_size_control == vk::TRUE,
             compute_full_subgroups: size_control.compute_full_subgroups == vk::TRUE,
+            shader_terminate_invocation: terminate.shader_terminate_invocation == vk::TRUE,
+            shader_demote_to_helper_invocation: demote.shader_demote_to_helper_invocation
+                == vk::TRUE,
             enabled_extensions: Vec::new(),
         };
 
@@ -507,6 +525,10 @@ impl PartialHarness {
         let mut enable_size_control = vk::PhysicalDeviceSubgroupSizeControlFeatures::default()
             .subgroup_size_control(caps.subgroup_size_control)
             .compute_full_subgroups(caps.compute_full_subgroups);
+        let mut enable_terminate = vk::PhysicalDeviceShaderTerminateInvocationFeatures::default()
+            .shader_terminate_invocation(true);
+        let mut enable_demote = vk::PhysicalDeviceShaderDemoteToHelperInvocationFeatures::default()
+            .shader_demote_to_helper_invocation(true);
         let features = vk::PhysicalDeviceFeatures::default()
             .depth_bounds(caps.depth_bounds)
             .multi_draw_indirect(caps.multi_draw_indirect)
@@ -639,6 +661,18 @@ impl PartialHarness {
             device_info = device_info.push_next(&mut enable_size_control);
             if size_control_ext.1 {
                 extensions.push(ash::ext::subgroup_size_control::NAME);
+            }
+        }
+        if caps.shader_terminate_invocation {
+            device_info = device_info.push_next(&mut enable_terminate);
+            if terminate_ext.1 {
+                extensions.push(ash::khr::shader_terminate_invocation::NAME);
+            }
+        }
+        if caps.shader_demote_to_helper_invocation {
+            device_info = device_info.push_next(&mut enable_demote);
+            if demote_ext.1 {
+                extensions.push(ash::ext::shader_demote_to_helper_invocation::NAME);
             }
         }
         if headless_swapchain {
