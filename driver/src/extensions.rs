@@ -206,6 +206,12 @@ pub static DEVICE_EXTENSIONS: &[Extension] = &[
         name: ash::ext::shader_demote_to_helper_invocation::NAME,
         spec_version: ash::ext::shader_demote_to_helper_invocation::SPEC_VERSION,
     },
+    // Every OpSDot/OpUDot/OpSUDot form as integer arithmetic
+    // (spirv/integer_dot.rs); none reported accelerated.
+    Extension {
+        name: ash::khr::shader_integer_dot_product::NAME,
+        spec_version: ash::khr::shader_integer_dot_product::SPEC_VERSION,
+    },
     // The driver has no tools of its own (no layer, tracer or profiler
     // inside it): vkGetPhysicalDeviceToolPropertiesEXT reports none.
     Extension {

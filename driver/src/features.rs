@@ -109,6 +109,7 @@ extra_features! {
     compute_full_subgroups: "computeFullSubgroups",
     shader_terminate_invocation: "shaderTerminateInvocation",
     shader_demote_to_helper_invocation: "shaderDemoteToHelperInvocation",
+    shader_integer_dot_product: "shaderIntegerDotProduct",
 }
 
 impl ExtraFeatures {

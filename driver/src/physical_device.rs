@@ -201,7 +201,9 @@ impl PhysicalDevice {
     /// multiple of the size (the cts's subgroups.required_sizes).
     /// OpTerminateInvocation is `kill` and an early end; demotion is `kill`
     /// with the fiber running on as a helper that derivatives see (the
-    /// cts's draws.terminate_and_demote).
+    /// cts's draws.terminate_and_demote). Integer dot products: every
+    /// form as integer arithmetic (the compiler's spirv/integer_dot.rs, the
+    /// cts's integer_dot.all_forms), none accelerated.
     pub fn extra_features(&self) -> ExtraFeatures {
         ExtraFeatures {
             draw_indirect_count: true,
@@ -232,6 +234,7 @@ impl PhysicalDevice {
             compute_full_subgroups: true,
             shader_terminate_invocation: true,
             shader_demote_to_helper_invocation: true,
+            shader_integer_dot_product: true,
             ..Default::default()
         }
     }

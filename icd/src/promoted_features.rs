@@ -142,6 +142,7 @@ promoted! {
     vk::PhysicalDeviceShaderDemoteToHelperInvocationFeatures<'_> => [
         shader_demote_to_helper_invocation,
     ],
+    vk::PhysicalDeviceShaderIntegerDotProductFeatures<'_> => [shader_integer_dot_product],
     vk::PhysicalDeviceSubgroupSizeControlFeatures<'_> => [
         subgroup_size_control,
         compute_full_subgroups,

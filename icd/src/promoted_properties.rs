@@ -141,6 +141,15 @@ pub unsafe fn fill(ty: vk::StructureType, ptr: *mut c_void, pd: &PhysicalDevice)
             p_next: s.p_next,
             ..pd.subgroup_size_control()
         };
+    } else if ty == vk::PhysicalDeviceShaderIntegerDotProductProperties::STRUCTURE_TYPE {
+        // No form is accelerated: the compiler does not select dp4acc or
+        // dp2acc, and lowers every dot product to multiplies and adds.
+        let s =
+            unsafe { &mut *ptr.cast::<vk::PhysicalDeviceShaderIntegerDotProductProperties<'_>>() };
+        *s = vk::PhysicalDeviceShaderIntegerDotProductProperties {
+            p_next: s.p_next,
+            ..Default::default()
+        };
     } else if ty == vk::PhysicalDeviceSamplerFilterMinmaxProperties::STRUCTURE_TYPE {
         // samplerFilterMinmax is not offered.
         let s = unsafe { &mut *ptr.cast::<vk::PhysicalDeviceSamplerFilterMinmaxProperties<'_>>() };

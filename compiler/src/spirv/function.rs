@@ -1554,6 +1554,9 @@ impl<'m> Translator<'m> {
             | O::AtomicAnd
             | O::AtomicOr
             | O::AtomicXor => Some(Val::Comp(self.atomic(ids, inst)?)),
+            O::SDot | O::UDot | O::SUDot | O::SDotAccSat | O::UDotAccSat | O::SUDotAccSat => {
+                Some(Val::Comp(self.integer_dot(ids, inst)?))
+            }
             op if super::subgroup::is_subgroup_op(op) => Some(Val::Comp(self.subgroup(ids, inst)?)),
             _ => Some(Val::Comp(self.value_instruction(ids, inst)?)),
         };

@@ -5,6 +5,7 @@ mod derivatives;
 mod function;
 mod glsl_std450;
 mod image;
+mod integer_dot;
 mod interface;
 mod layout;
 mod memory_semantics;

@@ -19,6 +19,8 @@ pub mod graphics_descriptors;
 pub mod image_shaders;
 pub mod images;
 pub mod indirect_dispatch;
+pub mod integer_dot;
+mod integer_dot_expectation;
 pub mod maintenance4;
 pub mod memory;
 pub mod memory_model;
@@ -80,6 +82,7 @@ pub fn all() -> Vec<Case> {
         image_shaders::CASES,
         memory::CASES,
         memory_model::CASES,
+        integer_dot::CASES,
         timeline_semaphores::CASES,
         synchronization::CASES,
         queries::CASES,

@@ -102,6 +102,9 @@ pub struct Capabilities {
     /// when offered.
     pub shader_terminate_invocation: bool,
     pub shader_demote_to_helper_invocation: bool,
+    /// Vulkan 1.3's `shaderIntegerDotProduct` (or
+    /// VK_KHR_shader_integer_dot_product).
+    pub shader_integer_dot_product: bool,
     /// The device extensions the harness enabled.
     pub enabled_extensions: Vec<String>,
 }
@@ -341,6 +344,7 @@ impl PartialHarness {
         let size_control_ext = promoted13(ash::ext::subgroup_size_control::NAME);
         let terminate_ext = promoted13(ash::khr::shader_terminate_invocation::NAME);
         let demote_ext = promoted13(ash::ext::shader_demote_to_helper_invocation::NAME);
+        let dot_ext = promoted13(ash::khr::shader_integer_dot_product::NAME);
         let timeline_known = at_least(2) || timeline_ext;
         let sync2_known = at_least(3) || sync2_ext;
         let host_reset_known = at_least(2) || host_reset_ext;
@@ -364,6 +368,7 @@ impl PartialHarness {
         let mut size_control = vk::PhysicalDeviceSubgroupSizeControlFeatures::default();
         let mut terminate = vk::PhysicalDeviceShaderTerminateInvocationFeatures::default();
         let mut demote = vk::PhysicalDeviceShaderDemoteToHelperInvocationFeatures::default();
+        let mut dot = vk::PhysicalDeviceShaderIntegerDotProductFeatures::default();
         let mut query = vk::PhysicalDeviceFeatures2::default();
         if eds_ext {
             query = query.push_next(&mut eds);
@@ -397,6 +402,9 @@ impl PartialHarness {
         }
         if demote_ext.0 {
             query = query.push_next(&mut demote);
+        }
+        if dot_ext.0 {
+            query = query.push_next(&mut dot);
         }
         if at_least(1) {
             query = query.push_next(&mut storage16);
@@ -476,6 +484,7 @@ impl PartialHarness {
             shader_terminate_invocation: terminate.shader_terminate_invocation == vk::TRUE,
             shader_demote_to_helper_invocation: demote.shader_demote_to_helper_invocation
                 == vk::TRUE,
+            shader_integer_dot_product: dot.shader_integer_dot_product == vk::TRUE,
             enabled_extensions: Vec::new(),
         };
 
@@ -529,6 +538,8 @@ impl PartialHarness {
             .shader_terminate_invocation(true);
         let mut enable_demote = vk::PhysicalDeviceShaderDemoteToHelperInvocationFeatures::default()
             .shader_demote_to_helper_invocation(true);
+        let mut enable_dot = vk::PhysicalDeviceShaderIntegerDotProductFeatures::default()
+            .shader_integer_dot_product(true);
         let features = vk::PhysicalDeviceFeatures::default()
             .depth_bounds(caps.depth_bounds)
             .multi_draw_indirect(caps.multi_draw_indirect)
@@ -673,6 +684,12 @@ impl PartialHarness {
             device_info = device_info.push_next(&mut enable_demote);
             if demote_ext.1 {
                 extensions.push(ash::ext::shader_demote_to_helper_invocation::NAME);
+            }
+        }
+        if caps.shader_integer_dot_product {
+            device_info = device_info.push_next(&mut enable_dot);
+            if dot_ext.1 {
+                extensions.push(ash::khr::shader_integer_dot_product::NAME);
             }
         }
         if headless_swapchain {
