@@ -5,37 +5,20 @@
 
 mod common;
 mod corpus;
+#[path = "../../cts/src/cases/subgroup_size_expectation.rs"]
+mod subgroup_size_expectation;
 
 use corpus::{Case, Expect};
+use subgroup_size_expectation::{expected, GROUP, WORDS};
 
-const GROUP: usize = 256;
 const GROUPS: usize = 2;
 const N: usize = GROUP * GROUPS;
 
-/// What invocation `i` writes with subgroups of `size` cut from the local index.
-fn expected(v: &[u32], size: usize) -> Vec<u32> {
-    let mut o = Vec::with_capacity(N * 8);
-    for i in 0..N {
-        let (start, lane) = (i / size * size, i % size);
-        let sg = &v[start..start + size];
-        let mut ballot = [0u32; 4];
-        for (l, x) in sg.iter().enumerate() {
-            if x & 1 != 0 {
-                ballot[l / 32] |= 1 << (l % 32);
-            }
-        }
-        o.extend_from_slice(&[
-            size as u32,
-            lane as u32,
-            ((i % GROUP) / size) as u32,
-            (GROUP / size) as u32,
-            sg.iter().fold(0u32, |a, x| a.wrapping_add(*x)),
-            sg[..lane].iter().copied().max().unwrap_or(0),
-            ballot.iter().map(|w| w.count_ones()).sum(),
-            ballot[0] ^ ballot[1] ^ ballot[2] ^ ballot[3],
-        ]);
-    }
-    o
+/// The cts's shader, which this test shares with its subgroups.required_sizes case.
+fn spirv() -> Vec<u32> {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../cts/shaders/subgroup_size_control.comp");
+    common::try_spirv_path(&path).unwrap()
 }
 
 fn required_size_on(gpu: &str, size: u32) {
@@ -43,9 +26,9 @@ fn required_size_on(gpu: &str, size: u32) {
     let case = Case::new("subgroup_size_control", GROUPS as u32)
         .subgroup_size(size)
         .ssbo(0, common::u32s_to_bytes(&v))
-        .ssbo(1, vec![0; N * 8 * 4])
+        .ssbo(1, vec![0; N * WORDS * 4])
         .expect(Expect::U32(expected(&v, size as usize)));
-    let spirv = common::spirv(case.shader);
+    let spirv = spirv();
     let run = corpus::on_simulator::run(gpu, &case, &spirv).unwrap();
     assert_eq!(run.shader.wave_size, size, "{gpu}");
     case.check(&run.results)
@@ -66,7 +49,7 @@ fn required_subgroup_sizes_run_on_a740() {
 
 #[test]
 fn sizes_the_gpu_does_not_have_are_refused() {
-    let spirv = common::spirv("subgroup_size_control");
+    let spirv = spirv();
     for size in [32, 256] {
         let options = parsnip_compiler::CompileOptions {
             gpu: "a660".into(),

@@ -46,6 +46,7 @@ pub mod spirv_1_4;
 pub mod stencil;
 mod step;
 pub mod subgroup_size_control;
+mod subgroup_size_expectation;
 pub mod subgroups;
 pub mod synchronization;
 pub mod timeline_semaphores;

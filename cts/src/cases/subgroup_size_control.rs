@@ -6,6 +6,7 @@
 //! sizes, so they are checked here and not compared between drivers.
 
 use super::pseudo_random::Sequence;
+use super::subgroup_size_expectation::{expected, GROUP, WORDS};
 use crate::bytes::{from_bytes, to_bytes};
 use crate::case::{Case, CaseResult, Stop};
 use crate::harness::{Bind, Harness, PipelineDesc, Slot};
@@ -17,37 +18,8 @@ pub const CASES: &[Case] = &[Case {
     run: required_sizes,
 }];
 
-const GROUP: usize = 256;
 const GROUPS: u32 = 2;
 const N: usize = GROUP * GROUPS as usize;
-const WORDS: usize = 8;
-
-/// What invocation `i` writes with subgroups of `size` cut from the local
-/// index.
-fn expected(v: &[u32], size: usize) -> Vec<u32> {
-    let mut o = Vec::with_capacity(N * WORDS);
-    for i in 0..N {
-        let (start, lane) = (i / size * size, i % size);
-        let sg = &v[start..start + size];
-        let mut ballot = [0u32; 4];
-        for (l, x) in sg.iter().enumerate() {
-            if x & 1 != 0 {
-                ballot[l / 32] |= 1 << (l % 32);
-            }
-        }
-        o.extend_from_slice(&[
-            size as u32,
-            lane as u32,
-            ((i % GROUP) / size) as u32,
-            (GROUP / size) as u32,
-            sg.iter().fold(0u32, |a, x| a.wrapping_add(*x)),
-            sg[..lane].iter().copied().max().unwrap_or(0),
-            ballot.iter().map(|w| w.count_ones()).sum(),
-            ballot[0] ^ ballot[1] ^ ballot[2] ^ ballot[3],
-        ]);
-    }
-    o
-}
 
 /// The shader's outputs with `size` required (or none) and `flags`.
 fn run(
