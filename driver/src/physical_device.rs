@@ -290,8 +290,9 @@ impl PhysicalDevice {
     /// Subgroup properties (Vulkan 1.1): the wave is the subgroup (a shader
     /// using subgroups is compiled for the base wave size). The operations the
     /// compiler implements in compute shaders are claimed: basic, vote,
-    /// ballot, arithmetic (reductions and scans, not clustered) and quad; not
-    /// shuffles nor clustered operations.
+    /// ballot, arithmetic (reductions and scans, not clustered), shuffle and
+    /// shuffle relative (spirv/subgroup_shuffle.rs) and quad; not clustered
+    /// operations.
     /// VK_EXT_subgroup_size_control's properties: the wave sizes, the most
     /// subgroups a work group of the largest size has (in the smallest
     /// waves), and the stages a size can be required for: compute, the only
@@ -317,6 +318,8 @@ impl PhysicalDevice {
                 | vk::SubgroupFeatureFlags::VOTE
                 | vk::SubgroupFeatureFlags::BALLOT
                 | vk::SubgroupFeatureFlags::ARITHMETIC
+                | vk::SubgroupFeatureFlags::SHUFFLE
+                | vk::SubgroupFeatureFlags::SHUFFLE_RELATIVE
                 | vk::SubgroupFeatureFlags::QUAD,
         )
     }

@@ -1,6 +1,7 @@
 //! The SPIR-V front end: a module (as glslang or DXC emit it for compute shaders) to the IR.
 
 mod bindings;
+mod counted_loop;
 mod derivatives;
 mod function;
 mod glsl_std450;
@@ -13,6 +14,7 @@ mod module;
 mod operands;
 mod shared_zeroing;
 mod subgroup;
+mod subgroup_shuffle;
 mod subgroup_wide;
 mod values;
 

@@ -218,6 +218,8 @@ impl Module {
                     | C::GroupNonUniformBallot
                     | C::GroupNonUniformArithmetic
                     | C::GroupNonUniformQuad
+                    | C::GroupNonUniformShuffle
+                    | C::GroupNonUniformShuffleRelative
                     | C::SubgroupBallotKHR
                     | C::SubgroupVoteKHR
                     | C::Matrix

@@ -47,52 +47,20 @@ impl Translator<'_> {
         let dwords = u64::from(self.shader.shared_bytes.div_ceil(4));
         let [x, y, z] = self.shader.local_size;
         let step = u64::from(x) * u64::from(y) * u64::from(z);
-        self.shader.locals.push(LocalVar {
-            slots: vec![BitSize::B32],
-        });
-        let counter = Space::Local(self.shader.locals.len() as u32 - 1);
         let first = self.value(Op::SysVal(SysVal::LocalInvocationIndex), BitSize::B32)?;
-        self.store32(counter, first)?;
-
-        let header = self.shader.new_block();
-        let body = self.shader.new_block();
-        let cont = self.shader.new_block();
-        let merge = self.shader.new_block();
-        self.finish_block(Terminator::Jump(header), None);
-
-        self.cur = header;
-        let i = self.load32(counter)?;
-        let more = self.alu(AluOp::ULt, BitSize::B32, &[i, Src::Imm(dwords)])?;
-        self.finish_block(
-            Terminator::Branch {
-                cond: more,
-                then_block: body,
-                else_block: merge,
-            },
-            Some(Merge::Loop { merge, cont }),
-        );
-
-        self.cur = body;
-        let i = self.load32(counter)?;
-        let offset = self.alu(AluOp::Shl, BitSize::B32, &[i, Src::Imm(2)])?;
-        self.emit(
-            Op::Store(Store {
-                space: Space::Shared,
-                offset,
-                value: Src::Imm(0),
-                size: BitSize::B32,
-            }),
-            None,
-        )?;
-        self.finish_block(Terminator::Jump(cont), None);
-
-        self.cur = cont;
-        let i = self.load32(counter)?;
-        let next = self.alu(AluOp::IAdd, BitSize::B32, &[i, Src::Imm(step)])?;
-        self.store32(counter, next)?;
-        self.finish_block(Terminator::Jump(header), None);
-
-        self.cur = merge;
+        self.counted_loop(first, Src::Imm(dwords), Src::Imm(step), |t, i| {
+            let offset = t.alu(AluOp::Shl, BitSize::B32, &[i, Src::Imm(2)])?;
+            t.emit(
+                Op::Store(Store {
+                    space: Space::Shared,
+                    offset,
+                    value: Src::Imm(0),
+                    size: BitSize::B32,
+                }),
+                None,
+            )?;
+            Ok(())
+        })?;
         self.emit(
             Op::Barrier(Barrier {
                 execution: true,
@@ -100,30 +68,6 @@ impl Translator<'_> {
                 shared_memory: true,
                 device_scope: false,
                 acquire: true,
-            }),
-            None,
-        )?;
-        Ok(())
-    }
-
-    fn load32(&mut self, space: Space) -> Result<Src> {
-        self.value(
-            Op::Load(Load {
-                space,
-                offset: Src::Imm(0),
-                size: BitSize::B32,
-            }),
-            BitSize::B32,
-        )
-    }
-
-    fn store32(&mut self, space: Space, value: Src) -> Result<()> {
-        self.emit(
-            Op::Store(Store {
-                space,
-                offset: Src::Imm(0),
-                value,
-                size: BitSize::B32,
             }),
             None,
         )?;

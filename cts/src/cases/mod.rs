@@ -45,6 +45,7 @@ pub mod sixteen_bit;
 pub mod spirv_1_4;
 pub mod stencil;
 mod step;
+mod subgroup_shuffle_expectation;
 pub mod subgroup_size_control;
 mod subgroup_size_expectation;
 pub mod subgroups;
