@@ -51,6 +51,6 @@ fn terminate_and_demote(h: &mut Harness) -> Result<CaseResult, Stop> {
         }
     }
     result.require(wrong.is_empty(), wrong.join("; "));
-    result.keep_exact("image", img);
+    result.keep_exact("rgba8", img);
     Ok(result)
 }
