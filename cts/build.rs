@@ -1,7 +1,8 @@
 //! Compiles the GLSL shaders in `shaders/` (compute `.comp`, vertex `.vert`
 //! and fragment `.frag`) to SPIR-V with
 //! `glslangValidator` (Debian's glslang-tools, installed by
-//! `scripts/install-deps`) and generates `shaders.rs`, one constant per shader.
+//! `scripts/install-deps`), and SPIR-V assembly (`.spvasm`) with spirv-as,
+//! and generates `shaders.rs`, one constant per shader.
 //! Nothing generated is committed: the SPIR-V lives in OUT_DIR.
 
 use std::fmt::Write as _;
@@ -19,7 +20,7 @@ fn main() {
         .map(|entry| entry.expect("readable directory entry").path())
         .filter(|p| {
             p.extension()
-                .is_some_and(|e| e == "comp" || e == "vert" || e == "frag")
+                .is_some_and(|e| e == "comp" || e == "vert" || e == "frag" || e == "spvasm")
         })
         .collect();
     sources.sort();
@@ -38,7 +39,7 @@ fn main() {
             .expect("filtered above");
         // Compute shaders are named by their stem; graphics stages add
         // theirs (TRIANGLE_VERT, TRIANGLE_FRAG).
-        let (file, constant) = if ext == "comp" {
+        let (file, constant) = if ext == "comp" || ext == "spvasm" {
             (stem.to_string(), stem.to_uppercase())
         } else {
             (
@@ -58,6 +59,24 @@ fn main() {
     std::fs::write(out.join("shaders.rs"), generated).expect("write shaders.rs to OUT_DIR");
 }
 
+/// Assembles SPIR-V assembly (for what glslang cannot write, such as the
+/// integer dot products) with SPIRV-Tools' spirv-as, for Vulkan 1.2.
+fn assemble(source: &Path, spv: &Path) {
+    let output = Command::new("spirv-as")
+        .args(["--target-env", "vulkan1.2", "-o"])
+        .arg(spv)
+        .arg(source)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run spirv-as ({e}): install Debian's spirv-tools"));
+    if !output.status.success() {
+        panic!(
+            "spirv-as failed on {}:\n{}",
+            source.display(),
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+}
+
 /// The `--target-env` a shader asks for in a `// target-env: vulkan1.1` line
 /// (subgroup operations need SPIR-V 1.3).
 fn target_env(source: &Path) -> Option<String> {
@@ -68,6 +87,9 @@ fn target_env(source: &Path) -> Option<String> {
 }
 
 fn compile(source: &Path, spv: &Path) {
+    if source.extension().is_some_and(|e| e == "spvasm") {
+        return assemble(source, spv);
+    }
     // SPIR-V 1.0 (the -V default, Vulkan 1.0) unless the shader says otherwise:
     // every Vulkan driver must take it.
     let mut command = Command::new("glslangValidator");

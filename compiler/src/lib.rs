@@ -43,6 +43,10 @@ pub struct CompileOptions {
     pub spec_constants: HashMap<u32, u64>,
     /// Where each descriptor lives.
     pub layout: DescriptorLayout,
+    /// The subgroup (wave) size the application requires
+    /// (VkPipelineShaderStageRequiredSubgroupSizeCreateInfo), or `None` for the
+    /// compiler's choice: the base wave size for shaders using subgroups.
+    pub required_subgroup_size: Option<u32>,
 }
 
 impl Default for CompileOptions {
@@ -52,6 +56,7 @@ impl Default for CompileOptions {
             entry: "main".into(),
             spec_constants: HashMap::new(),
             layout: DescriptorLayout::default(),
+            required_subgroup_size: None,
         }
     }
 }
@@ -65,8 +70,22 @@ pub fn compile_to_ir(spirv: &[u32], options: &CompileOptions) -> error::Result<i
     };
     let mut shader = spirv::translate(spirv, &fe)?;
     // Shaders run in waves of the GPU's base size when they use subgroups (the back end
-    // keeps them there), the subgroupSize the driver reports.
-    shader.subgroup_size = model.wave_size(false);
+    // keeps them there), the subgroupSize the driver reports, unless the application
+    // required a size the GPU has.
+    shader.subgroup_size = match options.required_subgroup_size {
+        None => model.wave_size(false),
+        Some(size) => {
+            let sizes = target::subgroup_sizes(model.as_ref());
+            if !sizes.contains(&size) {
+                return Err(CompileError::new(format!(
+                    "a required subgroup size of {size}; {} runs waves of {sizes:?}",
+                    model.gpu().name
+                )));
+            }
+            shader.wave_size_required = true;
+            size
+        }
+    };
     check_limits(&shader, model.as_ref())?;
     passes::run_all(&mut shader, &options.layout, &mut |_, _| {})?;
     Ok(shader)

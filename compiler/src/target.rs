@@ -110,6 +110,17 @@ impl ShaderModel for A7xx {
     }
 }
 
+/// The wave sizes the GPU runs, smallest first: the base size, and twice it where the
+/// GPU has double-size waves (freedreno_devices.py's threadsize_base and
+/// supports_double_threadsize), the minSubgroupSize and maxSubgroupSize Turnip reports.
+pub fn subgroup_sizes(model: &dyn ShaderModel) -> Vec<u32> {
+    let mut sizes = vec![model.wave_size(false)];
+    if model.gpu().supports_double_threadsize {
+        sizes.push(model.wave_size(true));
+    }
+    sizes
+}
+
 /// The shader model of a GPU named like "a660" or "a740".
 pub fn model(name: &str) -> Result<Box<dyn ShaderModel>> {
     let g = gpu::by_name(name).map_err(|e| CompileError::new(e.to_string()))?;

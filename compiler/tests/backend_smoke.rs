@@ -19,6 +19,7 @@ fn corpus_compiles_for_a660_and_a740() {
                 entry: "main".into(),
                 spec_constants: case.spec_constants.clone(),
                 layout: case.layout(),
+                required_subgroup_size: None,
             };
             let t0 = std::time::Instant::now();
             match compile(&words, &opts) {
@@ -107,6 +108,7 @@ fn branch_conditions_compare_into_p0() {
         entry: "main".into(),
         spec_constants: case.spec_constants.clone(),
         layout: case.layout(),
+        required_subgroup_size: None,
     };
     let text = compile(&words, &opts).unwrap().disassembly;
     assert!(

@@ -298,6 +298,32 @@ fn demoted_fibers_write_nothing_and_run_on_as_helpers() {
     }
 }
 
+/// The cts's terminate_and_demote.frag over the whole target: in the top half odd
+/// columns end at OpTerminateInvocation and keep the clear colour, the even ones are
+/// magenta; in the bottom half odd columns demote and the even ones see them in their
+/// derivatives: 2x + 1 of x * x in red, 1 of helperInvocationEXT() in green.
+#[test]
+fn terminated_fibers_write_nothing() {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../cts/shaders/terminate_and_demote.frag");
+    let words = common::try_spirv_path(&path).unwrap();
+    for gpu in GPUS {
+        let vs = shader("fullscreen.vert", gpu);
+        let options = CompileOptions {
+            gpu: gpu.into(),
+            ..CompileOptions::default()
+        };
+        let fs = compile(&words, &options).unwrap();
+        assert!(fs.stage.fragment().unwrap().discards);
+        let got = render_rgba8(gpu, &vs, &fs, 3);
+        every_pixel(gpu, &got, |x, y| match (y < 32, x & 1 == 1) {
+            (_, true) => [1, 2, 3, 4],
+            (true, false) => [255, 0, 255, 255],
+            (false, false) => [(2 * x + 1) as u8, 255, 0, 255],
+        });
+    }
+}
+
 /// texture_lookups.frag over the whole target with newref.c's mip_lod texture (8x8
 /// RGBA8, 4 levels, level k a one-texel checkerboard of two colours of its own), nearest
 /// filtering and mips. In each 8x8 block pixel (x, y) = (8a + i, 8b + j) samples at

@@ -184,6 +184,40 @@ pub static DEVICE_EXTENSIONS: &[Extension] = &[
         name: ash::ext::private_data::NAME,
         spec_version: ash::ext::private_data::SPEC_VERSION,
     },
+    // Scopes and semantics compiled to fence, bar and ccinv (the compiler's
+    // spirv/memory_semantics.rs and backend/isel/barrier.rs).
+    Extension {
+        name: ash::khr::vulkan_memory_model::NAME,
+        spec_version: ash::khr::vulkan_memory_model::SPEC_VERSION,
+    },
+    // The compiler zeroes shared memory before the entry point's body when a
+    // workgroup variable has a null initializer (spirv/shared_zeroing.rs).
+    Extension {
+        name: ash::khr::zero_initialize_workgroup_memory::NAME,
+        spec_version: ash::khr::zero_initialize_workgroup_memory::SPEC_VERSION,
+    },
+    // A required subgroup size is the compiler's wave size, 64 or 128
+    // (CompileOptions::required_subgroup_size).
+    Extension {
+        name: ash::ext::subgroup_size_control::NAME,
+        spec_version: ash::ext::subgroup_size_control::SPEC_VERSION,
+    },
+    // OpTerminateInvocation ends the fragment with `kill`; a demoted one is
+    // killed and runs on as a helper (the compiler's spirv/function.rs).
+    Extension {
+        name: ash::khr::shader_terminate_invocation::NAME,
+        spec_version: ash::khr::shader_terminate_invocation::SPEC_VERSION,
+    },
+    Extension {
+        name: ash::ext::shader_demote_to_helper_invocation::NAME,
+        spec_version: ash::ext::shader_demote_to_helper_invocation::SPEC_VERSION,
+    },
+    // Every OpSDot/OpUDot/OpSUDot form as integer arithmetic
+    // (spirv/integer_dot.rs); none reported accelerated.
+    Extension {
+        name: ash::khr::shader_integer_dot_product::NAME,
+        spec_version: ash::khr::shader_integer_dot_product::SPEC_VERSION,
+    },
     // The driver has no tools of its own (no layer, tracer or profiler
     // inside it): vkGetPhysicalDeviceToolPropertiesEXT reports none.
     Extension {

@@ -100,6 +100,19 @@ impl GpuInfo {
         self.entry.threadsize_base
     }
 
+    /// The wave sizes a compute shader can be compiled for, smallest first:
+    /// the base size and, where the GPU has double-size waves
+    /// (`supports_double_threadsize`), twice it.
+    pub fn wave_sizes(&self) -> (u32, u32) {
+        let base = self.entry.threadsize_base;
+        let double = if self.entry.supports_double_threadsize {
+            2 * base
+        } else {
+            base
+        };
+        (base, double)
+    }
+
     /// Bytes of shared memory one workgroup may use.
     pub fn shared_memory_bytes(&self) -> u32 {
         self.entry.cs_shared_mem_bytes

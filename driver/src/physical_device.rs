@@ -200,6 +200,21 @@ impl PhysicalDevice {
     /// rendering info (rendering.rs, cmd/rendering.rs), suspended passes
     /// rendered at submit (cmd/pass_chain.rs; the cts's
     /// dynamic_rendering.* cases).
+    /// The Vulkan memory model with device scope: the
+    /// compiler turns scopes and semantics into `fence`, `bar` and, on a7xx,
+    /// `ccinv` as ir3 does (compiler/src/spirv/memory_semantics.rs, the cts's
+    /// memory_model.* cases); not availability and visibility chains.
+    /// Null-initialised workgroup variables: the compiler zeroes shared
+    /// memory at the start of the work group (spirv/shared_zeroing.rs, the
+    /// cts's shared_memory.null_initializers). Subgroup size control: a
+    /// required size is the compiler's wave size (64 or 128), and waves are
+    /// filled in local index order, so full when the application makes x a
+    /// multiple of the size (the cts's subgroups.required_sizes).
+    /// OpTerminateInvocation is `kill` and an early end; demotion is `kill`
+    /// with the fiber running on as a helper that derivatives see (the
+    /// cts's draws.terminate_and_demote). Integer dot products: every
+    /// form as integer arithmetic (the compiler's spirv/integer_dot.rs, the
+    /// cts's integer_dot.all_forms), none accelerated.
     pub fn extra_features(&self) -> ExtraFeatures {
         ExtraFeatures {
             draw_indirect_count: true,
@@ -228,6 +243,14 @@ impl PhysicalDevice {
             inline_uniform_block: true,
             robust_image_access: true,
             dynamic_rendering: true,
+            vulkan_memory_model: true,
+            vulkan_memory_model_device_scope: true,
+            shader_zero_initialize_workgroup_memory: true,
+            subgroup_size_control: true,
+            compute_full_subgroups: true,
+            shader_terminate_invocation: true,
+            shader_demote_to_helper_invocation: true,
+            shader_integer_dot_product: true,
             ..Default::default()
         }
     }
@@ -288,8 +311,26 @@ impl PhysicalDevice {
     /// Subgroup properties (Vulkan 1.1): the wave is the subgroup (a shader
     /// using subgroups is compiled for the base wave size). The operations the
     /// compiler implements in compute shaders are claimed: basic, vote,
-    /// ballot, arithmetic (reductions and scans, not clustered) and quad; not
-    /// shuffles nor clustered operations.
+    /// ballot, arithmetic (reductions and scans, not clustered), shuffle and
+    /// shuffle relative (spirv/subgroup_shuffle.rs) and quad; not clustered
+    /// operations.
+    /// VK_EXT_subgroup_size_control's properties: the wave sizes, the most
+    /// subgroups a work group of the largest size has (in the smallest
+    /// waves), and the stages a size can be required for: compute, the only
+    /// stage with subgroup operations.
+    pub fn subgroup_size_control(
+        &self,
+    ) -> vk::PhysicalDeviceSubgroupSizeControlProperties<'static> {
+        let (min, max) = self.gpu.wave_sizes();
+        vk::PhysicalDeviceSubgroupSizeControlProperties {
+            min_subgroup_size: min,
+            max_subgroup_size: max,
+            max_compute_workgroup_subgroups: self.gpu.max_workgroup_invocations() / min,
+            required_subgroup_size_stages: vk::ShaderStageFlags::COMPUTE,
+            ..Default::default()
+        }
+    }
+
     pub fn subgroup_properties(&self) -> (u32, vk::ShaderStageFlags, vk::SubgroupFeatureFlags) {
         (
             self.gpu.wave_size(),
@@ -298,6 +339,8 @@ impl PhysicalDevice {
                 | vk::SubgroupFeatureFlags::VOTE
                 | vk::SubgroupFeatureFlags::BALLOT
                 | vk::SubgroupFeatureFlags::ARITHMETIC
+                | vk::SubgroupFeatureFlags::SHUFFLE
+                | vk::SubgroupFeatureFlags::SHUFFLE_RELATIVE
                 | vk::SubgroupFeatureFlags::QUAD,
         )
     }

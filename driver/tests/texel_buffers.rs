@@ -362,6 +362,7 @@ fn dispatch(
             entry_point: "main",
             specialization: Vec::new(),
             layout: layout.clone(),
+            required_subgroup_size: None,
         },
         None,
     )

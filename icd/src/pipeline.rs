@@ -252,6 +252,13 @@ pub unsafe extern "system" fn vkCreateComputePipelines(
                     // SAFETY: pSpecializationInfo is null or valid.
                     specialization: unsafe { specialization(info.stage.p_specialization_info) },
                     layout: layout.clone(),
+                    // SAFETY: the stage's pNext chain is valid.
+                    required_subgroup_size: unsafe {
+                        ffi::find_in_chain::<
+                            vk::PipelineShaderStageRequiredSubgroupSizeCreateInfo<'_>,
+                        >(info.stage.p_next)
+                    }
+                    .map(|s| s.required_subgroup_size),
                 };
                 let miss = if pipeline_creation::must_not_compile(info) {
                     OnCacheMiss::Refuse

@@ -103,23 +103,6 @@ fn driver(p: &mut vk::PhysicalDeviceDriverProperties<'_>) {
     p.conformance_version = vk::ConformanceVersion::default();
 }
 
-/// Subgroup sizes: one. The compiler gives every shader the GPU's wave
-/// size, and VK_EXT_subgroup_size_control (which would let a pipeline ask
-/// for the double one) is not offered, so no stage takes a required size.
-fn subgroup_size_control(
-    pd: &PhysicalDevice,
-) -> vk::PhysicalDeviceSubgroupSizeControlProperties<'static> {
-    let (size, _, _) = pd.subgroup_properties();
-    let invocations = pd.properties().limits.max_compute_work_group_invocations;
-    vk::PhysicalDeviceSubgroupSizeControlProperties {
-        min_subgroup_size: size,
-        max_subgroup_size: size,
-        max_compute_workgroup_subgroups: invocations.div_ceil(size),
-        required_subgroup_size_stages: vk::ShaderStageFlags::empty(),
-        ..Default::default()
-    }
-}
-
 /// Inline uniform blocks (`limits::INLINE_UNIFORM_BLOCKS`).
 fn inline_uniform_block() -> vk::PhysicalDeviceInlineUniformBlockProperties<'static> {
     let l = INLINE_UNIFORM_BLOCKS;
@@ -147,10 +130,10 @@ fn texel_buffer_alignment() -> vk::PhysicalDeviceTexelBufferAlignmentProperties<
 
 /// `VkPhysicalDeviceVulkan13Properties`, from the same sources as the
 /// structures of the extensions it gathers. No integer dot product is
-/// accelerated: shaderIntegerDotProduct is not offered, and every one of
-/// those flags is false, as `Default` gives.
+/// accelerated (the compiler lowers every form to multiplies and adds), so
+/// every one of those flags is false, as `Default` gives.
 fn vulkan13(pd: &PhysicalDevice) -> vk::PhysicalDeviceVulkan13Properties<'static> {
-    let g = subgroup_size_control(pd);
+    let g = pd.subgroup_size_control();
     let i = inline_uniform_block();
     let t = texel_buffer_alignment();
     vk::PhysicalDeviceVulkan13Properties {
@@ -213,17 +196,26 @@ pub unsafe fn fill(ty: vk::StructureType, ptr: *mut c_void, pd: &PhysicalDevice)
             p_next: s.p_next,
             ..depth_stencil_resolve()
         };
+    } else if ty == vk::PhysicalDeviceSubgroupSizeControlProperties::STRUCTURE_TYPE {
+        let s = unsafe { &mut *ptr.cast::<vk::PhysicalDeviceSubgroupSizeControlProperties<'_>>() };
+        *s = vk::PhysicalDeviceSubgroupSizeControlProperties {
+            p_next: s.p_next,
+            ..pd.subgroup_size_control()
+        };
+    } else if ty == vk::PhysicalDeviceShaderIntegerDotProductProperties::STRUCTURE_TYPE {
+        // No form is accelerated: the compiler does not select dp4acc or
+        // dp2acc, and lowers every dot product to multiplies and adds.
+        let s =
+            unsafe { &mut *ptr.cast::<vk::PhysicalDeviceShaderIntegerDotProductProperties<'_>>() };
+        *s = vk::PhysicalDeviceShaderIntegerDotProductProperties {
+            p_next: s.p_next,
+            ..Default::default()
+        };
     } else if ty == vk::PhysicalDeviceSamplerFilterMinmaxProperties::STRUCTURE_TYPE {
         // samplerFilterMinmax is not offered.
         let s = unsafe { &mut *ptr.cast::<vk::PhysicalDeviceSamplerFilterMinmaxProperties<'_>>() };
         s.filter_minmax_single_component_formats = vk::FALSE;
         s.filter_minmax_image_component_mapping = vk::FALSE;
-    } else if ty == vk::PhysicalDeviceSubgroupSizeControlProperties::STRUCTURE_TYPE {
-        let s = unsafe { &mut *ptr.cast::<vk::PhysicalDeviceSubgroupSizeControlProperties<'_>>() };
-        *s = vk::PhysicalDeviceSubgroupSizeControlProperties {
-            p_next: s.p_next,
-            ..subgroup_size_control(pd)
-        };
     } else if ty == vk::PhysicalDeviceInlineUniformBlockProperties::STRUCTURE_TYPE {
         let s = unsafe { &mut *ptr.cast::<vk::PhysicalDeviceInlineUniformBlockProperties<'_>>() };
         *s = vk::PhysicalDeviceInlineUniformBlockProperties {

@@ -140,7 +140,32 @@ fn shared_memory_crosses_waves_at_a_barrier() {
 }
 
 #[test]
+fn shared_memory_starts_undefined() {
+    // What the hardware leaves there is not zero: the model holds a pattern, so
+    // a shader (or compiler) that reads shared memory before writing it fails.
+    for g in GENS {
+        let mut rig = Rig::new(g);
+        let out = rig.poisoned(64);
+        let p = rig.program(&format!(
+            "{PROLOGUE}
+            shl.b r5.x, r0.x, 2
+            ldl.u32 r3.x, l[r5.x], 1
+            {STORE_R3X}"
+        ));
+        let mut d = rig.dispatch(p);
+        d.local_size = [64, 1, 1];
+        d.shared_size = 256;
+        d.consts = address_consts(out, &[]);
+        rig.run_ok(&d);
+        let r = rig.read(out, 64);
+        assert!(r.iter().all(|&v| v != 0), "{g}: {r:x?}");
+    }
+}
+
+#[test]
 fn shared_memory_atomics_count_every_fiber() {
+    // Shared memory starts undefined: every fiber zeroes the two words, and all
+    // meet at a barrier, before the atomics.
     for g in GENS {
         let mut rig = Rig::new(g);
         let out = rig.poisoned(256);
@@ -148,6 +173,10 @@ fn shared_memory_atomics_count_every_fiber() {
             "{PROLOGUE}
             mov.u32u32 r4.x, 0
             mov.u32u32 r4.y, 1
+            mov.u32u32 r5.x, 0
+            mov.u32u32 r5.y, 0
+            stl.u32 l[r4.x], r5.x, 2
+            bar
             atomic.add.untyped.1d.u32.1.l r4.z, l[r4.x], r4.y
             atomic.max.untyped.1d.u32.1.l r4.w, l[4], r0.x
             bar

@@ -312,16 +312,16 @@ impl Ctx<'_> {
                     "a subgroup macro reached encoding without being written out",
                 ))
             }
-            MOp::Barrier { op, global, local } => {
-                let fence = *op == Opcode::Fence;
-                Op::Barrier(Barrier {
-                    op: *op,
-                    g: fence && *global,
-                    l: fence && *local,
-                    r: fence,
-                    w: fence,
-                })
-            }
+            MOp::Barrier {
+                op: Opcode::Ccinv, ..
+            } => Op::Bare(Opcode::Ccinv),
+            MOp::Barrier { op, g, l, r, w } => Op::Barrier(Barrier {
+                op: *op,
+                g: *g,
+                l: *l,
+                r: *r,
+                w: *w,
+            }),
         })
     }
 }

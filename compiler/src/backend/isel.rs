@@ -34,6 +34,7 @@ use parsnip_isa::{Cond, Opcode, Round, Type};
 use smallvec::{smallvec, SmallVec};
 use std::collections::{HashMap, HashSet};
 
+mod barrier;
 pub mod io;
 mod subgroup;
 mod texel;
@@ -111,6 +112,8 @@ struct Sel<'a> {
     texel_loaded: HashSet<ir::Value>,
     /// Where a graphics shader's inputs and outputs are.
     io: io::IoPlan,
+    /// The generation encodings are chosen for.
+    gen: parsnip_isa::IsaGen,
 }
 
 fn err(msg: impl Into<String>) -> CompileError {
@@ -1169,18 +1172,7 @@ impl Sel<'_> {
                 };
                 self.sel_atomic(d, a)?
             }
-            Op::Barrier(b) => {
-                let op = if b.execution {
-                    Opcode::Bar
-                } else {
-                    Opcode::Fence
-                };
-                self.emit(MOp::Barrier {
-                    op,
-                    global: b.buffer_memory,
-                    local: b.shared_memory || b.execution,
-                });
-            }
+            Op::Barrier(b) => self.sel_barrier(b),
             Op::BufferSize(r) => {
                 let (base, index) = self.desc(r)?;
                 let group = self.m.new_vreg(3, false);
@@ -1226,7 +1218,7 @@ impl Sel<'_> {
 
 /// Selects ir3 operations for a lowered, optimised shader; also returns where a graphics
 /// shader's inputs and outputs are.
-pub fn select(shader: &ir::Shader) -> Result<(MShader, io::IoPlan)> {
+pub fn select(shader: &ir::Shader, gen: parsnip_isa::IsaGen) -> Result<(MShader, io::IoPlan)> {
     let n = shader.blocks.len();
     let mut s = Sel {
         ir: shader,
@@ -1248,6 +1240,7 @@ pub fn select(shader: &ir::Shader) -> Result<(MShader, io::IoPlan)> {
         phi_temps: HashMap::new(),
         texel_loaded: HashSet::new(),
         io: io::IoPlan::default(),
+        gen,
     };
     s.io = io::plan(shader, &mut s.m)?;
     s.m.outputs = s.io.outputs.values().map(|o| o.vreg).collect();

@@ -166,11 +166,14 @@ pub enum MOp {
     /// `kill`: the fibers where `cond` (a 0/1 value) is non-zero stop (legalisation
     /// moves `cond` to p0.x).
     Kill { cond: Comp },
-    /// `bar` (execution and memory) or `fence` (memory only).
+    /// `bar` (execution), `fence` (memory) or `ccinv` (the a7xx cache invalidation),
+    /// with their `.g`, `.l`, `.r`, `.w` flags.
     Barrier {
         op: Opcode,
-        global: bool,
-        local: bool,
+        g: bool,
+        l: bool,
+        r: bool,
+        w: bool,
     },
     /// `ldg`/`stg` of one value at the 64-bit address in the register pair `addr`
     /// (a group of two: low, high): `reg` is the destination or the value.

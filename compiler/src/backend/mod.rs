@@ -117,7 +117,7 @@ pub fn compile(shader: &ir::Shader, model: &dyn ShaderModel) -> Result<CompiledS
         IsaGen::A6xx
     };
     check_private_bytes(shader.scratch_bytes, shader.scratch_bytes, 0)?;
-    let (mut m, io) = isel::select(shader)?;
+    let (mut m, io) = isel::select(shader, gen)?;
     coalesce::outputs(&mut m);
     mir::remove_dead(&mut m);
     let uses_barrier = shader.blocks.iter().any(|b| {
@@ -141,7 +141,16 @@ pub fn compile(shader: &ir::Shader, model: &dyn ShaderModel) -> Result<CompiledS
             )
         })
     });
-    let plan = occupancy::plan(model, invocations, uses_barrier, uses_subgroups)?;
+    let required = shader.wave_size_required.then(|| {
+        shader.subgroup_size == model.wave_size(true)
+            && shader.subgroup_size != model.wave_size(false)
+    });
+    let waves = match required {
+        Some(double) => occupancy::Waves::Only(double),
+        None if uses_subgroups => occupancy::Waves::Only(false),
+        None => occupancy::Waves::Either,
+    };
+    let plan = occupancy::plan(model, invocations, uses_barrier, waves)?;
     sched::schedule(&mut m, model, plan.target);
     let alloc = ra::allocate(&mut m, shader.scratch_bytes, plan.budget).map_err(|e| {
         if plan.budget < ra::FULL_SCALARS {

@@ -40,21 +40,31 @@ fn largest_footprint(model: &dyn ShaderModel, waves: u32, double: bool) -> Optio
         .find(|&f| model.max_waves(f, double) >= waves)
 }
 
-/// The register budget and wave size for a shader of `invocations` per work group. A
-/// shader using subgroups stays at the base wave size, the subgroupSize the driver
-/// reports.
+/// Which wave sizes a shader may run at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Waves {
+    /// Only single-size (`false`) or only double-size waves: a shader using subgroups
+    /// stays at the subgroup size, the base one the driver reports unless the
+    /// application required another.
+    Only(bool),
+    /// Whichever leaves each fiber more registers.
+    Either,
+}
+
+/// The register budget and wave size for a shader of `invocations` per work group.
 pub fn plan(
     model: &dyn ShaderModel,
     invocations: u32,
     uses_barrier: bool,
-    uses_subgroups: bool,
+    waves: Waves,
 ) -> Result<Occupancy> {
     let g = model.gpu();
     let (double, budget_vec4) = if uses_barrier {
-        let sizes: &[bool] = if g.supports_double_threadsize && !uses_subgroups {
-            &[false, true]
-        } else {
-            &[false]
+        let sizes: &[bool] = match waves {
+            Waves::Only(false) => &[false],
+            Waves::Only(true) => &[true],
+            Waves::Either if g.supports_double_threadsize => &[false, true],
+            Waves::Either => &[false],
         };
         // The wave size that leaves each fiber the most registers; single-size waves on a
         // tie.
@@ -73,7 +83,7 @@ pub fn plan(
         };
         (d, f)
     } else {
-        (false, FILE_VEC4)
+        (waves == Waves::Only(true), FILE_VEC4)
     };
     let most = model.max_waves(1, double);
     let roomy = largest_footprint(model, most, double).unwrap_or(1);
@@ -100,33 +110,45 @@ mod tests {
         let a740 = model("a740").unwrap();
         // 1024 invocations: 8 pairs of 64-wide waves, 64 / 8 = 8 vec4.
         assert_eq!(
-            plan(a660.as_ref(), 1024, true, false).unwrap().budget,
+            plan(a660.as_ref(), 1024, true, Waves::Either)
+                .unwrap()
+                .budget,
             8 * 4
         );
         assert_eq!(
-            plan(a740.as_ref(), 1024, true, false).unwrap().budget,
+            plan(a740.as_ref(), 1024, true, Waves::Either)
+                .unwrap()
+                .budget,
             12 * 4
         );
         // 672: 6 pairs (64 / 6 = 10), or 3 pairs of double waves (64 / 6 = 10).
-        let p = plan(a660.as_ref(), 672, true, false).unwrap();
+        let p = plan(a660.as_ref(), 672, true, Waves::Either).unwrap();
         assert_eq!((p.budget, p.double), (10 * 4, false));
         // 320: 3 pairs (21) beats 2 double pairs (16).
         assert_eq!(
-            plan(a660.as_ref(), 320, true, false).unwrap().budget,
+            plan(a660.as_ref(), 320, true, Waves::Either)
+                .unwrap()
+                .budget,
             21 * 4
         );
         // 143: 2 pairs, 32 vec4 each on a660; on a740 48, all a fiber can name.
         assert_eq!(
-            plan(a660.as_ref(), 143, true, false).unwrap().budget,
+            plan(a660.as_ref(), 143, true, Waves::Either)
+                .unwrap()
+                .budget,
             32 * 4
         );
         assert_eq!(
-            plan(a740.as_ref(), 143, true, false).unwrap().budget,
+            plan(a740.as_ref(), 143, true, Waves::Either)
+                .unwrap()
+                .budget,
             48 * 4
         );
         // Without a barrier the whole file.
         assert_eq!(
-            plan(a660.as_ref(), 1024, false, false).unwrap().budget,
+            plan(a660.as_ref(), 1024, false, Waves::Either)
+                .unwrap()
+                .budget,
             FULL_SCALARS
         );
     }
@@ -136,12 +158,44 @@ mod tests {
         // a660: 16 waves up to 8 vec4 (64 / 8 * 2); a740 up to 12 (96 / 12 * 2).
         let a660 = model("a660").unwrap();
         let a740 = model("a740").unwrap();
-        assert_eq!(plan(a660.as_ref(), 64, false, false).unwrap().target, 7 * 4);
         assert_eq!(
-            plan(a740.as_ref(), 64, false, false).unwrap().target,
+            plan(a660.as_ref(), 64, false, Waves::Either)
+                .unwrap()
+                .target,
+            7 * 4
+        );
+        assert_eq!(
+            plan(a740.as_ref(), 64, false, Waves::Either)
+                .unwrap()
+                .target,
             11 * 4
         );
         assert_eq!(a660.max_waves(8, false), 16);
         assert_eq!(a660.max_waves(9, false), 14);
+    }
+
+    #[test]
+    fn a_required_wave_size_is_kept_with_its_budget() {
+        let a660 = model("a660").unwrap();
+        // 1024 invocations in double waves: 4 pairs, 64 / (4 * 2) = 8 vec4, the budget
+        // Mesa's limit gives; single waves are the same 8, which Either would pick.
+        let p = plan(a660.as_ref(), 1024, true, Waves::Only(true)).unwrap();
+        assert_eq!((p.double, p.budget), (true, 8 * 4));
+        assert!(
+            !plan(a660.as_ref(), 1024, true, Waves::Either)
+                .unwrap()
+                .double
+        );
+        // Without a barrier the size is what was asked.
+        assert!(
+            plan(a660.as_ref(), 64, false, Waves::Only(true))
+                .unwrap()
+                .double
+        );
+        assert!(
+            !plan(a660.as_ref(), 64, false, Waves::Only(false))
+                .unwrap()
+                .double
+        );
     }
 }

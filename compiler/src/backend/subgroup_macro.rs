@@ -239,13 +239,17 @@ pub fn expand(
             o.land(&[b], 1);
         }
         SubgroupMacro::Ballot { dword } => {
-            o.mov(SHARED, imm(0));
-            o.mov(SHARED + 1, imm(0));
+            // movmsk writes 32 fibers' bits per register, as many registers as the
+            // wave has words up to the one asked (four for a double-size wave's last).
+            let words = dword.max(1);
+            for k in 0..=words {
+                o.mov(SHARED + k, imm(0));
+            }
             o.set_p0(src);
             let b = o.branch(Opcode::Br, Some(NOT_P0));
             o.push(Op::MovMsk(MovMsk {
                 dst: MovDst::Reg(SHARED),
-                repeat: 1,
+                repeat: words,
                 ul: false,
             }));
             o.land(&[b], o.alu);

@@ -285,6 +285,9 @@ pub struct Shader {
     /// Invocations per subgroup: the wave size a shader using subgroups is compiled
     /// for (0 until the compiler knows the GPU).
     pub subgroup_size: u32,
+    /// The application required the subgroup size (VK_EXT_subgroup_size_control): the
+    /// shader runs in waves of `subgroup_size` whether or not it uses subgroups.
+    pub wave_size_required: bool,
 }
 
 impl Shader {
@@ -304,6 +307,7 @@ impl Shader {
             input_attachments: Vec::new(),
             cull_distances: 0,
             subgroup_size: 0,
+            wave_size_required: false,
         }
     }
 

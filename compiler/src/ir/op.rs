@@ -625,6 +625,11 @@ pub struct Barrier {
     pub buffer_memory: bool,
     /// Same, for shared memory.
     pub shared_memory: bool,
+    /// The memory scope reaches past the work group (Device, QueueFamily): other work
+    /// groups' writes are to become visible.
+    pub device_scope: bool,
+    /// The ordering includes acquire (what is read after it sees what others released).
+    pub acquire: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -220,6 +220,12 @@ impl Display for Op {
                 if b.shared_memory {
                     write!(f, " shared")?;
                 }
+                if b.device_scope {
+                    write!(f, " device")?;
+                }
+                if b.acquire {
+                    write!(f, " acquire")?;
+                }
                 Ok(())
             }
             Op::BufferSize(r) => write!(f, "buffer_size ssbo{r}"),

@@ -3,6 +3,7 @@
 
 use super::interface;
 use super::layout::{self, LayoutKind, MatrixLayout};
+use super::memory_semantics;
 use super::module::{Id, Module, Type};
 use super::operands::{describe, id_at, lit_at, result_of};
 use crate::error::{CompileError, Result};
@@ -1026,6 +1027,9 @@ impl<'m> Translator<'m> {
             self.demoted = Some(local);
             self.set_demoted(false)?;
         }
+        if self.shared_memory_initialized()? {
+            self.zero_shared_memory()?;
+        }
         self.call(self.m.entry_function, Vec::new())?;
         self.write_outputs()?;
         let cur = self.cur;
@@ -1358,7 +1362,7 @@ impl<'m> Translator<'m> {
         Ok(Some(Comp::new(out, sizes)))
     }
 
-    fn finish_block(&mut self, term: Terminator, merge: Option<Merge>) {
+    pub(super) fn finish_block(&mut self, term: Terminator, merge: Option<Merge>) {
         let cur = self.cur;
         let b = self.shader.block_mut(cur);
         b.term = term;
@@ -1410,9 +1414,15 @@ impl<'m> Translator<'m> {
             O::Load if matches!(self.ptr(ids, inst, 0)?.base, PtrBase::Image { .. }) => {
                 Some(self.load_image(ids, inst)?)
             }
-            O::Load | O::AtomicLoad => {
+            O::Load => {
                 let p = self.ptr(ids, inst, 0)?;
                 Some(Val::Comp(self.load_from(&p).map_err(|e| err(inst, e))?))
+            }
+            O::AtomicLoad => {
+                let p = self.ptr(ids, inst, 0)?;
+                let v = self.load_from(&p).map_err(|e| err(inst, e))?;
+                self.atomic_ordering(inst, &p, 1, false)?;
+                Some(Val::Comp(v))
             }
             O::Image
             | O::SampledImage
@@ -1432,6 +1442,9 @@ impl<'m> Translator<'m> {
                 let p = self.ptr(ids, inst, 0)?;
                 let vi = if op == O::Store { 1 } else { 3 };
                 let v = self.comp(ids, inst, vi)?;
+                if op == O::AtomicStore {
+                    self.atomic_ordering(inst, &p, 1, true)?;
+                }
                 self.store_to(&p, &v).map_err(|e| err(inst, e))?;
                 None
             }
@@ -1510,25 +1523,20 @@ impl<'m> Translator<'m> {
                 Some(Val::Comp(self.glsl_std450(ids, inst)?))
             }
             O::ControlBarrier | O::MemoryBarrier => {
-                let scalar = |i: usize| -> Result<u64> {
-                    let id = id_at(inst, i)?;
-                    self.m
-                        .scalar_constant(id)
-                        .ok_or_else(|| err(inst, format!("%{id} is not a constant")))
-                };
-                let (exec_scope, sem) = if op == O::ControlBarrier {
-                    (Some(scalar(0)?), scalar(2)?)
+                let (execution, scope, sem) = if op == O::ControlBarrier {
+                    (
+                        Some(self.constant_operand(inst, 0)?),
+                        self.constant_operand(inst, 1)?,
+                        self.constant_operand(inst, 2)?,
+                    )
                 } else {
-                    (None, scalar(1)?)
+                    (
+                        None,
+                        self.constant_operand(inst, 0)?,
+                        self.constant_operand(inst, 1)?,
+                    )
                 };
-                // SPIR-V scopes: Workgroup = 2; memory semantics: UniformMemory 0x40,
-                // WorkgroupMemory 0x100, CrossWorkgroupMemory 0x200, ImageMemory 0x800.
-                let b = Barrier {
-                    execution: exec_scope == Some(2),
-                    buffer_memory: sem & (0x40 | 0x200 | 0x800) != 0,
-                    shared_memory: sem & 0x100 != 0,
-                };
-                if b.execution || b.buffer_memory || b.shared_memory {
+                if let Some(b) = memory_semantics::barrier_instruction(execution, scope, sem) {
                     self.emit(Op::Barrier(b), None)?;
                 }
                 None
@@ -1546,6 +1554,9 @@ impl<'m> Translator<'m> {
             | O::AtomicAnd
             | O::AtomicOr
             | O::AtomicXor => Some(Val::Comp(self.atomic(ids, inst)?)),
+            O::SDot | O::UDot | O::SUDot | O::SDotAccSat | O::UDotAccSat | O::SUDotAccSat => {
+                Some(Val::Comp(self.integer_dot(ids, inst)?))
+            }
             op if super::subgroup::is_subgroup_op(op) => Some(Val::Comp(self.subgroup(ids, inst)?)),
             _ => Some(Val::Comp(self.value_instruction(ids, inst)?)),
         };
@@ -1606,9 +1617,56 @@ impl<'m> Translator<'m> {
         Ok(Comp::new(vec![n], vec![BitSize::B32]))
     }
 
+    /// A constant operand's value (scopes and memory semantics).
+    fn constant_operand(&self, inst: &dr::Instruction, i: usize) -> Result<u64> {
+        let id = id_at(inst, i)?;
+        self.m
+            .scalar_constant(id)
+            .ok_or_else(|| err(inst, format!("%{id} is not a constant")))
+    }
+
+    /// The release half of an atomic's semantics before it (`before`) or the acquire
+    /// half after it, from its scope and semantics operands at `at` and `at + 1`.
+    fn atomic_ordering(
+        &mut self,
+        inst: &dr::Instruction,
+        p: &Ptr,
+        at: usize,
+        before: bool,
+    ) -> Result<()> {
+        let scope = self.constant_operand(inst, at)?;
+        let sem = self.constant_operand(inst, at + 1)?;
+        let storage = match p.base {
+            PtrBase::Shared => memory_semantics::Storage::Shared,
+            PtrBase::Buffer { .. } | PtrBase::Global { .. } | PtrBase::Texel { .. } => {
+                memory_semantics::Storage::Buffer
+            }
+            _ => memory_semantics::Storage::Other,
+        };
+        let b = if before {
+            memory_semantics::before_atomic(scope, sem, storage)
+        } else {
+            memory_semantics::after_atomic(scope, sem, storage)
+        };
+        if let Some(b) = b {
+            self.emit(Op::Barrier(b), None)?;
+        }
+        Ok(())
+    }
+
     fn atomic(&mut self, ids: &Ids, inst: &dr::Instruction) -> Result<Comp> {
-        use SpvOp as O;
         let p = self.ptr(ids, inst, 0)?;
+        // OpAtomicCompareExchange's unequal semantics (operand 3) order nothing more
+        // than its equal ones do on this hardware: the equal ones are taken.
+        self.atomic_ordering(inst, &p, 1, true)?;
+        let v = self.atomic_operation(ids, inst, &p)?;
+        self.atomic_ordering(inst, &p, 1, false)?;
+        Ok(v)
+    }
+
+    fn atomic_operation(&mut self, ids: &Ids, inst: &dr::Instruction, p: &Ptr) -> Result<Comp> {
+        use SpvOp as O;
+        let p = p.clone();
         let sizes = self.result_sizes(inst)?;
         if sizes.len() != 1 || sizes[0] == BitSize::B1 {
             return Err(err(inst, "atomics operate on one integer"));

@@ -1,15 +1,20 @@
 //! The SPIR-V front end: a module (as glslang or DXC emit it for compute shaders) to the IR.
 
 mod bindings;
+mod counted_loop;
 mod derivatives;
 mod function;
 mod glsl_std450;
 mod image;
+mod integer_dot;
 mod interface;
 mod layout;
+mod memory_semantics;
 mod module;
 mod operands;
+mod shared_zeroing;
 mod subgroup;
+mod subgroup_shuffle;
 mod subgroup_wide;
 mod values;
 

@@ -218,6 +218,8 @@ impl Module {
                     | C::GroupNonUniformBallot
                     | C::GroupNonUniformArithmetic
                     | C::GroupNonUniformQuad
+                    | C::GroupNonUniformShuffle
+                    | C::GroupNonUniformShuffleRelative
                     | C::SubgroupBallotKHR
                     | C::SubgroupVoteKHR
                     | C::Matrix
@@ -250,6 +252,12 @@ impl Module {
                     | C::InputAttachment
                     // textureGatherOffset with a non-constant offset.
                     | C::ImageGatherExtended
+                    // OpSDot and the others (spirv/integer_dot.rs); 8-bit vectors need
+                    // Int8, which is refused on its own.
+                    | C::DotProduct
+                    | C::DotProductInputAll
+                    | C::DotProductInput4x8Bit
+                    | C::DotProductInput4x8BitPacked
             );
             if !supported {
                 return Err(err(inst, format!("capability {cap:?} is not supported")));

@@ -40,7 +40,13 @@ impl Mask {
 }
 
 impl Translator<'_> {
-    fn sg(&mut self, op: SubgroupOp, size: BitSize, srcs: &[Src], result: BitSize) -> Result<Src> {
+    pub(super) fn subgroup_value(
+        &mut self,
+        op: SubgroupOp,
+        size: BitSize,
+        srcs: &[Src],
+        result: BitSize,
+    ) -> Result<Src> {
         if matches!(size, BitSize::B16 | BitSize::B64) {
             return self.subgroup_wide(op, size, srcs);
         }
@@ -109,7 +115,12 @@ impl Translator<'_> {
     fn ballot(&mut self, pred: Src) -> Result<Comp> {
         let mut srcs = Vec::new();
         for d in 0..4 {
-            srcs.push(self.sg(SubgroupOp::Ballot(d), BitSize::B1, &[pred], BitSize::B32)?);
+            srcs.push(self.subgroup_value(
+                SubgroupOp::Ballot(d),
+                BitSize::B1,
+                &[pred],
+                BitSize::B32,
+            )?);
         }
         Ok(Comp::new(srcs, vec![BitSize::B32; 4]))
     }
@@ -186,7 +197,7 @@ impl Translator<'_> {
         let u32c = |s: Src| Comp::new(vec![s], vec![BitSize::B32]);
         Ok(match op {
             O::GroupNonUniformElect => {
-                b1(self.sg(SubgroupOp::Elect, BitSize::B1, &[], BitSize::B1)?)
+                b1(self.subgroup_value(SubgroupOp::Elect, BitSize::B1, &[], BitSize::B1)?)
             }
             O::GroupNonUniformAll
             | O::SubgroupAllKHR
@@ -198,31 +209,46 @@ impl Translator<'_> {
                 } else {
                     SubgroupOp::Any
                 };
-                b1(self.sg(which, BitSize::B1, &[p], BitSize::B1)?)
+                b1(self.subgroup_value(which, BitSize::B1, &[p], BitSize::B1)?)
             }
             O::GroupNonUniformAllEqual | O::SubgroupAllEqualKHR => {
                 // Every component equal to the lowest active invocation's, in all.
                 let v = self.comp(ids, inst, first)?;
                 let mut all = Src::Imm(1);
                 for (s, size) in v.srcs.iter().zip(&v.sizes) {
-                    let f = self.sg(SubgroupOp::BroadcastFirst, *size, &[*s], *size)?;
+                    let f = self.subgroup_value(SubgroupOp::BroadcastFirst, *size, &[*s], *size)?;
                     let same = self.alu(A::IEq, *size, &[*s, f])?;
                     all = self.alu(A::And, BitSize::B1, &[all, same])?;
                 }
-                b1(self.sg(SubgroupOp::All, BitSize::B1, &[all], BitSize::B1)?)
+                b1(self.subgroup_value(SubgroupOp::All, BitSize::B1, &[all], BitSize::B1)?)
             }
             O::GroupNonUniformBroadcastFirst | O::SubgroupFirstInvocationKHR => {
                 let v = self.comp(ids, inst, first)?;
                 self.per_component(&v, |t, s, size| {
-                    t.sg(SubgroupOp::BroadcastFirst, size, &[s], size)
+                    t.subgroup_value(SubgroupOp::BroadcastFirst, size, &[s], size)
                 })?
             }
             O::GroupNonUniformBroadcast | O::SubgroupReadInvocationKHR => {
                 let v = self.comp(ids, inst, first)?;
                 let lane = self.scalar_operand(ids, inst, first + 1)?;
                 self.per_component(&v, |t, s, size| {
-                    t.sg(SubgroupOp::Broadcast, size, &[s, lane], size)
+                    t.subgroup_value(SubgroupOp::Broadcast, size, &[s, lane], size)
                 })?
+            }
+            O::GroupNonUniformShuffle
+            | O::GroupNonUniformShuffleXor
+            | O::GroupNonUniformShuffleUp
+            | O::GroupNonUniformShuffleDown => {
+                let v = self.comp(ids, inst, first)?;
+                let k = self.scalar_operand(ids, inst, first + 1)?;
+                let id = self.value(Op::SysVal(SysVal::SubgroupInvocationId), BitSize::B32)?;
+                let lane = match op {
+                    O::GroupNonUniformShuffle => k,
+                    O::GroupNonUniformShuffleXor => self.u32op(A::Xor, &[id, k])?,
+                    O::GroupNonUniformShuffleUp => self.u32op(A::ISub, &[id, k])?,
+                    _ => self.u32op(A::IAdd, &[id, k])?,
+                };
+                self.per_component(&v, |t, s, size| t.shuffle(s, size, lane))?
             }
             O::GroupNonUniformBallot | O::SubgroupBallotKHR => {
                 let p = self.scalar_operand(ids, inst, first)?;
@@ -327,13 +353,13 @@ impl Translator<'_> {
                     }
                 };
                 let v = self.comp(ids, inst, 2)?;
-                self.per_component(&v, |t, s, size| t.sg(which, size, &[s], size))?
+                self.per_component(&v, |t, s, size| t.subgroup_value(which, size, &[s], size))?
             }
             O::GroupNonUniformQuadBroadcast => {
                 let v = self.comp(ids, inst, 1)?;
                 let lane = self.scalar_operand(ids, inst, 2)?;
                 self.per_component(&v, |t, s, size| {
-                    t.sg(SubgroupOp::QuadBroadcast, size, &[s, lane], size)
+                    t.subgroup_value(SubgroupOp::QuadBroadcast, size, &[s, lane], size)
                 })?
             }
             O::GroupNonUniformQuadSwap => {
@@ -344,7 +370,7 @@ impl Translator<'_> {
                     _ => return Err(err(inst, "the quad swap direction must be 0, 1 or 2")),
                 };
                 self.per_component(&v, |t, s, size| {
-                    t.sg(SubgroupOp::QuadSwap(n), size, &[s], size)
+                    t.subgroup_value(SubgroupOp::QuadSwap(n), size, &[s], size)
                 })?
             }
             other => return Err(err(inst, format!("Op{other:?} is not supported"))),
@@ -370,6 +396,10 @@ pub(super) fn is_subgroup_op(op: SpvOp) -> bool {
             | O::GroupNonUniformAllEqual
             | O::GroupNonUniformBroadcast
             | O::GroupNonUniformBroadcastFirst
+            | O::GroupNonUniformShuffle
+            | O::GroupNonUniformShuffleXor
+            | O::GroupNonUniformShuffleUp
+            | O::GroupNonUniformShuffleDown
             | O::GroupNonUniformBallot
             | O::GroupNonUniformInverseBallot
             | O::GroupNonUniformBallotBitExtract

@@ -215,8 +215,20 @@ fn memory_barrier() -> Case {
         .expect(Expect::U32(o))
 }
 
+/// Null-initialised shared variables: each of 48 invocations adds l + 1 to one word of
+/// s[l] and l to the counter, so every invocation reads the same two sums from zeroes.
+fn shared_null_initializer() -> Case {
+    let sum: u32 = (1..=48).sum();
+    let counter: u32 = (0..48).sum();
+    let o: Vec<u32> = (0..3 * 48).flat_map(|_| [sum, counter]).collect();
+    Case::new("shared_null_initializer", 3)
+        .ssbo(0, vec![0; 3 * 48 * 8])
+        .expect(Expect::U32(o))
+}
+
 pub fn all() -> Vec<Case> {
     vec![
+        shared_null_initializer(),
         ubo_std140(),
         push_constants(),
         device_index(),

@@ -60,6 +60,8 @@ pub struct Case {
     pub buffers: Vec<Buffer>,
     pub push_constants: Vec<u8>,
     pub spec_constants: HashMap<u32, u64>,
+    /// The subgroup size the case requires (VK_EXT_subgroup_size_control).
+    pub subgroup_size: Option<u32>,
     /// (index into `buffers`, expected contents).
     pub expect: Vec<(usize, Expect)>,
 }
@@ -73,6 +75,7 @@ impl Case {
             buffers: Vec::new(),
             push_constants: Vec::new(),
             spec_constants: HashMap::new(),
+            subgroup_size: None,
             expect: Vec::new(),
         }
     }
@@ -127,6 +130,11 @@ impl Case {
     }
 
     /// The last buffer added must end up holding `e`.
+    pub fn subgroup_size(mut self, size: u32) -> Case {
+        self.subgroup_size = Some(size);
+        self
+    }
+
     pub fn expect(mut self, e: Expect) -> Case {
         self.expect.push((self.buffers.len() - 1, e));
         self

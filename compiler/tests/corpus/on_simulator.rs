@@ -19,6 +19,7 @@ pub fn run(gpu: &str, case: &Case, spirv: &[u32]) -> Result<Run, String> {
         gpu: gpu.into(),
         layout: layout.clone(),
         spec_constants: case.spec_constants.clone(),
+        required_subgroup_size: case.subgroup_size,
         ..CompileOptions::default()
     };
     let shader = compile(spirv, &options).map_err(|e| format!("compile: {e}"))?;

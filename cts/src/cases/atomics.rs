@@ -32,7 +32,7 @@ const STORAGE: vk::BufferUsageFlags = vk::BufferUsageFlags::STORAGE_BUFFER;
 
 /// Runs `shader` over `groups` workgroups with `first` at binding 0 and
 /// `second` at binding 1; returns both buffers' contents afterwards.
-fn run_two(
+pub(super) fn run_two(
     h: &mut Harness,
     shader: &Shader,
     first: &[u8],

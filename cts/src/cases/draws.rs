@@ -16,6 +16,7 @@ pub mod dynamic_rendering;
 pub mod imageless_framebuffer;
 pub mod indirect_count;
 pub mod separate_depth_stencil_layouts;
+pub mod terminate_and_demote;
 
 pub const CASES: &[Case] = &[
     Case {
@@ -174,19 +175,30 @@ pub(crate) fn target(h: &mut Harness, with_depth: bool) -> Result<Target, Stop> 
     })
 }
 
+/// Draws three vertices with the pipeline `desc` makes over `t` cleared to
+/// `clear`, and reads the colour target back.
+pub(crate) fn draw_three_vertices(
+    h: &mut Harness,
+    t: &Target,
+    desc: &GraphicsDesc<'_>,
+    clear: [f32; 4],
+) -> Result<Vec<u8>, Stop> {
+    let pipeline = h.graphics_pipeline(desc)?;
+    h.run(|r| {
+        r.begin_pass(t.pass, t.fb, full(), &[color(clear)]);
+        r.bind_graphics(pipeline);
+        r.draw(3, 1, 0, 0);
+        r.end_pass();
+    })?;
+    read_back(h, &t.attachments[0].image, COLOR_LAYOUT, 4)
+}
+
 /// Turnip's triangle: a red, green and blue vertex from gl_VertexIndex,
 /// over triangle.c's clear colour.
 fn triangle(h: &mut Harness) -> Result<CaseResult, Stop> {
     let t = target(h, false)?;
     let desc = GraphicsDesc::new(&shaders::TRIANGLE_VERT, &shaders::COLOUR_FRAG, t.pass, SIZE);
-    let pipeline = h.graphics_pipeline(&desc)?;
-    h.run(|r| {
-        r.begin_pass(t.pass, t.fb, full(), &[color(CLEAR)]);
-        r.bind_graphics(pipeline);
-        r.draw(3, 1, 0, 0);
-        r.end_pass();
-    })?;
-    let img = read_back(h, &t.attachments[0].image, COLOR_LAYOUT, 4)?;
+    let img = draw_three_vertices(h, &t, &desc, CLEAR)?;
     let mut result = CaseResult::new();
     // tri.vert's vertices, in window coordinates: (32, 8), (56, 56), (8, 56).
     let tri = [[0.0, -0.75], [0.75, 0.75], [-0.75, 0.75]].map(window);

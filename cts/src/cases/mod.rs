@@ -22,8 +22,11 @@ pub mod image_shaders;
 pub mod images;
 pub mod indirect_dispatch;
 pub mod inline_uniform_block;
+pub mod integer_dot;
+mod integer_dot_expectation;
 pub mod maintenance4;
 pub mod memory;
+pub mod memory_model;
 pub mod multisample;
 pub mod non_semantic;
 pub mod occlusion_queries;
@@ -46,6 +49,9 @@ pub mod sixteen_bit;
 pub mod spirv_1_4;
 pub mod stencil;
 mod step;
+mod subgroup_shuffle_expectation;
+pub mod subgroup_size_control;
+mod subgroup_size_expectation;
 pub mod subgroups;
 pub mod synchronization;
 pub mod texel_buffer_alignment;
@@ -78,11 +84,14 @@ pub fn all() -> Vec<Case> {
         occlusion_queries::CASES,
         draw_sizes::CASES,
         draws::indirect_count::CASES,
+        draws::terminate_and_demote::CASES,
         draws::imageless_framebuffer::CASES,
         draws::dynamic_rendering::CASES,
         draws::separate_depth_stencil_layouts::CASES,
         image_shaders::CASES,
         memory::CASES,
+        memory_model::CASES,
+        integer_dot::CASES,
         timeline_semaphores::CASES,
         synchronization::CASES,
         queries::CASES,
@@ -94,6 +103,7 @@ pub fn all() -> Vec<Case> {
         robustness::CASES,
         presentation::CASES,
         subgroups::CASES,
+        subgroup_size_control::CASES,
         sixteen_bit::CASES,
         scalar_layout::CASES,
         spirv_1_4::CASES,

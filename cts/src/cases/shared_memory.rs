@@ -33,6 +33,10 @@ pub const CASES: &[Case] = &[
         name: "shared_memory.many_values_across_a_barrier",
         run: many_values_across_a_barrier,
     },
+    Case {
+        name: "shared_memory.null_initializers",
+        run: null_initializers,
+    },
 ];
 
 /// Two workgroups of 128: each invocation reads its mirror's value.
@@ -132,5 +136,36 @@ fn many_values_across_a_barrier(h: &mut Harness) -> Result<CaseResult, Stop> {
         &to_bytes(&words),
         &want,
         2,
+    )
+}
+
+/// Four workgroups of 64 count their values in null-initialised shared
+/// memory (shaderZeroInitializeWorkgroupMemory).
+fn null_initializers(h: &mut Harness) -> Result<CaseResult, Stop> {
+    if !h.caps().zero_initialize_workgroup_memory {
+        return Err(Stop::NotSupported(
+            "shaderZeroInitializeWorkgroupMemory".into(),
+        ));
+    }
+    let values: Vec<u32> = Sequence::new(25)
+        .u32s(256)
+        .iter()
+        .map(|v| v % 1000)
+        .collect();
+    let mut want = Vec::new();
+    for group in values.chunks(64) {
+        let mut counts = [0u32; 302];
+        for v in group {
+            counts[(v % 300) as usize] += 1;
+            counts[300] = counts[300].wrapping_add(*v);
+        }
+        want.extend_from_slice(&counts);
+    }
+    check_one_dispatch(
+        h,
+        &shaders::SHARED_NULL_INITIALIZER,
+        &to_bytes(&values),
+        &want,
+        4,
     )
 }

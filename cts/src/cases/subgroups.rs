@@ -11,10 +11,16 @@ use crate::harness::Harness;
 use crate::shaders;
 use ash::vk;
 
-pub const CASES: &[Case] = &[Case {
-    name: "subgroups.compute_operations",
-    run: compute_operations,
-}];
+pub const CASES: &[Case] = &[
+    Case {
+        name: "subgroups.compute_operations",
+        run: compute_operations,
+    },
+    Case {
+        name: "subgroups.shuffles",
+        run: shuffles,
+    },
+];
 
 const GROUP: usize = 128;
 const GROUPS: u32 = 2;
@@ -82,24 +88,39 @@ fn expected(v: &[u32], size: usize) -> Vec<u32> {
     out
 }
 
-fn compute_operations(h: &mut Harness) -> Result<CaseResult, Stop> {
+/// The subgroup size, when compute shaders have the operations `needed` (not
+/// supported otherwise), or a failed result when the size does not divide a
+/// work group of `group`.
+fn subgroup_size_for(
+    h: &Harness,
+    needed: vk::SubgroupFeatureFlags,
+    group: usize,
+) -> Result<Result<usize, CaseResult>, Stop> {
     let (size, stages, ops) = h.subgroup_properties();
-    let needed = vk::SubgroupFeatureFlags::BASIC
-        | vk::SubgroupFeatureFlags::VOTE
-        | vk::SubgroupFeatureFlags::BALLOT
-        | vk::SubgroupFeatureFlags::ARITHMETIC
-        | vk::SubgroupFeatureFlags::QUAD;
     if !stages.contains(vk::ShaderStageFlags::COMPUTE) || !ops.contains(needed) {
         return Err(Stop::NotSupported(format!(
             "subgroup operations {needed:?} in compute shaders"
         )));
     }
     let size = size as usize;
-    if size < 4 || !GROUP.is_multiple_of(size) {
-        return Ok(CaseResult::failed(format!(
-            "subgroupSize {size} does not divide a work group of {GROUP}"
-        )));
+    if size < 4 || !group.is_multiple_of(size) {
+        return Ok(Err(CaseResult::failed(format!(
+            "subgroupSize {size} does not divide a work group of {group}"
+        ))));
     }
+    Ok(Ok(size))
+}
+
+fn compute_operations(h: &mut Harness) -> Result<CaseResult, Stop> {
+    let needed = vk::SubgroupFeatureFlags::BASIC
+        | vk::SubgroupFeatureFlags::VOTE
+        | vk::SubgroupFeatureFlags::BALLOT
+        | vk::SubgroupFeatureFlags::ARITHMETIC
+        | vk::SubgroupFeatureFlags::QUAD;
+    let size = match subgroup_size_for(h, needed, GROUP)? {
+        Ok(size) => size,
+        Err(failed) => return Ok(failed),
+    };
     let mut seq = Sequence::new(31);
     // Subgroups of all-equal inputs, some holding a 7, some an input of 500 or more.
     let input: Vec<u32> = (0..N)
@@ -116,6 +137,36 @@ fn compute_operations(h: &mut Harness) -> Result<CaseResult, Stop> {
         &to_bytes(&input),
         (N * WORDS * 4) as u64,
         GROUPS,
+    )?;
+    let mut result = CaseResult::new();
+    result.check_unshared("results", &from_bytes::<u32>(&got), &expected(&input, size));
+    Ok(result)
+}
+
+/// Shuffles (SHUFFLE and SHUFFLE_RELATIVE) over two work groups of 128, to
+/// an invocation that differs per invocation, by xor, up and down, and in a
+/// divergent branch.
+fn shuffles(h: &mut Harness) -> Result<CaseResult, Stop> {
+    use super::subgroup_shuffle_expectation::{expected, WORDS};
+    let needed = vk::SubgroupFeatureFlags::BASIC
+        | vk::SubgroupFeatureFlags::BALLOT
+        | vk::SubgroupFeatureFlags::SHUFFLE
+        | vk::SubgroupFeatureFlags::SHUFFLE_RELATIVE;
+    let size = match subgroup_size_for(h, needed, 128)? {
+        Ok(size) => size,
+        Err(failed) => return Ok(failed),
+    };
+    let input: Vec<u32> = Sequence::new(67)
+        .u32s(256)
+        .iter()
+        .map(|x| x % 100_000)
+        .collect();
+    let got = super::one_dispatch::one_dispatch(
+        h,
+        &shaders::SUBGROUP_SHUFFLE,
+        &to_bytes(&input),
+        (256 * WORDS * 4) as u64,
+        2,
     )?;
     let mut result = CaseResult::new();
     result.check_unshared("results", &from_bytes::<u32>(&got), &expected(&input, size));

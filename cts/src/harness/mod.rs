@@ -218,6 +218,28 @@ impl Harness {
         )
     }
 
+    /// VK_EXT_subgroup_size_control's properties (Vulkan 1.3's), when
+    /// subgroupSizeControl is enabled.
+    pub fn subgroup_size_control(
+        &self,
+    ) -> Option<vk::PhysicalDeviceSubgroupSizeControlProperties<'static>> {
+        if !self.caps.subgroup_size_control {
+            return None;
+        }
+        let mut control = vk::PhysicalDeviceSubgroupSizeControlProperties::default();
+        let mut props = vk::PhysicalDeviceProperties2::default().push_next(&mut control);
+        // SAFETY: the device has the structure (the feature is enabled), and
+        // the chain holds only it, alive for the call.
+        unsafe {
+            self.instance
+                .get_physical_device_properties2(self.physical, &mut props)
+        };
+        Some(vk::PhysicalDeviceSubgroupSizeControlProperties {
+            p_next: std::ptr::null_mut(),
+            ..control
+        })
+    }
+
     pub fn queue(&self) -> vk::Queue {
         self.queue
     }

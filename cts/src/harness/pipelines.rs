@@ -72,6 +72,10 @@ pub struct PipelineDesc<'a> {
     /// The set whose layout is a push descriptor layout
     /// (`VK_KHR_push_descriptor`), if any.
     pub push_descriptor_set: Option<usize>,
+    /// The stage's flags (ALLOW_VARYING_SUBGROUP_SIZE, REQUIRE_FULL_SUBGROUPS).
+    pub stage_flags: vk::PipelineShaderStageCreateFlags,
+    /// A subgroup size the stage requires (subgroupSizeControl).
+    pub required_subgroup_size: Option<u32>,
 }
 
 impl<'a> PipelineDesc<'a> {
@@ -85,6 +89,8 @@ impl<'a> PipelineDesc<'a> {
             cache: vk::PipelineCache::null(),
             bindings_backwards: false,
             push_descriptor_set: None,
+            stage_flags: vk::PipelineShaderStageCreateFlags::empty(),
+            required_subgroup_size: None,
         }
     }
 
@@ -257,11 +263,17 @@ impl Harness {
             .map_entries(&entries)
             .data(&data);
         let mut stage = vk::PipelineShaderStageCreateInfo::default()
+            .flags(desc.stage_flags)
             .stage(vk::ShaderStageFlags::COMPUTE)
             .module(module)
             .name(c"main");
         if !entries.is_empty() {
             stage = stage.specialization_info(&specialization);
+        }
+        let mut required_size = vk::PipelineShaderStageRequiredSubgroupSizeCreateInfo::default()
+            .required_subgroup_size(desc.required_subgroup_size.unwrap_or(0));
+        if desc.required_subgroup_size.is_some() {
+            stage = stage.push_next(&mut required_size);
         }
         let info = vk::ComputePipelineCreateInfo::default()
             .flags(desc.flags)

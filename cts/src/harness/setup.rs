@@ -103,6 +103,24 @@ pub struct Capabilities {
     /// `dynamicRendering` (Vulkan 1.3 or VK_KHR_dynamic_rendering, whose
     /// extension is enabled whenever offered).
     pub dynamic_rendering: bool,
+    /// Vulkan 1.2's `vulkanMemoryModel` with `vulkanMemoryModelDeviceScope`
+    /// (or VK_KHR_vulkan_memory_model), enabled when both are offered.
+    pub vulkan_memory_model: bool,
+    /// Vulkan 1.3's `shaderZeroInitializeWorkgroupMemory` (or
+    /// VK_KHR_zero_initialize_workgroup_memory).
+    pub zero_initialize_workgroup_memory: bool,
+    /// Vulkan 1.3's `subgroupSizeControl` and `computeFullSubgroups` (or
+    /// VK_EXT_subgroup_size_control), each enabled when offered.
+    pub subgroup_size_control: bool,
+    pub compute_full_subgroups: bool,
+    /// Vulkan 1.3's `shaderTerminateInvocation` and
+    /// `shaderDemoteToHelperInvocation` (or their extensions), each enabled
+    /// when offered.
+    pub shader_terminate_invocation: bool,
+    pub shader_demote_to_helper_invocation: bool,
+    /// Vulkan 1.3's `shaderIntegerDotProduct` (or
+    /// VK_KHR_shader_integer_dot_product).
+    pub shader_integer_dot_product: bool,
     /// The device extensions the harness enabled.
     pub enabled_extensions: Vec<String>,
 }
@@ -346,6 +364,12 @@ impl PartialHarness {
         // Core in 1.3, but the validation layer still wants the
         // extension's feature enabled where it is offered.
         let texel_alignment_ext = has(ash::ext::texel_buffer_alignment::NAME);
+        let memory_model_ext = promoted12(ash::khr::vulkan_memory_model::NAME);
+        let zero_init_ext = promoted13(ash::khr::zero_initialize_workgroup_memory::NAME);
+        let size_control_ext = promoted13(ash::ext::subgroup_size_control::NAME);
+        let terminate_ext = promoted13(ash::khr::shader_terminate_invocation::NAME);
+        let demote_ext = promoted13(ash::ext::shader_demote_to_helper_invocation::NAME);
+        let dot_ext = promoted13(ash::khr::shader_integer_dot_product::NAME);
         let timeline_known = at_least(2) || timeline_ext;
         let sync2_known = at_least(3) || sync2_ext;
         let host_reset_known = at_least(2) || host_reset_ext;
@@ -369,6 +393,12 @@ impl PartialHarness {
         let mut image_robustness = vk::PhysicalDeviceImageRobustnessFeatures::default();
         let mut texel_alignment = vk::PhysicalDeviceTexelBufferAlignmentFeaturesEXT::default();
         let mut dynamic_rendering = vk::PhysicalDeviceDynamicRenderingFeatures::default();
+        let mut memory_model = vk::PhysicalDeviceVulkanMemoryModelFeatures::default();
+        let mut zero_init = vk::PhysicalDeviceZeroInitializeWorkgroupMemoryFeatures::default();
+        let mut size_control = vk::PhysicalDeviceSubgroupSizeControlFeatures::default();
+        let mut terminate = vk::PhysicalDeviceShaderTerminateInvocationFeatures::default();
+        let mut demote = vk::PhysicalDeviceShaderDemoteToHelperInvocationFeatures::default();
+        let mut dot = vk::PhysicalDeviceShaderIntegerDotProductFeatures::default();
         let mut query = vk::PhysicalDeviceFeatures2::default();
         if texel_alignment_ext {
             query = query.push_next(&mut texel_alignment);
@@ -402,6 +432,24 @@ impl PartialHarness {
         }
         if extended_types_ext.0 {
             query = query.push_next(&mut extended_types);
+        }
+        if memory_model_ext.0 {
+            query = query.push_next(&mut memory_model);
+        }
+        if zero_init_ext.0 {
+            query = query.push_next(&mut zero_init);
+        }
+        if size_control_ext.0 {
+            query = query.push_next(&mut size_control);
+        }
+        if terminate_ext.0 {
+            query = query.push_next(&mut terminate);
+        }
+        if demote_ext.0 {
+            query = query.push_next(&mut demote);
+        }
+        if dot_ext.0 {
+            query = query.push_next(&mut dot);
         }
         if at_least(1) {
             query = query.push_next(&mut storage16);
@@ -480,6 +528,16 @@ impl PartialHarness {
             texel_buffer_alignment: texel_alignment.texel_buffer_alignment == vk::TRUE
                 || (at_least(3) && !texel_alignment_ext),
             dynamic_rendering: dynamic_rendering.dynamic_rendering == vk::TRUE,
+            vulkan_memory_model: memory_model.vulkan_memory_model == vk::TRUE
+                && memory_model.vulkan_memory_model_device_scope == vk::TRUE,
+            zero_initialize_workgroup_memory: zero_init.shader_zero_initialize_workgroup_memory
+                == vk::TRUE,
+            subgroup_size_control: size_control.subgroup_size_control == vk::TRUE,
+            compute_full_subgroups: size_control.compute_full_subgroups == vk::TRUE,
+            shader_terminate_invocation: terminate.shader_terminate_invocation == vk::TRUE,
+            shader_demote_to_helper_invocation: demote.shader_demote_to_helper_invocation
+                == vk::TRUE,
+            shader_integer_dot_product: dot.shader_integer_dot_product == vk::TRUE,
             enabled_extensions: Vec::new(),
         };
 
@@ -532,6 +590,21 @@ impl PartialHarness {
         let mut enable_texel_alignment =
             vk::PhysicalDeviceTexelBufferAlignmentFeaturesEXT::default()
                 .texel_buffer_alignment(true);
+        let mut enable_memory_model = vk::PhysicalDeviceVulkanMemoryModelFeatures::default()
+            .vulkan_memory_model(true)
+            .vulkan_memory_model_device_scope(true);
+        let mut enable_zero_init =
+            vk::PhysicalDeviceZeroInitializeWorkgroupMemoryFeatures::default()
+                .shader_zero_initialize_workgroup_memory(true);
+        let mut enable_size_control = vk::PhysicalDeviceSubgroupSizeControlFeatures::default()
+            .subgroup_size_control(caps.subgroup_size_control)
+            .compute_full_subgroups(caps.compute_full_subgroups);
+        let mut enable_terminate = vk::PhysicalDeviceShaderTerminateInvocationFeatures::default()
+            .shader_terminate_invocation(true);
+        let mut enable_demote = vk::PhysicalDeviceShaderDemoteToHelperInvocationFeatures::default()
+            .shader_demote_to_helper_invocation(true);
+        let mut enable_dot = vk::PhysicalDeviceShaderIntegerDotProductFeatures::default()
+            .shader_integer_dot_product(true);
         let features = vk::PhysicalDeviceFeatures::default()
             .depth_bounds(caps.depth_bounds)
             .multi_draw_indirect(caps.multi_draw_indirect)
@@ -677,6 +750,42 @@ impl PartialHarness {
             device_info = device_info.push_next(&mut enable_image_robustness);
             if image_robustness_ext.1 {
                 extensions.push(ash::ext::image_robustness::NAME);
+            }
+        }
+        if caps.vulkan_memory_model {
+            device_info = device_info.push_next(&mut enable_memory_model);
+            if memory_model_ext.1 {
+                extensions.push(ash::khr::vulkan_memory_model::NAME);
+            }
+        }
+        if caps.zero_initialize_workgroup_memory {
+            device_info = device_info.push_next(&mut enable_zero_init);
+            if zero_init_ext.1 {
+                extensions.push(ash::khr::zero_initialize_workgroup_memory::NAME);
+            }
+        }
+        if caps.subgroup_size_control || caps.compute_full_subgroups {
+            device_info = device_info.push_next(&mut enable_size_control);
+            if size_control_ext.1 {
+                extensions.push(ash::ext::subgroup_size_control::NAME);
+            }
+        }
+        if caps.shader_terminate_invocation {
+            device_info = device_info.push_next(&mut enable_terminate);
+            if terminate_ext.1 {
+                extensions.push(ash::khr::shader_terminate_invocation::NAME);
+            }
+        }
+        if caps.shader_demote_to_helper_invocation {
+            device_info = device_info.push_next(&mut enable_demote);
+            if demote_ext.1 {
+                extensions.push(ash::ext::shader_demote_to_helper_invocation::NAME);
+            }
+        }
+        if caps.shader_integer_dot_product {
+            device_info = device_info.push_next(&mut enable_dot);
+            if dot_ext.1 {
+                extensions.push(ash::khr::shader_integer_dot_product::NAME);
             }
         }
         if headless_swapchain {

@@ -111,6 +111,7 @@ fn build(device: &Arc<Device>, spirv: &[u32], buffers: u32, params: u32) -> Buil
         entry_point: "main",
         specialization: Vec::new(),
         layout: internal_layout(buffers, params)?,
+        required_subgroup_size: None,
     };
     ComputePipeline::new(device, &desc, None)
 }

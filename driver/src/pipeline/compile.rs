@@ -25,6 +25,8 @@ pub struct CompileRequest<'a> {
     pub specialization: &'a [SpecConstant],
     pub layout: &'a DescriptorLayout,
     pub gpu: &'a GpuInfo,
+    /// The subgroup size the stage requires (VK_EXT_subgroup_size_control).
+    pub required_subgroup_size: Option<u32>,
 }
 
 /// The bit pattern of a specialisation constant: its bytes, little-endian,
@@ -154,6 +156,7 @@ pub fn compile_stage(request: &CompileRequest<'_>) -> Result<CompiledShader, Str
         entry: request.entry_point.to_string(),
         spec_constants,
         layout: request.layout.clone(),
+        required_subgroup_size: request.required_subgroup_size,
     };
     parsnip_compiler::compile(request.spirv, &options).map_err(|e| e.to_string())
 }

@@ -25,6 +25,15 @@ pub struct ComputePipelineDesc<'a> {
     pub entry_point: &'a str,
     pub specialization: Vec<SpecConstant>,
     pub layout: Arc<PipelineLayout>,
+    /// VkPipelineShaderStageRequiredSubgroupSizeCreateInfo's size: the wave
+    /// size the compiler must use (VK_EXT_subgroup_size_control). Without
+    /// it the compiler's choice is what the spec allows with or without
+    /// ALLOW_VARYING_SUBGROUP_SIZE and REQUIRE_FULL_SUBGROUPS: a shader using
+    /// subgroups runs in waves of the reported subgroupSize, and waves are
+    /// filled from the linear local index, so each is full when the work
+    /// group's x size is a multiple of the wave size, as the application
+    /// guarantees for REQUIRE_FULL_SUBGROUPS.
+    pub required_subgroup_size: Option<u32>,
 }
 
 /// A pipeline holds no reference to its device: the device keeps its
@@ -54,6 +63,7 @@ fn cache_key(device: &Device, desc: &ComputePipelineDesc<'_>) -> CacheKey {
         h.u32s(&[b.set, b.binding, b.kind as u32, b.first_descriptor, b.count]);
     }
     h.u32s(&[desc.layout.push_constant_size()]);
+    h.u32s(&[desc.required_subgroup_size.unwrap_or(0)]);
     h.finish()
 }
 
@@ -101,6 +111,7 @@ impl ComputePipeline {
                     specialization: &desc.specialization,
                     layout: &compiler_layout,
                     gpu: &device.gpu,
+                    required_subgroup_size: desc.required_subgroup_size,
                 };
                 let binary = compile(&request).map_err(|why| {
                     eprintln!(
@@ -210,6 +221,7 @@ mod tests {
             entry_point: "main",
             specialization: Vec::new(),
             layout,
+            required_subgroup_size: None,
         };
         let first = ComputePipeline::new(&device, &desc, Some(&cache)).unwrap();
         assert!(!first.cache_hit);
@@ -267,6 +279,7 @@ mod tests {
             entry_point: "main",
             specialization: Vec::new(),
             layout,
+            required_subgroup_size: None,
         };
         let refuse = |cache| ComputePipeline::create(&device, &desc, cache, OnCacheMiss::Refuse);
         assert_eq!(
@@ -291,6 +304,7 @@ mod tests {
             entry_point: "main",
             specialization: Vec::new(),
             layout,
+            required_subgroup_size: None,
         };
         let p = ComputePipeline::new(&device, &desc, None).unwrap();
         let mut code = vec![0u8; p.binary.code.len() * 4];

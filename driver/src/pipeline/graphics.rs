@@ -162,6 +162,7 @@ fn compile(
         specialization: &stage.specialization,
         layout: &compiler_layout,
         gpu: &device.gpu,
+        required_subgroup_size: None,
     };
     let shader = compile_stage(&request).or_else(|why| {
         refuse(format!(

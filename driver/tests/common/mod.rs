@@ -191,6 +191,7 @@ pub fn compute_pipeline(
             entry_point: "main",
             specialization: Vec::new(),
             layout: layout.clone(),
+            required_subgroup_size: None,
         },
         None,
     )

@@ -10,7 +10,9 @@
 //! The waves of a work group run in turn, each until it ends or reaches a
 //! `bar`; when every wave that has not ended waits at a barrier, all are
 //! released. Work groups run one at a time, so an atomic is atomic and
-//! memory is coherent between work groups without further modelling.
+//! memory is coherent between work groups without further modelling. Shared
+//! memory holds a poison pattern when a work group starts (its contents are
+//! undefined on the hardware).
 
 use super::dispatch::{check_wave_size, failure, DispatchContext};
 use super::program::Program;
@@ -49,8 +51,11 @@ pub(crate) fn run(
         for y in 0..gy {
             for x in 0..gx {
                 ctx.group_id = [x, y, z];
-                // Shared memory starts undefined on hardware; zero here.
-                ctx.shared.fill(0);
+                // Shared memory starts undefined on hardware, holding what the
+                // last work group on the SP left: a pattern here, different for
+                // each group, so that a shader reading it before writing it (or a
+                // compiler that forgot a zero initializer) gives wrong results.
+                poison_shared(&mut ctx.shared, ctx.stats.work_groups);
                 run_group(d, &mut waves, threads, &mut program, &mut ctx).map_err(
                     |(trap, wave, pc)| {
                         let launch = Launch::Dispatch {
@@ -68,6 +73,14 @@ pub(crate) fn run(
     ctx.stats.instructions = ctx.executed;
     ctx.stats.program_instructions = program.fetched;
     Ok(ctx.stats)
+}
+
+/// Fills shared memory with a byte pattern that is never zero and changes with
+/// the work group.
+fn poison_shared(shared: &mut [u8], group: u64) {
+    for (i, b) in shared.iter_mut().enumerate() {
+        *b = 0x80 | ((i as u64 ^ group.wrapping_mul(0x35)) & 0x7f) as u8;
+    }
 }
 
 /// The dispatch is one the hardware can run.
