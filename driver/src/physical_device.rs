@@ -15,10 +15,12 @@ use crate::gpu_info::{GpuInfo, QUALCOMM_VENDOR_ID};
 use crate::limits;
 use crate::memory_types::MemoryLayout;
 
-/// The Vulkan version devices report: 1.2, with the header version this
-/// driver was built against as its patch level. Every 1.2 command resolves
-/// and every feature 1.2 requires is offered (the cts's vulkan12 cases).
-pub const API_VERSION: u32 = vk::make_api_version(0, 1, 2, vk::HEADER_VERSION);
+/// The Vulkan version devices report: 1.3, with the header version this
+/// driver was built against as its patch level. Every 1.3 command resolves
+/// (icd/tests/registry.rs) and every feature and limit 1.3 requires is
+/// offered (icd/tests/version_requirements.rs, the cts's vulkan12 and
+/// vulkan13 cases).
+pub const API_VERSION: u32 = vk::make_api_version(0, 1, 3, vk::HEADER_VERSION);
 
 /// The driver version: this crate's version, in Vulkan's packing.
 pub fn driver_version() -> u32 {

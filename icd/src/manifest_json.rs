@@ -7,7 +7,7 @@ pub const MANIFEST_NAME: &str = "parsnip_icd.x86_64.json";
 pub const LIBRARY_NAME: &str = "libvulkan_parsnip.so";
 /// The Vulkan version the manifest declares (major.minor of the driver's
 /// `API_VERSION`; a test checks they agree).
-pub const MANIFEST_API_VERSION: &str = "1.2.0";
+pub const MANIFEST_API_VERSION: &str = "1.3.0";
 
 /// The manifest JSON for the library at `library_path` (relative paths are
 /// relative to the manifest's directory, as the loader resolves them).

@@ -143,11 +143,12 @@ fn a_vulkan_1_1_device_follows_the_specs_rules() {
                 "{not_enabled:?} is not enabled"
             );
         }
-        // The device's 1.2 commands by their core names; a core command of
-        // a later version than 1.2.
+        // The device's 1.2 and 1.3 commands by their core names, though
+        // their extensions are not enabled.
         assert!(gdpa(c"vkGetSemaphoreCounterValue").is_some());
         assert!(gdpa(c"vkCmdDrawIndirectCount").is_some());
-        assert!(gdpa(c"vkCmdPipelineBarrier2").is_none());
+        assert!(gdpa(c"vkCmdPipelineBarrier2").is_some());
+        assert!(gdpa(c"vkCmdBeginRendering").is_some());
         assert!(gdpa(c"vkGetPhysicalDeviceProperties").is_none());
         assert!(gdpa(c"vkCmdDrawIndirectCountKHR").is_none());
 
