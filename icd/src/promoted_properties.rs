@@ -228,14 +228,6 @@ pub unsafe fn fill(ty: vk::StructureType, ptr: *mut c_void, pd: &PhysicalDevice)
             p_next: s.p_next,
             ..texel_buffer_alignment()
         };
-    } else if ty == vk::PhysicalDeviceShaderIntegerDotProductProperties::STRUCTURE_TYPE {
-        // No dot product is accelerated (the feature is not offered).
-        let s =
-            unsafe { &mut *ptr.cast::<vk::PhysicalDeviceShaderIntegerDotProductProperties<'_>>() };
-        *s = vk::PhysicalDeviceShaderIntegerDotProductProperties {
-            p_next: s.p_next,
-            ..Default::default()
-        };
     } else if ty == vk::PhysicalDeviceVulkan13Properties::STRUCTURE_TYPE {
         let s = unsafe { &mut *ptr.cast::<vk::PhysicalDeviceVulkan13Properties<'_>>() };
         *s = vk::PhysicalDeviceVulkan13Properties {
