@@ -135,25 +135,63 @@ fn origins(root: roxmltree::Node<'_, '_>) -> BTreeSet<(String, Origin)> {
             out.insert((name, Origin::Version(minor)));
         }
     }
-    for group in root.children().filter(|c| c.has_tag_name("extensions")) {
-        for e in group.children().filter(|c| c.has_tag_name("extension")) {
+    let extensions: Vec<roxmltree::Node<'_, '_>> = root
+        .children()
+        .filter(|c| c.has_tag_name("extensions"))
+        .flat_map(|group| group.children().filter(|c| c.has_tag_name("extension")))
+        .filter(|e| {
             let supported = e.attribute("supported");
-            if supported == Some("disabled") || !is_vulkan(supported) {
-                continue;
-            }
-            let (Some(name), Some(kind)) = (e.attribute("name"), e.attribute("type")) else {
-                continue;
-            };
-            for (command, depends) in required(e) {
+            supported != Some("disabled") && is_vulkan(supported)
+        })
+        .collect();
+    let kind_of = |wanted: &str| {
+        extensions
+            .iter()
+            .find(|e| e.attribute("name") == Some(wanted))
+            .and_then(|e| e.attribute("type"))
+    };
+    for e in &extensions {
+        let (Some(name), Some(kind)) = (e.attribute("name"), e.attribute("type")) else {
+            continue;
+        };
+        let promoted_to = e
+            .attribute("promotedto")
+            .filter(|p| p.starts_with("VK_VERSION_"));
+        for (command, depends) in required(*e) {
+            // A command an extension brings only alongside another one
+            // (vkCmdWriteBufferMarker2AMD: synchronization2 with
+            // VK_AMD_buffer_marker) also comes with that other extension
+            // on a version the first was promoted to, where the first is
+            // not enabled since it is core. Newer registries say so
+            // themselves (VK_AMD_buffer_marker depending on
+            // VK_VERSION_1_3 or VK_KHR_synchronization2).
+            let alongside = depends
+                .as_deref()
+                .filter(|d| !d.contains(['+', ',', '(', ')']))
+                .and_then(|d| Some((d, kind_of(d)?)))
+                // Only between extensions of one kind: a device command
+                // brought with an instance extension (device groups'
+                // presentation with VK_KHR_surface) still needs a device
+                // extension enabled.
+                .filter(|(_, other_kind)| *other_kind == kind);
+            if let (Some(version), Some((other, other_kind))) = (promoted_to, alongside) {
                 out.insert((
-                    command,
+                    command.clone(),
                     Origin::Extension {
-                        name: name.to_string(),
-                        kind: kind.to_string(),
-                        depends,
+                        name: other.to_string(),
+                        kind: other_kind.to_string(),
+                        depends: Some(version.to_string()),
                     },
                 ));
             }
+            out.insert((
+                command,
+                Origin::Extension {
+                    name: name.to_string(),
+                    kind: kind.to_string(),
+                    depends,
+                },
+            ));
         }
     }
     out

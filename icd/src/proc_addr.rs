@@ -230,6 +230,23 @@ mod tests {
         );
         assert!(find(c"vkAcquireNextImage2KHR", &none, all).is_none());
         assert!(find(c"vkCreateXcbSurfaceKHR", &offered, all).is_none());
+        // The synchronization2 form of the buffer marker: with the marker
+        // extension alone on a 1.3 device, where synchronization2 is core,
+        // or with both on a 1.2 one; never with the marker alone on 1.2.
+        let marker_only = [Extension {
+            name: ash::amd::buffer_marker::NAME,
+            spec_version: ash::amd::buffer_marker::SPEC_VERSION,
+        }];
+        let on = |minor_version, device_extensions| Offered {
+            minor_version,
+            device_extensions,
+            ..Offered::driver()
+        };
+        let marker2 = c"vkCmdWriteBufferMarker2AMD";
+        assert!(find(marker2, &on(3, &marker_only), all).is_some());
+        assert!(find(marker2, &on(2, &marker_only), all).is_none());
+        assert!(find(marker2, &on(2, DEVICE_EXTENSIONS), all).is_some());
+        assert!(find(marker2, &on(3, &[]), all).is_none());
     }
 
     #[test]

@@ -327,10 +327,13 @@ impl PartialHarness {
 
         // Each optional feature: core from some version, or an extension.
         let timeline_ext = !at_least(2) && has(ash::khr::timeline_semaphore::NAME);
-        let sync2_ext = !at_least(3) && has(ash::khr::synchronization2::NAME);
+        // Core in 1.3, but registries before 1.3.2xx (Debian 12's, which
+        // the validation layer follows) bring vkCmdWriteBufferMarker2AMD
+        // with the extension only, so it stays enabled beside the marker.
+        let buffer_marker = has(ash::amd::buffer_marker::NAME);
+        let sync2_ext = (!at_least(3) || buffer_marker) && has(ash::khr::synchronization2::NAME);
         let host_reset_ext = !at_least(2) && has(ash::ext::host_query_reset::NAME);
         let executable_ext = has(ash::khr::pipeline_executable_properties::NAME);
-        let buffer_marker = has(ash::amd::buffer_marker::NAME);
         let push_descriptor = has(ash::khr::push_descriptor::NAME);
         let render_pass2_ext = !at_least(2) && has(ash::khr::create_renderpass2::NAME);
         let headless_swapchain = self.headless && has(ash::khr::swapchain::NAME);
