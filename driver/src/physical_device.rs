@@ -375,7 +375,7 @@ pub(crate) mod tests {
         assert_eq!(p.vendor_id, 0x5143);
         assert_eq!(p.device_id, 0x4305_0a01);
         assert_eq!(p.device_name_as_c_str().unwrap(), c"Parsnip Adreno 740");
-        assert_eq!(vk::api_version_minor(p.api_version), 2);
+        assert_eq!(vk::api_version_minor(p.api_version), 3);
         assert_ne!(
             pd.pipeline_cache_uuid(),
             null_physical("a660").pipeline_cache_uuid()
