@@ -169,6 +169,7 @@ impl BufferView {
 mod tests {
     use super::*;
     use crate::device::tests::null_device;
+    use parsnip_registers::descriptors::a7xx;
 
     #[test]
     fn buffers_bind_once_and_report_their_address() {
@@ -214,7 +215,8 @@ mod tests {
         )
         .unwrap();
         assert_eq!(view.range, 192);
-        assert_eq!(view.descriptor[1] & 0x7fff, 48);
+        let decoded = |d: &Descriptor| a7xx::TextureDescriptor::from_raw(d);
+        assert_eq!(decoded(&view.descriptor).width, 48);
         // One texel in: the same base, one texel skipped, one fewer seen.
         let view = BufferView::new(
             &device,
@@ -224,8 +226,8 @@ mod tests {
             vk::WHOLE_SIZE,
         )
         .unwrap();
-        assert_eq!(view.descriptor[1] & 0x7fff, 47);
-        assert_eq!((view.descriptor[2] >> 16) & 0x3f, 1);
+        let t = decoded(&view.descriptor);
+        assert_eq!((t.width, t.startoffsettexels), (47, 1));
         assert_eq!(
             BufferView::new(&device, buffer.clone(), vk::Format::R32_UINT, 66, 4).err(),
             Some(vk::Result::ERROR_UNKNOWN)
