@@ -44,6 +44,24 @@ const SPLIT_SCENES: [&str; 5] = [
     "draws.dynamic_rendering_split_with_query",
 ];
 
+/// Each simulated GPU in each render mode.
+fn gpus_and_modes() -> impl Iterator<Item = (&'static str, &'static str)> {
+    ["a660", "a740"]
+        .into_iter()
+        .flat_map(|g| MODES.map(|m| (g, m)))
+}
+
+/// The cases `filter` selects on Parsnip's simulated `gpu` in render
+/// `mode`, in a scratch directory named after `what`.
+fn run_in_mode(gpu: &str, mode: &str, what: &str, filter: &str) -> Run {
+    run_cts_filtered(
+        &parsnip(),
+        &[("PARSNIP_SIM", gpu), ("PARSNIP_DEBUG", mode)],
+        &scratch(&format!("{what}_{gpu}_{mode}")),
+        &[filter],
+    )
+}
+
 fn draw_cases() -> Vec<&'static str> {
     cases::all()
         .into_iter()
@@ -101,16 +119,8 @@ fn draws_match_lavapipe_on_a660_and_a740_in_sysmem_and_gmem() {
     let lvp = run_cts_filtered(&lavapipe(), &[], &scratch("draws_lavapipe"), &["draws."]);
     let reference = parsnip_reference::reference_dir("the triangle's reference image")
         .map(|dir| dir.join("turnip/expected/triangle_lvp.png"));
-    for (gpu, mode) in ["a660", "a740"]
-        .into_iter()
-        .flat_map(|g| MODES.map(|m| (g, m)))
-    {
-        let run = run_cts_filtered(
-            &parsnip(),
-            &[("PARSNIP_SIM", gpu), ("PARSNIP_DEBUG", mode)],
-            &scratch(&format!("draws_{gpu}_{mode}")),
-            &["draws."],
-        );
+    for (gpu, mode) in gpus_and_modes() {
+        let run = run_in_mode(gpu, mode, "draws", "draws.");
         let gpu = format!("{gpu} {mode}");
         for case in &names {
             for (driver, r) in [("lavapipe", &lvp), (gpu.as_str(), &run)] {
@@ -146,6 +156,34 @@ fn draws_match_lavapipe_on_a660_and_a740_in_sysmem_and_gmem() {
                 &format!("{gpu} draws.triangle vs triangle_lvp.png"),
             );
         }
+    }
+}
+
+/// Buffer markers around and inside a render pass (`markers.graphics`,
+/// which lavapipe cannot run) land with their values in every render
+/// mode, where a GMEM pass replays the markers inside it once per bin and
+/// in the binning pass, and the triangle they surround is lavapipe's.
+#[test]
+fn graphics_markers_land_in_every_render_mode() {
+    let lvp = run_cts_filtered(
+        &lavapipe(),
+        &[],
+        &scratch("markers_lavapipe"),
+        &["draws.triangle"],
+    );
+    let (want, size) = image(&lvp, "draws.triangle");
+    for (gpu, mode) in gpus_and_modes() {
+        let run = run_in_mode(gpu, mode, "markers", "markers.graphics");
+        let case = "markers.graphics";
+        assert_eq!(
+            run.status(case),
+            Some(Status::Pass),
+            "{gpu} {mode}: {}",
+            run.line(case)
+        );
+        let (got, got_size) = image(&run, case);
+        assert_eq!(size, got_size);
+        check_against(&want, &got, size, &format!("{gpu} {mode} {case}"));
     }
 }
 

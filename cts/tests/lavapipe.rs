@@ -27,6 +27,10 @@ const LAVAPIPE_LACKS: &[(&str, &str)] = &[
         "markers.compute_and_transfer",
         "lavapipe 22.3 has no VK_AMD_buffer_marker",
     ),
+    (
+        "markers.graphics",
+        "lavapipe 22.3 has no VK_AMD_buffer_marker",
+    ),
     // Mesa's headless WSI came after 22.3.
     (
         "presentation.headless_surface",

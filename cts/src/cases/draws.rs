@@ -200,6 +200,14 @@ fn triangle(h: &mut Harness) -> Result<CaseResult, Stop> {
     let desc = GraphicsDesc::new(&shaders::TRIANGLE_VERT, &shaders::COLOUR_FRAG, t.pass, SIZE);
     let img = draw_three_vertices(h, &t, &desc, CLEAR)?;
     let mut result = CaseResult::new();
+    probe_triangle(&mut result, &img);
+    result.keep_approximate("rgba8", img);
+    Ok(result)
+}
+
+/// Probes Turnip's triangle drawn over triangle.c's clear colour: the
+/// interpolated colour inside, the clear colour outside.
+pub(crate) fn probe_triangle(result: &mut CaseResult, img: &[u8]) {
     // tri.vert's vertices, in window coordinates: (32, 8), (56, 56), (8, 56).
     let tri = [[0.0, -0.75], [0.75, 0.75], [-0.75, 0.75]].map(window);
     let colours = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
@@ -207,13 +215,11 @@ fn triangle(h: &mut Harness) -> Result<CaseResult, Stop> {
         let w = barycentric(tri, x, y);
         assert!(w.iter().all(|&k| k > 0.05), "({x}, {y}) is inside");
         let c = |k: usize| (0..3).map(|v| w[v] * colours[v][k]).sum::<f32>();
-        probe(&mut result, &img, x, y, unorm8([c(0), c(1), c(2), 1.0]));
+        probe(result, img, x, y, unorm8([c(0), c(1), c(2), 1.0]));
     }
     for (x, y) in [(0, 0), (63, 63), (0, 63), (63, 0), (10, 10), (55, 20)] {
-        probe(&mut result, &img, x, y, unorm8(CLEAR));
+        probe(result, img, x, y, unorm8(CLEAR));
     }
-    result.keep_approximate("rgba8", img);
-    Ok(result)
 }
 
 /// attributes.vert's vertex input: a position (x, y, z) and a colour
