@@ -256,7 +256,7 @@ pub(crate) mod tests {
                 flags: vk::ImageCreateFlags::empty(),
                 view_formats_swap: false,
             },
-            &device.gpu.entry.ubwc,
+            device.gpu.entry,
         )
         .unwrap();
         let desc = ViewDesc {

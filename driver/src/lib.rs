@@ -46,6 +46,7 @@ pub mod image;
 pub mod instance;
 pub mod internal_shaders;
 pub mod limits;
+pub mod lrz;
 pub mod memory_types;
 pub mod physical_device;
 pub mod pipeline;

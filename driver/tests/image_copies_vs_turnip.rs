@@ -166,7 +166,7 @@ fn recorded_upload(device: &Arc<Device>, u: &Upload) -> (Vec<u32>, u64, u64) {
         flags: vk::ImageCreateFlags::empty(),
         view_formats_swap: true,
     };
-    let image = Image::new(desc, &device.gpu.entry.ubwc).unwrap();
+    let image = Image::new(desc, device.gpu.entry).unwrap();
     let image_memory = DeviceMemory::allocate(device, image.size.max(4096), 0).unwrap();
     image.bind(image_memory.clone(), 0).unwrap();
     let buffer = Buffer::new(u.buffer_size, vk::BufferUsageFlags::TRANSFER_SRC).unwrap();

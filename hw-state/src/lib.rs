@@ -18,6 +18,7 @@
 //!   pass; [`blit_event`]: GMEM clears, loads and stores;
 //! - [`events`]: CP events and IB calls; [`ccu`]: the CCU between sysmem
 //!   and GMEM rendering;
+//! - [`lrz`]: the LRZ buffer of a pass, its clear and per-draw control;
 //! - [`vsc`]: bins, VSC pipes and visibility streams;
 //!   [`binning_pass`]: the binning pass's start and end.
 
@@ -30,6 +31,7 @@ pub mod draw;
 pub mod dynamic;
 pub mod events;
 pub mod graphics;
+pub mod lrz;
 pub mod occlusion;
 pub mod sink;
 pub mod vsc;

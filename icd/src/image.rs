@@ -87,10 +87,10 @@ unsafe fn image_from_info(
         flags: info.flags,
         view_formats_swap: view_formats_swap(list),
     };
-    let gpu = &device.gpu.entry.ubwc;
+    let gpu = device.gpu.entry;
     let (modifier, explicit) = if info.tiling == vk::ImageTiling::DRM_FORMAT_MODIFIER_EXT {
         // SAFETY: the chain is valid.
-        unsafe { modifier_of(info, &desc, gpu) }?
+        unsafe { modifier_of(info, &desc, &gpu.ubwc) }?
     } else {
         (None, None)
     };

@@ -95,7 +95,31 @@ pub struct GpuInfo {
     pub magic_regs: &'static MagicRegs,
     /// What the GPU's UBWC and surface formats allow.
     pub ubwc: UbwcFacts,
+    /// What the GPU's LRZ unit does beyond the a6xx basics.
+    pub lrz: LrzFacts,
 }
+
+/// The LRZ features of a GPU (freedreno_devices.py: `enable_lrz_fast_clear`,
+/// `has_lrz_dir_tracking`; both from a6xx gen 3 on, and on every a7xx).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LrzFacts {
+    /// The fast-clear buffer (GRAS_LRZ_FAST_CLEAR_BUFFER_BASE) works.
+    pub fast_clear: bool,
+    /// The GPU keeps the direction of the draws since the last LRZ_CLEAR
+    /// in memory after the fast-clear bits and disables LRZ itself on a
+    /// change of direction.
+    pub direction_tracking: bool,
+}
+
+const LRZ_BASIC: LrzFacts = LrzFacts {
+    fast_clear: false,
+    direction_tracking: false,
+};
+
+const LRZ_TRACKED: LrzFacts = LrzFacts {
+    fast_clear: true,
+    direction_tracking: true,
+};
 
 /// The per-GPU limits of UBWC compression and depth/stencil formats
 /// (freedreno_devices.py: `has_8bpp_ubwc`, `has_ubwc_linear_mipmap_fallback`,
@@ -192,6 +216,7 @@ const A6XX_BASE: GpuInfo = GpuInfo {
     ubwc_bank_swizzle_levels: 0x6,
     magic_regs: &magic_regs::UNSET,
     ubwc: UBWC_A6XX_GEN1,
+    lrz: LRZ_BASIC,
 };
 
 /// a6xx gen 3 and gen 4 (the `a6xx_gen3` and `a6xx_gen4` templates): a
@@ -200,6 +225,7 @@ const A6XX_GEN3_BASE: GpuInfo = GpuInfo {
     reg_size_vec4: 64,
     instr_cache_size: 127,
     ubwc: UBWC_A6XX_GEN2,
+    lrz: LRZ_TRACKED,
     ..A6XX_BASE
 };
 
@@ -218,6 +244,7 @@ const A7XX_BASE: GpuInfo = GpuInfo {
     highest_bank_bit: 16,
     ubwc_macrotile_8_channel: true,
     ubwc: UBWC_A7XX_GEN2,
+    lrz: LRZ_TRACKED,
     ..A6XX_BASE
 };
 

@@ -126,7 +126,7 @@ mod tests {
                 flags: vk::ImageCreateFlags::empty(),
                 view_formats_swap: false,
             },
-            &device.gpu.entry.ubwc,
+            device.gpu.entry,
         )
         .unwrap();
         let memory = DeviceMemory::allocate(device, image.size.next_multiple_of(4096), 0).unwrap();

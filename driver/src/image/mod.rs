@@ -9,6 +9,7 @@
 //! stencil 4 KiB aligned after it); D24S8 is one.
 
 pub mod layout;
+pub mod lrz_layout;
 pub mod modifier;
 pub mod multisample;
 pub mod sampler;
@@ -17,12 +18,13 @@ pub mod view;
 use std::sync::{Arc, OnceLock};
 
 use ash::vk;
-pub use parsnip_registers::gpu::UbwcFacts;
+pub use parsnip_registers::gpu::{GpuInfo as GpuFacts, UbwcFacts};
 
 use crate::device_memory::DeviceMemory;
 use crate::error::VkResult;
 use crate::formats::{self, Class, Format};
 use layout::{Layout, LayoutParams, PlaneKind, Tiling};
+use lrz_layout::LrzLayout;
 
 /// The largest extent in each dimension: the 2D engine's and texture
 /// descriptor's width and height fields hold 15 bits (a6xx.xml:
@@ -70,6 +72,9 @@ pub struct Image {
     pub modifier: Option<modifier::Modifier>,
     pub format: &'static Format,
     pub planes: Vec<Plane>,
+    /// The LRZ buffer after the planes, for depth attachments that can
+    /// use one (see [`lrz_layout`]).
+    pub lrz: Option<LrzLayout>,
     /// Bytes the image takes.
     pub size: u64,
     pub align: u64,
@@ -138,7 +143,7 @@ fn unsupported(what: String) -> vk::Result {
 impl Image {
     /// `vkCreateImage`: refuses what `vkGetPhysicalDeviceImageFormatProperties`
     /// refuses, then lays the image out.
-    pub fn new(desc: ImageDesc, gpu: &UbwcFacts) -> VkResult<Arc<Image>> {
+    pub fn new(desc: ImageDesc, gpu: &GpuFacts) -> VkResult<Arc<Image>> {
         Self::with_modifier(desc, gpu, None, None)
     }
 
@@ -147,7 +152,7 @@ impl Image {
     /// fit is `VK_ERROR_INVALID_DRM_FORMAT_MODIFIER_PLANE_LAYOUT_EXT`.
     pub fn with_modifier(
         desc: ImageDesc,
-        gpu: &UbwcFacts,
+        gpu: &GpuFacts,
         modifier: Option<modifier::Modifier>,
         explicit: Option<(u64, u32)>,
     ) -> VkResult<Arc<Image>> {
@@ -161,19 +166,34 @@ impl Image {
                 "a DRM format modifier's image is 2D with one level and layer".into(),
             ));
         }
-        let (format, planes, size, align) =
-            Self::lay_out(&desc, gpu, modifier, explicit).map_err(|e| {
+        let (format, planes, size, align) = Self::lay_out(&desc, &gpu.ubwc, modifier, explicit)
+            .map_err(|e| {
                 if explicit.is_some() {
                     vk::Result::ERROR_INVALID_DRM_FORMAT_MODIFIER_PLANE_LAYOUT_EXT
                 } else {
                     e
                 }
             })?;
+        let lrz = lrz_wanted(&desc, format, modifier.is_some())
+            .then(|| {
+                lrz_layout::lrz_layout(
+                    size,
+                    desc.extent.width,
+                    desc.extent.height,
+                    desc.samples,
+                    desc.layers,
+                    gpu.chip,
+                    gpu.lrz,
+                )
+            })
+            .flatten();
+        let size = lrz.map_or(size, |l| l.offset + l.size);
         Ok(Arc::new(Image {
             desc,
             modifier,
             format,
             planes,
+            lrz,
             size,
             align,
             binding: OnceLock::new(),
@@ -302,6 +322,19 @@ impl Image {
         }
         Ok((format, planes, size, align))
     }
+}
+
+/// Whether an image gets an LRZ buffer: a depth attachment (of any depth
+/// format, its depth plane), 2D, without a modifier, and not a storage
+/// image, whose shader writes LRZ could not see.
+fn lrz_wanted(desc: &ImageDesc, format: &Format, has_modifier: bool) -> bool {
+    format.aspects().contains(vk::ImageAspectFlags::DEPTH)
+        && desc
+            .usage
+            .contains(vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT)
+        && !desc.usage.contains(vk::ImageUsageFlags::STORAGE)
+        && desc.image_type == vk::ImageType::TYPE_2D
+        && !has_modifier
 }
 
 /// The limits every image must meet (the ones
@@ -637,8 +670,8 @@ mod tests {
 
     #[test]
     fn ubwc_follows_usage_and_the_gpu() {
-        let a660 = &gpu::by_name("a660").unwrap().ubwc;
-        let a740 = &gpu::by_name("a740").unwrap().ubwc;
+        let a660 = gpu::by_name("a660").unwrap();
+        let a740 = gpu::by_name("a740").unwrap();
         let storage = vk::ImageUsageFlags::STORAGE | vk::ImageUsageFlags::TRANSFER_DST;
         let d = desc(vk::Format::R32_UINT, 16, 16, storage);
         // storage_image.log: a660 stores storage images uncompressed; a740
@@ -665,7 +698,7 @@ mod tests {
 
     #[test]
     fn d32s8_is_two_planes_and_d24s8_one() {
-        let a660 = &gpu::by_name("a660").unwrap().ubwc;
+        let a660 = gpu::by_name("a660").unwrap();
         let usage = vk::ImageUsageFlags::TRANSFER_DST;
         let i = Image::new(desc(vk::Format::D32_SFLOAT_S8_UINT, 64, 32, usage), a660).unwrap();
         assert_eq!(i.planes.len(), 2);
@@ -687,8 +720,44 @@ mod tests {
     }
 
     #[test]
+    fn depth_attachments_get_turnips_lrz_buffer_after_their_planes() {
+        // depth_bias_cull_sysmem.log: the 96x64 D16 attachment's BO is
+        // 23048 bytes on a660 and 28672 on a740, GRAS_LRZ_BUFFER_BASE at
+        // BO + 20480, GRAS_LRZ_FAST_CLEAR_BUFFER_BASE at BO + 22528.
+        let attachment = vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT;
+        for (name, size) in [("a660", 23048), ("a740", 28672)] {
+            let i = Image::new(
+                desc(vk::Format::D16_UNORM, 96, 64, attachment),
+                gpu::by_name(name).unwrap(),
+            )
+            .unwrap();
+            let lrz = i.lrz.expect("a depth attachment has LRZ");
+            assert_eq!((lrz.offset, lrz.fast_clear_offset), (20480, Some(22528)));
+            assert_eq!(i.size, size, "{name}");
+        }
+        let a660 = gpu::by_name("a660").unwrap();
+        // The stencil plane comes first: D32S8's LRZ follows it.
+        let d32s8 = Image::new(
+            desc(vk::Format::D32_SFLOAT_S8_UINT, 64, 32, attachment),
+            a660,
+        )
+        .unwrap();
+        assert_eq!(d32s8.lrz.unwrap().offset, 12288 + 32 * 128);
+        // Not for stencil-only images, nor depth images never attached.
+        for (format, usage) in [
+            (vk::Format::S8_UINT, attachment),
+            (vk::Format::D16_UNORM, vk::ImageUsageFlags::TRANSFER_DST),
+        ] {
+            assert!(Image::new(desc(format, 64, 32, usage), a660)
+                .unwrap()
+                .lrz
+                .is_none());
+        }
+    }
+
+    #[test]
     fn refusals() {
-        let a740 = &gpu::by_name("a740").unwrap().ubwc;
+        let a740 = gpu::by_name("a740").unwrap();
         let u = vk::ImageUsageFlags::TRANSFER_SRC;
         let mut d = desc(vk::Format::R8G8B8A8_UNORM, MAX_EXTENT + 1, 1, u);
         assert_eq!(
@@ -762,8 +831,8 @@ mod tests {
     #[test]
     fn drm_modifiers_fix_the_layout_and_imports_their_pitch() {
         use modifier::Modifier;
-        let a660 = &gpu::by_name("a660").unwrap().ubwc;
-        let a740 = &gpu::by_name("a740").unwrap().ubwc;
+        let a660 = gpu::by_name("a660").unwrap();
+        let a740 = gpu::by_name("a740").unwrap();
         let mut d = desc(
             vk::Format::R8G8B8A8_UNORM,
             64,
@@ -806,10 +875,18 @@ mod tests {
         let storage = vk::ImageUsageFlags::TRANSFER_DST;
         let f = vk::Format::R32_UINT;
         let none = vk::ImageCreateFlags::empty();
+        assert!(modifier_format_properties(
+            f,
+            storage,
+            none,
+            modifier::QCOM_COMPRESSED,
+            &a660.ubwc
+        )
+        .is_ok());
         assert!(
-            modifier_format_properties(f, storage, none, modifier::QCOM_COMPRESSED, a660).is_ok()
+            modifier_format_properties(f, storage, none, 0x0500_0000_0000_0002, &a660.ubwc)
+                .is_err()
         );
-        assert!(modifier_format_properties(f, storage, none, 0x0500_0000_0000_0002, a660).is_err());
-        assert!(modifier_format_properties(f, storage, none, modifier::LINEAR, a740).is_ok());
+        assert!(modifier_format_properties(f, storage, none, modifier::LINEAR, &a740.ubwc).is_ok());
     }
 }

@@ -168,7 +168,7 @@ mod tests {
 
     fn bound_image(gpu: &str, desc: ImageDesc) -> (Arc<Image>, u64) {
         let device = null_device(gpu);
-        let image = Image::new(desc, &device.gpu.entry.ubwc).unwrap();
+        let image = Image::new(desc, device.gpu.entry).unwrap();
         let memory = DeviceMemory::allocate(&device, image.size.next_multiple_of(4096), 0).unwrap();
         image.bind(memory, 0).unwrap();
         let iova = image.iova(0);

@@ -196,7 +196,7 @@ impl Swapchain {
         let mut images = Vec::new();
         let mut released = Vec::new();
         for _ in 0..count {
-            let image = Image::new(image_desc, &device.gpu.entry.ubwc)
+            let image = Image::new(image_desc, device.gpu.entry)
                 .map_err(|_| vk::Result::ERROR_OUT_OF_DEVICE_MEMORY)?;
             let size = image.memory_requirements(1).size;
             let memory = DeviceMemory::allocate(device, size, 0)?;
@@ -473,7 +473,7 @@ mod tests {
     fn images_like_the_swapchains_alias_their_memory() {
         let device = null_device("a660");
         let chain = Swapchain::new(&device, &Surface::headless(), desc(2), None).unwrap();
-        let gpu = &device.gpu.entry.ubwc;
+        let gpu = device.gpu.entry;
         let alias = Image::new(desc(2).image_desc(), gpu).unwrap();
         chain.bind_alias(&alias, 1).unwrap();
         let (a, b) = (alias.binding().unwrap(), chain.images[1].binding().unwrap());
