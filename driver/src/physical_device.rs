@@ -165,9 +165,11 @@ impl PhysicalDevice {
             .alpha_to_one(true)
             .fragment_stores_and_atomics(true)
             .vertex_pipeline_stores_and_atomics(true)
-            // A register index into an array of storage buffers (the cts's
-            // descriptor_indexing.nonuniform_storage_buffers).
+            // A register index into an array of storage buffers, sampled or
+            // storage images (the cts's descriptor_indexing.* cases).
             .shader_storage_buffer_array_dynamic_indexing(true)
+            .shader_sampled_image_array_dynamic_indexing(true)
+            .shader_storage_image_array_dynamic_indexing(true)
     }
 
     /// Multiview, which Vulkan 1.1 requires, is the render pass side:
@@ -226,9 +228,12 @@ impl PhysicalDevice {
     /// pending where unused), unwritten elements left as zeros, and a
     /// variable count binding allocated at the size asked
     /// (descriptor/set_layout.rs; the cts's
-    /// descriptor_indexing.nonuniform_storage_buffers). The other kinds are
-    /// not yet tested, so neither they nor `descriptorIndexing` (which needs
-    /// them all) are offered.
+    /// descriptor_indexing.nonuniform_storage_buffers), and the same for
+    /// sampled and storage images and uniform and storage texel buffers
+    /// (descriptor_indexing.nonuniform_images_and_texel_buffers). Uniform
+    /// buffer and input attachment arrays are not yet tested, so their
+    /// non-uniform and update-after-bind features, and with them
+    /// `descriptorIndexing`, are not offered yet.
     pub fn extra_features(&self) -> ExtraFeatures {
         ExtraFeatures {
             draw_indirect_count: true,
@@ -271,6 +276,16 @@ impl PhysicalDevice {
             descriptor_binding_partially_bound: true,
             descriptor_binding_update_unused_while_pending: true,
             descriptor_binding_variable_descriptor_count: true,
+            shader_uniform_texel_buffer_array_dynamic_indexing: true,
+            shader_storage_texel_buffer_array_dynamic_indexing: true,
+            shader_sampled_image_array_non_uniform_indexing: true,
+            shader_storage_image_array_non_uniform_indexing: true,
+            shader_uniform_texel_buffer_array_non_uniform_indexing: true,
+            shader_storage_texel_buffer_array_non_uniform_indexing: true,
+            descriptor_binding_sampled_image_update_after_bind: true,
+            descriptor_binding_storage_image_update_after_bind: true,
+            descriptor_binding_uniform_texel_buffer_update_after_bind: true,
+            descriptor_binding_storage_texel_buffer_update_after_bind: true,
             ..Default::default()
         }
     }

@@ -128,6 +128,12 @@ pub struct Capabilities {
     /// bound bindings, updates of unused descriptors while pending and
     /// variable descriptor counts, all enabled when all are offered.
     pub storage_buffer_indexing: bool,
+    /// With `storage_buffer_indexing`, the same for every image and texel
+    /// buffer kind: dynamic and non-uniform indexing of sampled and storage
+    /// image arrays and of uniform and storage texel buffer arrays, and each
+    /// of them updated after bind (with the storage buffer features, every
+    /// feature `descriptorIndexing` requires), enabled when all are offered.
+    pub image_indexing: bool,
     /// The device extensions the harness enabled.
     pub enabled_extensions: Vec<String>,
 }
@@ -565,6 +571,22 @@ impl PartialHarness {
                 ]
                 .iter()
                 .all(|f| *f == vk::TRUE),
+            image_indexing: supported.shader_sampled_image_array_dynamic_indexing == vk::TRUE
+                && supported.shader_storage_image_array_dynamic_indexing == vk::TRUE
+                && [
+                    indexing.shader_uniform_texel_buffer_array_dynamic_indexing,
+                    indexing.shader_storage_texel_buffer_array_dynamic_indexing,
+                    indexing.shader_sampled_image_array_non_uniform_indexing,
+                    indexing.shader_storage_image_array_non_uniform_indexing,
+                    indexing.shader_uniform_texel_buffer_array_non_uniform_indexing,
+                    indexing.shader_storage_texel_buffer_array_non_uniform_indexing,
+                    indexing.descriptor_binding_sampled_image_update_after_bind,
+                    indexing.descriptor_binding_storage_image_update_after_bind,
+                    indexing.descriptor_binding_uniform_texel_buffer_update_after_bind,
+                    indexing.descriptor_binding_storage_texel_buffer_update_after_bind,
+                ]
+                .iter()
+                .all(|f| *f == vk::TRUE),
             enabled_extensions: Vec::new(),
         };
 
@@ -638,7 +660,17 @@ impl PartialHarness {
             .descriptor_binding_storage_buffer_update_after_bind(true)
             .descriptor_binding_partially_bound(true)
             .descriptor_binding_update_unused_while_pending(true)
-            .descriptor_binding_variable_descriptor_count(true);
+            .descriptor_binding_variable_descriptor_count(true)
+            .shader_uniform_texel_buffer_array_dynamic_indexing(caps.image_indexing)
+            .shader_storage_texel_buffer_array_dynamic_indexing(caps.image_indexing)
+            .shader_sampled_image_array_non_uniform_indexing(caps.image_indexing)
+            .shader_storage_image_array_non_uniform_indexing(caps.image_indexing)
+            .shader_uniform_texel_buffer_array_non_uniform_indexing(caps.image_indexing)
+            .shader_storage_texel_buffer_array_non_uniform_indexing(caps.image_indexing)
+            .descriptor_binding_sampled_image_update_after_bind(caps.image_indexing)
+            .descriptor_binding_storage_image_update_after_bind(caps.image_indexing)
+            .descriptor_binding_uniform_texel_buffer_update_after_bind(caps.image_indexing)
+            .descriptor_binding_storage_texel_buffer_update_after_bind(caps.image_indexing);
         let features = vk::PhysicalDeviceFeatures::default()
             .depth_bounds(caps.depth_bounds)
             .multi_draw_indirect(caps.multi_draw_indirect)
@@ -650,7 +682,9 @@ impl PartialHarness {
             .alpha_to_one(caps.alpha_to_one)
             .occlusion_query_precise(caps.occlusion_query_precise)
             .inherited_queries(caps.inherited_queries)
-            .shader_storage_buffer_array_dynamic_indexing(caps.storage_buffer_indexing);
+            .shader_storage_buffer_array_dynamic_indexing(caps.storage_buffer_indexing)
+            .shader_sampled_image_array_dynamic_indexing(caps.image_indexing)
+            .shader_storage_image_array_dynamic_indexing(caps.image_indexing);
         let priorities = [1.0f32];
         let queues = [vk::DeviceQueueCreateInfo::default()
             .queue_family_index(queue_family as u32)
