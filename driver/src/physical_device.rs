@@ -230,10 +230,13 @@ impl PhysicalDevice {
     /// (descriptor/set_layout.rs; the cts's
     /// descriptor_indexing.nonuniform_storage_buffers), and the same for
     /// sampled and storage images and uniform and storage texel buffers
-    /// (descriptor_indexing.nonuniform_images_and_texel_buffers). Uniform
-    /// buffer and input attachment arrays are not yet tested, so their
-    /// non-uniform and update-after-bind features, and with them
-    /// `descriptorIndexing`, are not offered yet.
+    /// (descriptor_indexing.nonuniform_images_and_texel_buffers): every
+    /// feature Vulkan 1.2 requires of `descriptorIndexing`. Vulkan 1.3 also
+    /// requires descriptorBindingInlineUniformBlockUpdateAfterBind of it,
+    /// which is not tested yet, so `descriptorIndexing` and
+    /// VK_EXT_descriptor_indexing are not offered yet; nor are uniform
+    /// buffer and input attachment arrays' non-uniform and update-after-bind
+    /// features.
     pub fn extra_features(&self) -> ExtraFeatures {
         ExtraFeatures {
             draw_indirect_count: true,
