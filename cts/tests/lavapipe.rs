@@ -57,6 +57,14 @@ const LAVAPIPE_LACKS: &[(&str, &str)] = &[
         "lavapipe 22.3 has no VK_EXT_headless_surface",
     ),
     ("dynamic_state.depth_bounds", "lavapipe has no depthBounds"),
+    (
+        "descriptor_indexing.nonuniform_storage_buffers",
+        "lavapipe 22.3 offers none of the descriptor-indexing features",
+    ),
+    (
+        "descriptor_indexing.nonuniform_images_and_texel_buffers",
+        "lavapipe 22.3 offers none of the descriptor-indexing features",
+    ),
 ];
 
 fn first_run() -> &'static Run {

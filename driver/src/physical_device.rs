@@ -165,6 +165,11 @@ impl PhysicalDevice {
             .alpha_to_one(true)
             .fragment_stores_and_atomics(true)
             .vertex_pipeline_stores_and_atomics(true)
+            // A register index into an array of storage buffers, sampled or
+            // storage images (the cts's descriptor_indexing.* cases).
+            .shader_storage_buffer_array_dynamic_indexing(true)
+            .shader_sampled_image_array_dynamic_indexing(true)
+            .shader_storage_image_array_dynamic_indexing(true)
     }
 
     /// Multiview, which Vulkan 1.1 requires, is the render pass side:
@@ -216,7 +221,22 @@ impl PhysicalDevice {
     /// with the fiber running on as a helper that derivatives see (the
     /// cts's draws.terminate_and_demote). Integer dot products: every
     /// form as integer arithmetic (the compiler's spirv/integer_dot.rs, the
-    /// cts's integer_dot.all_forms), none accelerated.
+    /// cts's integer_dot.all_forms), none accelerated. Descriptor indexing
+    /// of storage buffers: runtime arrays sized by the layout, per-fiber
+    /// indices (the `.nonuniform` bindless mode), sets read by the GPU from
+    /// their memory when the work runs (so updated after bind, or while
+    /// pending where unused), unwritten elements left as zeros, and a
+    /// variable count binding allocated at the size asked
+    /// (descriptor/set_layout.rs; the cts's
+    /// descriptor_indexing.nonuniform_storage_buffers), and the same for
+    /// sampled and storage images and uniform and storage texel buffers
+    /// (descriptor_indexing.nonuniform_images_and_texel_buffers): every
+    /// feature Vulkan 1.2 requires of `descriptorIndexing`. Vulkan 1.3 also
+    /// requires descriptorBindingInlineUniformBlockUpdateAfterBind of it,
+    /// which is not tested yet, so `descriptorIndexing` and
+    /// VK_EXT_descriptor_indexing are not offered yet; nor are uniform
+    /// buffer and input attachment arrays' non-uniform and update-after-bind
+    /// features.
     pub fn extra_features(&self) -> ExtraFeatures {
         ExtraFeatures {
             draw_indirect_count: true,
@@ -253,6 +273,22 @@ impl PhysicalDevice {
             shader_terminate_invocation: true,
             shader_demote_to_helper_invocation: true,
             shader_integer_dot_product: true,
+            runtime_descriptor_array: true,
+            shader_storage_buffer_array_non_uniform_indexing: true,
+            descriptor_binding_storage_buffer_update_after_bind: true,
+            descriptor_binding_partially_bound: true,
+            descriptor_binding_update_unused_while_pending: true,
+            descriptor_binding_variable_descriptor_count: true,
+            shader_uniform_texel_buffer_array_dynamic_indexing: true,
+            shader_storage_texel_buffer_array_dynamic_indexing: true,
+            shader_sampled_image_array_non_uniform_indexing: true,
+            shader_storage_image_array_non_uniform_indexing: true,
+            shader_uniform_texel_buffer_array_non_uniform_indexing: true,
+            shader_storage_texel_buffer_array_non_uniform_indexing: true,
+            descriptor_binding_sampled_image_update_after_bind: true,
+            descriptor_binding_storage_image_update_after_bind: true,
+            descriptor_binding_uniform_texel_buffer_update_after_bind: true,
+            descriptor_binding_storage_texel_buffer_update_after_bind: true,
             ..Default::default()
         }
     }

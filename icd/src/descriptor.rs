@@ -38,6 +38,24 @@ unsafe fn bindings(info: &vk::DescriptorSetLayoutCreateInfo<'_>) -> Vec<BindingD
         .collect()
 }
 
+/// Each binding's flags from `VkDescriptorSetLayoutBindingFlagsCreateInfo`
+/// (empty without one).
+///
+/// # Safety
+/// `info`'s chain is valid.
+unsafe fn binding_flags(
+    info: &vk::DescriptorSetLayoutCreateInfo<'_>,
+) -> Vec<vk::DescriptorBindingFlags> {
+    // SAFETY: the chain is valid.
+    let Some(f) = (unsafe {
+        ffi::find_in_chain::<vk::DescriptorSetLayoutBindingFlagsCreateInfo<'_>>(info.p_next)
+    }) else {
+        return Vec::new();
+    };
+    // SAFETY: pBindingFlags holds bindingCount flags (0 or the layout's bindingCount).
+    unsafe { ffi::slice(f.p_binding_flags, f.binding_count) }.to_vec()
+}
+
 pub unsafe extern "system" fn vkCreateDescriptorSetLayout(
     _device: vk::Device,
     p_info: *const vk::DescriptorSetLayoutCreateInfo<'_>,
@@ -54,8 +72,14 @@ pub unsafe extern "system" fn vkCreateDescriptorSetLayout(
             let list = unsafe { ffi::slice(info.p_bindings, info.binding_count) };
             // SAFETY: the application's structures, as above.
             let (bindings, samplers) = unsafe { (bindings(info), immutable_samplers(list)?) };
-            let layout =
-                DescriptorSetLayout::create(&bindings, &samplers, LayoutUse::of(info.flags))?;
+            // SAFETY: the application's chain.
+            let flags = unsafe { binding_flags(info) };
+            let layout = DescriptorSetLayout::create_with_flags(
+                &bindings,
+                &flags,
+                &samplers,
+                LayoutUse::of(info.flags),
+            )?;
             // SAFETY: pSetLayout is valid for a write.
             unsafe { ffi::write(p_layout, handles::new_set_layout(layout)) }
         },
@@ -83,11 +107,26 @@ pub unsafe extern "system" fn vkGetDescriptorSetLayoutSupport(
         // SAFETY: the application's structures.
         let info = unsafe { ffi::input(p_info) }?;
         // SAFETY: as above.
-        let supported =
-            DescriptorSetLayout::supported(&unsafe { bindings(info) }, LayoutUse::of(info.flags));
+        let (bindings, flags) = unsafe { (bindings(info), binding_flags(info)) };
+        let support = DescriptorSetLayout::support(&bindings, &flags, LayoutUse::of(info.flags));
         // SAFETY: the output structure is valid.
         let out = unsafe { p_support.as_mut() }.ok_or(vk::Result::ERROR_UNKNOWN)?;
-        out.supported = if supported { vk::TRUE } else { vk::FALSE };
+        out.supported = if support.is_some() {
+            vk::TRUE
+        } else {
+            vk::FALSE
+        };
+        let most = support.unwrap_or(0);
+        // SAFETY: the application's output chain of writable structures.
+        unsafe {
+            ffi::walk_out_chain(out.p_next, |ty, ptr| {
+                type Variable<'a> = vk::DescriptorSetVariableDescriptorCountLayoutSupport<'a>;
+                if ty == <Variable<'_> as vk::TaggedStructure>::STRUCTURE_TYPE {
+                    // SAFETY: a structure whose sType says so.
+                    ffi::fill_out::<Variable<'_>>(ptr, |v| v.max_variable_descriptor_count = most);
+                }
+            })
+        };
         Ok(())
     })
 }
@@ -189,12 +228,23 @@ pub unsafe extern "system" fn vkAllocateDescriptorSets(
             let object = unsafe { handles::descriptor_pool(info.descriptor_pool) }?;
             // SAFETY: pSetLayouts holds descriptorSetCount handles.
             let layouts = unsafe { ffi::slice(info.p_set_layouts, info.descriptor_set_count) };
+            // SAFETY: the application's chain; pDescriptorCounts holds descriptorSetCount
+            // counts (or none).
+            let counts = unsafe {
+                ffi::find_in_chain::<vk::DescriptorSetVariableDescriptorCountAllocateInfo<'_>>(
+                    info.p_next,
+                )
+            }
+            .map_or(&[][..], |v| unsafe {
+                ffi::slice(v.p_descriptor_counts, v.descriptor_set_count)
+            });
             let mut made = Vec::with_capacity(layouts.len());
-            for layout in layouts {
+            for (i, layout) in layouts.iter().enumerate() {
+                let count = counts.get(i).copied();
                 // SAFETY: a handle the application passed; valid usage keeps it live for the call.
-                match unsafe { handles::set_layout(*layout) }
-                    .and_then(|l| DescriptorSet::allocate(&object.pool, l))
-                {
+                match unsafe { handles::set_layout(*layout) }.and_then(|l| {
+                    DescriptorSet::allocate_with_variable_count(&object.pool, l, count)
+                }) {
                     Ok(set) => made.push(handles::new_descriptor_set(set)),
                     Err(e) => {
                         // Nothing is allocated when one allocation fails.

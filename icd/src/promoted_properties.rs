@@ -36,10 +36,14 @@ pub fn float_controls() -> vk::PhysicalDeviceFloatControlsProperties<'static> {
     }
 }
 
-/// The descriptor-indexing limits. Update-after-bind is not offered (the
-/// descriptor-indexing features are all false), so no set or layout with it
-/// can be made; the limits equal those of ordinary sets, as the
-/// specification requires them to be at least those.
+/// The descriptor-indexing limits. A set updated after bind is an ordinary
+/// set (the GPU reads its descriptors from the set's memory when the work
+/// runs), so its limits are those of ordinary sets, which the specification
+/// requires them to be at least. A storage or uniform buffer descriptor
+/// written after bind carries its range as any other, which the hardware
+/// bounds-checks, so robustBufferAccess holds for it. No non-uniform index
+/// is reported native: the compiler has not been checked against the
+/// hardware for every kind.
 fn descriptor_indexing(
     pd: &PhysicalDevice,
 ) -> vk::PhysicalDeviceDescriptorIndexingProperties<'static> {
@@ -51,7 +55,7 @@ fn descriptor_indexing(
         shader_storage_buffer_array_non_uniform_indexing_native: vk::FALSE,
         shader_storage_image_array_non_uniform_indexing_native: vk::FALSE,
         shader_input_attachment_array_non_uniform_indexing_native: vk::FALSE,
-        robust_buffer_access_update_after_bind: vk::FALSE,
+        robust_buffer_access_update_after_bind: vk::TRUE,
         quad_divergent_implicit_lod: vk::FALSE,
         max_per_stage_descriptor_update_after_bind_samplers: l.max_per_stage_descriptor_samplers,
         max_per_stage_descriptor_update_after_bind_uniform_buffers: l

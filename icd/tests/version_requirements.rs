@@ -80,6 +80,73 @@ fn required_by_1_3(
     out
 }
 
+/// `(name, offered)` for the features the spec requires of a device that
+/// offers `descriptorIndexing` (or VK_EXT_descriptor_indexing).
+fn required_by_descriptor_indexing(
+    f: &vk::PhysicalDeviceFeatures,
+    v12: &vk::PhysicalDeviceVulkan12Features,
+) -> Vec<(&'static str, vk::Bool32)> {
+    vec![
+        (
+            "shaderSampledImageArrayDynamicIndexing",
+            f.shader_sampled_image_array_dynamic_indexing,
+        ),
+        (
+            "shaderStorageBufferArrayDynamicIndexing",
+            f.shader_storage_buffer_array_dynamic_indexing,
+        ),
+        (
+            "shaderUniformTexelBufferArrayDynamicIndexing",
+            v12.shader_uniform_texel_buffer_array_dynamic_indexing,
+        ),
+        (
+            "shaderStorageTexelBufferArrayDynamicIndexing",
+            v12.shader_storage_texel_buffer_array_dynamic_indexing,
+        ),
+        (
+            "shaderSampledImageArrayNonUniformIndexing",
+            v12.shader_sampled_image_array_non_uniform_indexing,
+        ),
+        (
+            "shaderStorageBufferArrayNonUniformIndexing",
+            v12.shader_storage_buffer_array_non_uniform_indexing,
+        ),
+        (
+            "shaderUniformTexelBufferArrayNonUniformIndexing",
+            v12.shader_uniform_texel_buffer_array_non_uniform_indexing,
+        ),
+        (
+            "descriptorBindingSampledImageUpdateAfterBind",
+            v12.descriptor_binding_sampled_image_update_after_bind,
+        ),
+        (
+            "descriptorBindingStorageImageUpdateAfterBind",
+            v12.descriptor_binding_storage_image_update_after_bind,
+        ),
+        (
+            "descriptorBindingStorageBufferUpdateAfterBind",
+            v12.descriptor_binding_storage_buffer_update_after_bind,
+        ),
+        (
+            "descriptorBindingUniformTexelBufferUpdateAfterBind",
+            v12.descriptor_binding_uniform_texel_buffer_update_after_bind,
+        ),
+        (
+            "descriptorBindingStorageTexelBufferUpdateAfterBind",
+            v12.descriptor_binding_storage_texel_buffer_update_after_bind,
+        ),
+        (
+            "descriptorBindingUpdateUnusedWhilePending",
+            v12.descriptor_binding_update_unused_while_pending,
+        ),
+        (
+            "descriptorBindingPartiallyBound",
+            v12.descriptor_binding_partially_bound,
+        ),
+        ("runtimeDescriptorArray", v12.runtime_descriptor_array),
+    ]
+}
+
 fn missing(list: Vec<(&'static str, vk::Bool32)>) -> Vec<&'static str> {
     list.into_iter()
         .filter(|(_, offered)| *offered == vk::FALSE)
@@ -107,9 +174,16 @@ fn the_reported_version_offers_what_it_requires() {
             f2 = f2.push_next(&mut v13);
         }
         instance.get_physical_device_features2(physical, &mut f2);
-        assert_eq!(f2.features.robust_buffer_access, vk::TRUE);
+        let core = f2.features;
+        assert_eq!(core.robust_buffer_access, vk::TRUE);
         assert_eq!(v11.multiview, vk::TRUE, "Vulkan 1.1 requires multiview");
         assert_eq!(missing(required_by_1_2(&v12)), Vec::<&str>::new());
+        if v12.descriptor_indexing == vk::TRUE {
+            assert_eq!(
+                missing(required_by_descriptor_indexing(&core, &v12)),
+                Vec::<&str>::new()
+            );
+        }
 
         let mut p11 = vk::PhysicalDeviceVulkan11Properties::default();
         let mut p12 = vk::PhysicalDeviceVulkan12Properties::default();

@@ -236,6 +236,18 @@ impl Module {
                     | C::ImageCubeArray
                     | C::SampledImageArrayDynamicIndexing
                     | C::StorageImageArrayDynamicIndexing
+                    // Descriptor indexing (SPV_EXT_descriptor_indexing): a runtime array's
+                    // count is the pipeline layout's; an index in a register is per fiber
+                    // (the `.nonuniform` mode of the bindless cat5 and cat6 forms,
+                    // backend/emit.rs), so a NonUniform index needs nothing more.
+                    | C::RuntimeDescriptorArray
+                    | C::ShaderNonUniform
+                    | C::UniformBufferArrayNonUniformIndexing
+                    | C::SampledImageArrayNonUniformIndexing
+                    | C::StorageBufferArrayNonUniformIndexing
+                    | C::StorageImageArrayNonUniformIndexing
+                    | C::UniformTexelBufferArrayNonUniformIndexing
+                    | C::StorageTexelBufferArrayNonUniformIndexing
                     // Only DeviceIndex, which the front end knows (SPV_KHR_device_group).
                     | C::DeviceGroup
                     // Vertex shader outputs the VPC collects.

@@ -9,6 +9,7 @@ pub mod buffer_layouts;
 pub mod buffer_markers;
 pub mod control_flow;
 pub mod copies_and_fills;
+pub mod descriptor_indexing;
 pub mod device_addresses;
 pub mod dispatch;
 pub mod draw_sizes;
@@ -119,6 +120,7 @@ pub fn all() -> Vec<Case> {
         texel_buffer_alignment::CASES,
         inline_uniform_block::CASES,
         image_robustness::CASES,
+        descriptor_indexing::CASES,
     ]
     .concat()
 }

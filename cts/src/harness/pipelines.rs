@@ -76,6 +76,10 @@ pub struct PipelineDesc<'a> {
     pub stage_flags: vk::PipelineShaderStageCreateFlags,
     /// A subgroup size the stage requires (subgroupSizeControl).
     pub required_subgroup_size: Option<u32>,
+    /// Set `i`'s `VkDescriptorBindingFlags`, one per slot (none when
+    /// absent or empty); a set with an update-after-bind binding gets an
+    /// UPDATE_AFTER_BIND_POOL layout.
+    pub binding_flags: &'a [&'a [vk::DescriptorBindingFlags]],
 }
 
 impl<'a> PipelineDesc<'a> {
@@ -91,7 +95,17 @@ impl<'a> PipelineDesc<'a> {
             push_descriptor_set: None,
             stage_flags: vk::PipelineShaderStageCreateFlags::empty(),
             required_subgroup_size: None,
+            binding_flags: &[],
         }
+    }
+
+    /// Gives each set's bindings their `VkDescriptorBindingFlags`.
+    pub fn binding_flags(
+        mut self,
+        flags: &'a [&'a [vk::DescriptorBindingFlags]],
+    ) -> PipelineDesc<'a> {
+        self.binding_flags = flags;
+        self
     }
 
     /// Makes set `set`'s layout a push descriptor layout.
@@ -194,6 +208,20 @@ impl Harness {
         flags: vk::DescriptorSetLayoutCreateFlags,
         stages: vk::ShaderStageFlags,
     ) -> Result<vk::DescriptorSetLayout, Stop> {
+        self.set_layout_with_binding_flags(slots, &[], backwards, flags, stages)
+    }
+
+    /// [`Harness::set_layout_for`] with `binding_flags[i]` for slot `i`
+    /// (`VkDescriptorSetLayoutBindingFlagsCreateInfo`, chained when not
+    /// empty).
+    pub fn set_layout_with_binding_flags(
+        &mut self,
+        slots: &[Slot],
+        binding_flags: &[vk::DescriptorBindingFlags],
+        backwards: bool,
+        flags: vk::DescriptorSetLayoutCreateFlags,
+        stages: vk::ShaderStageFlags,
+    ) -> Result<vk::DescriptorSetLayout, Stop> {
         let mut bindings: Vec<_> = slots
             .iter()
             .enumerate()
@@ -206,12 +234,27 @@ impl Harness {
                     .stage_flags(stages)
             })
             .collect();
+        let mut listed_flags: Vec<vk::DescriptorBindingFlags> = bindings
+            .iter()
+            .map(|b| {
+                binding_flags
+                    .get(b.binding as usize)
+                    .copied()
+                    .unwrap_or_default()
+            })
+            .collect();
         if backwards {
             bindings.reverse();
+            listed_flags.reverse();
         }
-        let info = vk::DescriptorSetLayoutCreateInfo::default()
+        let mut flags_info =
+            vk::DescriptorSetLayoutBindingFlagsCreateInfo::default().binding_flags(&listed_flags);
+        let mut info = vk::DescriptorSetLayoutCreateInfo::default()
             .flags(flags)
             .bindings(&bindings);
+        if !binding_flags.is_empty() {
+            info = info.push_next(&mut flags_info);
+        }
         // SAFETY: the device is alive; `bindings` outlives the call.
         let layout = unsafe { self.device.create_descriptor_set_layout(&info, None) }
             .or_stop("vkCreateDescriptorSetLayout")?;
@@ -223,12 +266,24 @@ impl Harness {
         let module = self.shader_module(desc.shader)?;
         let mut set_layouts = Vec::new();
         for (i, slots) in desc.sets.iter().enumerate() {
+            let binding_flags = desc.binding_flags.get(i).copied().unwrap_or(&[]);
+            let after_bind = binding_flags
+                .iter()
+                .any(|f| f.contains(vk::DescriptorBindingFlags::UPDATE_AFTER_BIND));
             let flags = if desc.push_descriptor_set == Some(i) {
                 vk::DescriptorSetLayoutCreateFlags::PUSH_DESCRIPTOR_KHR
+            } else if after_bind {
+                vk::DescriptorSetLayoutCreateFlags::UPDATE_AFTER_BIND_POOL
             } else {
                 vk::DescriptorSetLayoutCreateFlags::empty()
             };
-            set_layouts.push(self.set_layout(slots, desc.bindings_backwards, flags)?);
+            set_layouts.push(self.set_layout_with_binding_flags(
+                slots,
+                binding_flags,
+                desc.bindings_backwards,
+                flags,
+                vk::ShaderStageFlags::COMPUTE,
+            )?);
         }
         let ranges = [vk::PushConstantRange::default()
             .stage_flags(vk::ShaderStageFlags::COMPUTE)

@@ -121,6 +121,19 @@ pub struct Capabilities {
     /// Vulkan 1.3's `shaderIntegerDotProduct` (or
     /// VK_KHR_shader_integer_dot_product).
     pub shader_integer_dot_product: bool,
+    /// Descriptor indexing of storage buffers (Vulkan 1.2's
+    /// descriptor-indexing features, or VK_EXT_descriptor_indexing):
+    /// dynamic and non-uniform indexing of storage buffer arrays, runtime
+    /// descriptor arrays, storage buffers updated after bind, partially
+    /// bound bindings, updates of unused descriptors while pending and
+    /// variable descriptor counts, all enabled when all are offered.
+    pub storage_buffer_indexing: bool,
+    /// With `storage_buffer_indexing`, the same for every image and texel
+    /// buffer kind: dynamic and non-uniform indexing of sampled and storage
+    /// image arrays and of uniform and storage texel buffer arrays, and each
+    /// of them updated after bind (with the storage buffer features, every
+    /// feature `descriptorIndexing` requires), enabled when all are offered.
+    pub image_indexing: bool,
     /// The device extensions the harness enabled.
     pub enabled_extensions: Vec<String>,
 }
@@ -373,6 +386,7 @@ impl PartialHarness {
         let terminate_ext = promoted13(ash::khr::shader_terminate_invocation::NAME);
         let demote_ext = promoted13(ash::ext::shader_demote_to_helper_invocation::NAME);
         let dot_ext = promoted13(ash::khr::shader_integer_dot_product::NAME);
+        let indexing_ext = promoted12(ash::ext::descriptor_indexing::NAME);
         let timeline_known = at_least(2) || timeline_ext;
         let sync2_known = at_least(3) || sync2_ext;
         let host_reset_known = at_least(2) || host_reset_ext;
@@ -402,6 +416,7 @@ impl PartialHarness {
         let mut terminate = vk::PhysicalDeviceShaderTerminateInvocationFeatures::default();
         let mut demote = vk::PhysicalDeviceShaderDemoteToHelperInvocationFeatures::default();
         let mut dot = vk::PhysicalDeviceShaderIntegerDotProductFeatures::default();
+        let mut indexing = vk::PhysicalDeviceDescriptorIndexingFeatures::default();
         let mut query = vk::PhysicalDeviceFeatures2::default();
         if texel_alignment_ext {
             query = query.push_next(&mut texel_alignment);
@@ -453,6 +468,9 @@ impl PartialHarness {
         }
         if dot_ext.0 {
             query = query.push_next(&mut dot);
+        }
+        if indexing_ext.0 {
+            query = query.push_next(&mut indexing);
         }
         if at_least(1) {
             query = query.push_next(&mut storage16);
@@ -541,6 +559,34 @@ impl PartialHarness {
             shader_demote_to_helper_invocation: demote.shader_demote_to_helper_invocation
                 == vk::TRUE,
             shader_integer_dot_product: dot.shader_integer_dot_product == vk::TRUE,
+            storage_buffer_indexing: supported.shader_storage_buffer_array_dynamic_indexing
+                == vk::TRUE
+                && [
+                    indexing.shader_storage_buffer_array_non_uniform_indexing,
+                    indexing.runtime_descriptor_array,
+                    indexing.descriptor_binding_storage_buffer_update_after_bind,
+                    indexing.descriptor_binding_partially_bound,
+                    indexing.descriptor_binding_update_unused_while_pending,
+                    indexing.descriptor_binding_variable_descriptor_count,
+                ]
+                .iter()
+                .all(|f| *f == vk::TRUE),
+            image_indexing: supported.shader_sampled_image_array_dynamic_indexing == vk::TRUE
+                && supported.shader_storage_image_array_dynamic_indexing == vk::TRUE
+                && [
+                    indexing.shader_uniform_texel_buffer_array_dynamic_indexing,
+                    indexing.shader_storage_texel_buffer_array_dynamic_indexing,
+                    indexing.shader_sampled_image_array_non_uniform_indexing,
+                    indexing.shader_storage_image_array_non_uniform_indexing,
+                    indexing.shader_uniform_texel_buffer_array_non_uniform_indexing,
+                    indexing.shader_storage_texel_buffer_array_non_uniform_indexing,
+                    indexing.descriptor_binding_sampled_image_update_after_bind,
+                    indexing.descriptor_binding_storage_image_update_after_bind,
+                    indexing.descriptor_binding_uniform_texel_buffer_update_after_bind,
+                    indexing.descriptor_binding_storage_texel_buffer_update_after_bind,
+                ]
+                .iter()
+                .all(|f| *f == vk::TRUE),
             enabled_extensions: Vec::new(),
         };
 
@@ -608,6 +654,23 @@ impl PartialHarness {
             .shader_demote_to_helper_invocation(true);
         let mut enable_dot = vk::PhysicalDeviceShaderIntegerDotProductFeatures::default()
             .shader_integer_dot_product(true);
+        let mut enable_indexing = vk::PhysicalDeviceDescriptorIndexingFeatures::default()
+            .shader_storage_buffer_array_non_uniform_indexing(true)
+            .runtime_descriptor_array(true)
+            .descriptor_binding_storage_buffer_update_after_bind(true)
+            .descriptor_binding_partially_bound(true)
+            .descriptor_binding_update_unused_while_pending(true)
+            .descriptor_binding_variable_descriptor_count(true)
+            .shader_uniform_texel_buffer_array_dynamic_indexing(caps.image_indexing)
+            .shader_storage_texel_buffer_array_dynamic_indexing(caps.image_indexing)
+            .shader_sampled_image_array_non_uniform_indexing(caps.image_indexing)
+            .shader_storage_image_array_non_uniform_indexing(caps.image_indexing)
+            .shader_uniform_texel_buffer_array_non_uniform_indexing(caps.image_indexing)
+            .shader_storage_texel_buffer_array_non_uniform_indexing(caps.image_indexing)
+            .descriptor_binding_sampled_image_update_after_bind(caps.image_indexing)
+            .descriptor_binding_storage_image_update_after_bind(caps.image_indexing)
+            .descriptor_binding_uniform_texel_buffer_update_after_bind(caps.image_indexing)
+            .descriptor_binding_storage_texel_buffer_update_after_bind(caps.image_indexing);
         let features = vk::PhysicalDeviceFeatures::default()
             .depth_bounds(caps.depth_bounds)
             .multi_draw_indirect(caps.multi_draw_indirect)
@@ -618,7 +681,10 @@ impl PartialHarness {
             .robust_buffer_access(caps.robust_buffer_access)
             .alpha_to_one(caps.alpha_to_one)
             .occlusion_query_precise(caps.occlusion_query_precise)
-            .inherited_queries(caps.inherited_queries);
+            .inherited_queries(caps.inherited_queries)
+            .shader_storage_buffer_array_dynamic_indexing(caps.storage_buffer_indexing)
+            .shader_sampled_image_array_dynamic_indexing(caps.image_indexing)
+            .shader_storage_image_array_dynamic_indexing(caps.image_indexing);
         let priorities = [1.0f32];
         let queues = [vk::DeviceQueueCreateInfo::default()
             .queue_family_index(queue_family as u32)
@@ -789,6 +855,12 @@ impl PartialHarness {
             device_info = device_info.push_next(&mut enable_dot);
             if dot_ext.1 {
                 extensions.push(ash::khr::shader_integer_dot_product::NAME);
+            }
+        }
+        if caps.storage_buffer_indexing {
+            device_info = device_info.push_next(&mut enable_indexing);
+            if indexing_ext.1 {
+                extensions.push(ash::ext::descriptor_indexing::NAME);
             }
         }
         if headless_swapchain {

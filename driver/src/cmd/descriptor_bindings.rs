@@ -181,8 +181,7 @@ impl Recording {
                 }
                 let (mine, rest) = offsets.split_at(n);
                 offsets = rest;
-                let dwords =
-                    set.layout.slots as usize * crate::descriptor::encoding::DESCRIPTOR_DWORDS;
+                let dwords = set.slots() as usize * crate::descriptor::encoding::DESCRIPTOR_DWORDS;
                 let (iova, room) = self.upload.alloc(dwords, crate::limits::DESCRIPTOR_SIZE)?;
                 set.write_with_dynamic_offsets(mine, room)?;
                 iova

@@ -22,6 +22,9 @@ pub struct DescriptorSet {
     pub layout: Arc<DescriptorSetLayout>,
     /// Byte offset in the pool's BO.
     pub offset: u64,
+    /// Descriptor slots the set holds: the layout's, or fewer when its
+    /// variable count binding was allocated with fewer descriptors.
+    slots: u32,
     generation: u64,
     dynamic: Mutex<Vec<Option<DynamicBuffer>>>,
 }
@@ -31,25 +34,40 @@ impl DescriptorSet {
         pool: &Arc<DescriptorPool>,
         layout: &Arc<DescriptorSetLayout>,
     ) -> VkResult<Arc<DescriptorSet>> {
-        let (offset, generation) = pool.allocate(layout.size())?;
+        DescriptorSet::allocate_with_variable_count(pool, layout, None)
+    }
+
+    /// A set whose variable count binding holds `variable_count`
+    /// descriptors (`VkDescriptorSetVariableDescriptorCountAllocateInfo`).
+    /// Without a count that binding holds none, as the spec says; a layout
+    /// without such a binding ignores the count.
+    pub fn allocate_with_variable_count(
+        pool: &Arc<DescriptorPool>,
+        layout: &Arc<DescriptorSetLayout>,
+        variable_count: Option<u32>,
+    ) -> VkResult<Arc<DescriptorSet>> {
+        let slots = layout.slots_with_variable_count(variable_count.unwrap_or(0));
+        let size = u64::from(slots) * DESCRIPTOR_SIZE;
+        let (offset, generation) = pool.allocate(size)?;
         let set = DescriptorSet {
             pool: pool.clone(),
             layout: layout.clone(),
             offset,
+            slots,
             generation,
             dynamic: Mutex::new(vec![None; layout.dynamic_count as usize]),
         };
         // A fresh set reads as zeros (a null descriptor), not as whatever a
         // freed set left.
         if let Some(bo) = &set.pool.bo {
-            bo.fill(set.offset, layout.size(), 0)?;
+            bo.fill(set.offset, size, 0)?;
         }
         for b in &layout.bindings {
             if b.ty == inline_block::TYPE {
                 set.write_slots(b.first_slot, &inline_block::descriptor(b, set.iova())?)?;
             }
             for (e, sampler) in b.immutable_samplers.iter().enumerate() {
-                if let Some(slot) = b.sampler_slot(e as u32) {
+                if let Some(slot) = b.sampler_slot(e as u32).filter(|&s| s < slots) {
                     set.write_slots(slot, sampler)?;
                 }
             }
@@ -65,12 +83,39 @@ impl DescriptorSet {
             .map_or(0, |bo| bo.iova() + self.offset)
     }
 
+    /// Descriptor slots the set holds.
+    pub fn slots(&self) -> u32 {
+        self.slots
+    }
+
+    /// Bytes the set takes in its pool.
+    fn size(&self) -> u64 {
+        u64::from(self.slots) * DESCRIPTOR_SIZE
+    }
+
     #[inline]
     fn write_slots(&self, slot: u32, dwords: &[u32]) -> VkResult<()> {
+        self.check_slots(slot, dwords.len())?;
         match &self.pool.bo {
             Some(bo) if !dwords.is_empty() => bo.write_dwords(self.slot_offset(slot), dwords),
             _ => Ok(()),
         }
+    }
+
+    /// Refuses slots past the set's end: elements of a variable count
+    /// binding beyond the count the set was allocated with are another
+    /// set's memory.
+    fn check_slots(&self, slot: u32, dwords: usize) -> VkResult<()> {
+        let end = u64::from(slot) + dwords.div_ceil(DESCRIPTOR_DWORDS) as u64;
+        if end > u64::from(self.slots) {
+            eprintln!(
+                "parsnip: descriptor slot {slot} is past the {} slots the set was allocated \
+                 with (its variable descriptor count)",
+                self.slots
+            );
+            return Err(vk::Result::ERROR_UNKNOWN);
+        }
+        Ok(())
     }
 
     /// Where descriptor slot `slot` is in the pool's BO.
@@ -81,7 +126,7 @@ impl DescriptorSet {
 
     /// The descriptors of the whole set, as the GPU sees them.
     pub fn contents(&self) -> VkResult<Vec<u32>> {
-        let mut dwords = vec![0; self.layout.slots as usize * DESCRIPTOR_DWORDS];
+        let mut dwords = vec![0; self.slots as usize * DESCRIPTOR_DWORDS];
         if let Some(bo) = &self.pool.bo {
             bo.read_dwords(self.offset, &mut dwords)?;
         }
@@ -174,6 +219,7 @@ impl DescriptorSet {
             // A combined image sampler is two slots, anything else one.
             let mut slots = [0u32; 2 * DESCRIPTOR_DWORDS];
             let slots = &mut slots[..slots_per_descriptor(sb.ty) as usize * DESCRIPTOR_DWORDS];
+            src.check_slots(sb.slot(s.1), slots.len())?;
             if let Some(bo) = &src.pool.bo {
                 bo.read_dwords(src.slot_offset(sb.slot(s.1)), slots)?;
             }
@@ -203,7 +249,7 @@ impl DescriptorSet {
     /// The set's descriptors with each dynamic buffer moved by its dynamic
     /// offset: what a command buffer uploads when it binds the set.
     pub fn with_dynamic_offsets(&self, offsets: &[u32]) -> VkResult<Vec<u32>> {
-        let mut dwords = vec![0; self.layout.slots as usize * DESCRIPTOR_DWORDS];
+        let mut dwords = vec![0; self.slots as usize * DESCRIPTOR_DWORDS];
         self.write_with_dynamic_offsets(offsets, &mut dwords)?;
         Ok(dwords)
     }
@@ -235,8 +281,7 @@ impl DescriptorSet {
 
 impl Drop for DescriptorSet {
     fn drop(&mut self) {
-        self.pool
-            .release(self.offset, self.layout.size(), self.generation);
+        self.pool.release(self.offset, self.size(), self.generation);
     }
 }
 

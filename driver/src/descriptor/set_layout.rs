@@ -114,6 +114,11 @@ pub struct DescriptorSetLayout {
     /// (`VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR`): no set
     /// is allocated from it; command buffers hold its descriptors.
     pub push: bool,
+    /// The binding with `VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT`
+    /// (always the last: the flag is only valid on the highest-numbered
+    /// binding), whose count is a maximum: each set is allocated with the
+    /// count it asks for, and takes only that binding's slots of it.
+    pub variable_count: Option<u32>,
 }
 
 /// What a layout is for.
@@ -183,7 +188,26 @@ impl DescriptorSetLayout {
         samplers: &[ImmutableSamplers],
         usage: LayoutUse,
     ) -> VkResult<Arc<DescriptorSetLayout>> {
-        let (layout, problem) = DescriptorSetLayout::plan(bindings, samplers, usage);
+        DescriptorSetLayout::create_with_flags(bindings, &[], samplers, usage)
+    }
+
+    /// [`DescriptorSetLayout::create`] with each binding's
+    /// `VkDescriptorBindingFlags` (`flags[i]` for `bindings[i]`, as
+    /// `VkDescriptorSetLayoutBindingFlagsCreateInfo` gives them; empty for
+    /// none). Only the variable descriptor count changes the layout: a set's
+    /// descriptors are read by the GPU from the set's memory when a dispatch
+    /// or draw runs, never copied at record time (except for dynamic
+    /// buffers, which cannot be updated after bind), so an update after
+    /// bind, or of an element no pending work uses, is seen by the work
+    /// submitted after it, and an element never written is a null
+    /// descriptor (zeros) that the shader must not use.
+    pub fn create_with_flags(
+        bindings: &[BindingDesc],
+        flags: &[vk::DescriptorBindingFlags],
+        samplers: &[ImmutableSamplers],
+        usage: LayoutUse,
+    ) -> VkResult<Arc<DescriptorSetLayout>> {
+        let (layout, problem) = DescriptorSetLayout::plan(bindings, flags, samplers, usage);
         match problem {
             None => Ok(Arc::new(layout)),
             Some(why) => {
@@ -195,16 +219,90 @@ impl DescriptorSetLayout {
 
     /// `vkGetDescriptorSetLayoutSupport`.
     pub fn supported(bindings: &[BindingDesc], usage: LayoutUse) -> bool {
-        DescriptorSetLayout::plan(bindings, &[], usage).1.is_none()
+        DescriptorSetLayout::support(bindings, &[], usage).is_some()
+    }
+
+    /// `vkGetDescriptorSetLayoutSupport` with binding flags: `None` when
+    /// the layout cannot be created, else the most descriptors its variable
+    /// count binding may be allocated with
+    /// (`VkDescriptorSetVariableDescriptorCountLayoutSupport`; 0 without
+    /// one).
+    pub fn support(
+        bindings: &[BindingDesc],
+        flags: &[vk::DescriptorBindingFlags],
+        usage: LayoutUse,
+    ) -> Option<u32> {
+        let (layout, problem) = DescriptorSetLayout::plan(bindings, flags, &[], usage);
+        if problem.is_some() {
+            return None;
+        }
+        let Some(b) = layout.variable_count.and_then(|b| layout.binding(b)) else {
+            return Some(0);
+        };
+        let room = u64::from(MAX_DESCRIPTORS_PER_SET) - u64::from(b.first_slot);
+        Some((room / u64::from(slots_per_descriptor(b.ty))) as u32)
+    }
+
+    /// Slots a set takes whose variable count binding holds `count`
+    /// descriptors; the whole layout when it has no such binding.
+    pub fn slots_with_variable_count(&self, count: u32) -> u32 {
+        match self.variable_count.and_then(|b| self.binding(b)) {
+            Some(b) => b.first_slot + count.min(b.count) * slots_per_descriptor(b.ty),
+            None => self.slots,
+        }
     }
 
     fn plan(
         bindings: &[BindingDesc],
+        flags: &[vk::DescriptorBindingFlags],
         samplers: &[ImmutableSamplers],
         usage: LayoutUse,
     ) -> (DescriptorSetLayout, Option<String>) {
-        let mut sorted = bindings.to_vec();
-        sorted.sort_by_key(|b| b.binding);
+        let mut sorted: Vec<(BindingDesc, vk::DescriptorBindingFlags)> = bindings
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (*b, flags.get(i).copied().unwrap_or_default()))
+            .collect();
+        sorted.sort_by_key(|(b, _)| b.binding);
+        let mut variable_count = None;
+        let variable = vk::DescriptorBindingFlags::VARIABLE_DESCRIPTOR_COUNT;
+        if let Some(i) = sorted.iter().position(|(_, f)| f.contains(variable)) {
+            let b = sorted[i].0;
+            if i + 1 != sorted.len() {
+                return (
+                    DescriptorSetLayout::refused(),
+                    Some(format!(
+                        "binding {} has a variable descriptor count but is not the \
+                         highest-numbered binding",
+                        b.binding
+                    )),
+                );
+            }
+            if is_dynamic_type(b.ty) || usage == LayoutUse::Push {
+                return (
+                    DescriptorSetLayout::refused(),
+                    Some(format!(
+                        "binding {}: a variable descriptor count is not allowed on a dynamic \
+                         buffer nor in a push descriptor layout",
+                        b.binding
+                    )),
+                );
+            }
+            if b.ty == inline_block::TYPE {
+                // Its descriptor's range is the layout's byte count; a
+                // shorter block per set is not built.
+                return (
+                    DescriptorSetLayout::refused(),
+                    Some(format!(
+                        "binding {}: Parsnip does not support a variable size inline uniform \
+                         block",
+                        b.binding
+                    )),
+                );
+            }
+            variable_count = Some(b.binding);
+        }
+        let sorted: Vec<BindingDesc> = sorted.into_iter().map(|(b, _)| b).collect();
         let mut problem = None;
         let mut slots = 0u64;
         let mut dynamic = 0u32;
@@ -311,8 +409,20 @@ impl DescriptorSetLayout {
             slots: slots.min(u64::from(u32::MAX)) as u32,
             dynamic_count: dynamic,
             push,
+            variable_count,
         };
         (layout, problem)
+    }
+
+    /// What `plan` gives with a problem found before laying anything out.
+    fn refused() -> DescriptorSetLayout {
+        DescriptorSetLayout {
+            bindings: Vec::new(),
+            slots: 0,
+            dynamic_count: 0,
+            push: false,
+            variable_count: None,
+        }
     }
 
     #[inline]
@@ -512,6 +622,69 @@ mod tests {
             b(0, vk::DescriptorType::UNIFORM_BUFFER, 1),
         ];
         assert!(!DescriptorSetLayout::supported(&twice, LayoutUse::Sets));
+    }
+
+    #[test]
+    fn a_variable_count_binding_is_last_and_sets_take_only_the_count_asked() {
+        use vk::DescriptorBindingFlags as F;
+        let bindings = [
+            b(2, vk::DescriptorType::COMBINED_IMAGE_SAMPLER, 100),
+            b(0, vk::DescriptorType::UNIFORM_BUFFER, 3),
+        ];
+        let flags = [
+            F::VARIABLE_DESCRIPTOR_COUNT | F::PARTIALLY_BOUND,
+            F::UPDATE_AFTER_BIND,
+        ];
+        let layout =
+            DescriptorSetLayout::create_with_flags(&bindings, &flags, &[], LayoutUse::Sets)
+                .unwrap();
+        assert_eq!(layout.variable_count, Some(2));
+        assert_eq!(layout.slots, 3 + 2 * 100);
+        // Three uniform buffers, then two slots per combined image sampler.
+        assert_eq!(layout.slots_with_variable_count(5), 3 + 2 * 5);
+        assert_eq!(layout.slots_with_variable_count(0), 3);
+        assert_eq!(layout.slots_with_variable_count(1000), 3 + 2 * 100);
+        // What is left of the set's slots after binding 0, in pairs.
+        assert_eq!(
+            DescriptorSetLayout::support(&bindings, &flags, LayoutUse::Sets),
+            Some((MAX_DESCRIPTORS_PER_SET - 3) / 2)
+        );
+        // Without the flag a layout is always allocated whole.
+        let plain = DescriptorSetLayout::new(&bindings).unwrap();
+        assert_eq!(plain.variable_count, None);
+        assert_eq!(plain.slots_with_variable_count(5), plain.slots);
+        assert_eq!(
+            DescriptorSetLayout::support(&bindings, &[], LayoutUse::Sets),
+            Some(0)
+        );
+    }
+
+    #[test]
+    fn a_variable_count_is_refused_where_the_spec_forbids_it() {
+        use vk::DescriptorBindingFlags as F;
+        let v = F::VARIABLE_DESCRIPTOR_COUNT;
+        let not_last = [
+            b(0, vk::DescriptorType::STORAGE_BUFFER, 4),
+            b(1, vk::DescriptorType::STORAGE_BUFFER, 4),
+        ];
+        assert_eq!(
+            DescriptorSetLayout::support(&not_last, &[v, F::empty()], LayoutUse::Sets),
+            None
+        );
+        let dynamic = [b(0, vk::DescriptorType::STORAGE_BUFFER_DYNAMIC, 4)];
+        assert_eq!(
+            DescriptorSetLayout::support(&dynamic, &[v], LayoutUse::Sets),
+            None
+        );
+        let storage = [b(0, vk::DescriptorType::STORAGE_BUFFER, 4)];
+        assert_eq!(
+            DescriptorSetLayout::support(&storage, &[v], LayoutUse::Push),
+            None
+        );
+        assert_eq!(
+            DescriptorSetLayout::create_with_flags(&storage, &[v], &[], LayoutUse::Push),
+            Err(vk::Result::ERROR_INITIALIZATION_FAILED)
+        );
     }
 
     #[test]
