@@ -113,6 +113,41 @@ impl RenderPass {
         let all = self.desc.subpasses.iter().fold(0, |m, s| m | s.view_mask);
         u32::BITS - all.leading_zeros()
     }
+
+    /// The views of a multiview pass in which attachment `index` is used
+    /// (by any subpass that names it): those its load op clears. 0 without
+    /// multiview.
+    pub fn views_using(&self, index: u32) -> u32 {
+        self.desc
+            .subpasses
+            .iter()
+            .filter(|s| s.uses(index))
+            .fold(0, |m, s| m | s.view_mask)
+    }
+}
+
+impl Subpass {
+    /// Whether the subpass names attachment `index` in any role.
+    pub fn uses(&self, index: u32) -> bool {
+        let named = |r: &AttachmentRef| r.attachment == Some(index);
+        self.inputs.iter().any(named)
+            || self.colors.iter().any(named)
+            || self.resolves.iter().any(named)
+            || self.depth_stencil.as_ref().is_some_and(named)
+    }
+}
+
+/// The layers a subpass's work covers, as (first, count) ranges: each view
+/// of `view_mask` its own layer; without multiview (a mask of 0), the
+/// framebuffer's `layers` from 0.
+pub fn layer_ranges(view_mask: u32, layers: u32) -> Vec<(u32, u32)> {
+    if view_mask == 0 {
+        return vec![(0, layers)];
+    }
+    (0..u32::BITS)
+        .filter(|v| view_mask >> v & 1 != 0)
+        .map(|v| (v, 1))
+        .collect()
 }
 
 fn problem(desc: &RenderPassDesc) -> Option<String> {

@@ -453,7 +453,7 @@ pub fn const_file(shader: &Shader, d: &Dispatch) -> Vec<u8> {
             DriverParam::NumWorkgroups(i) => d.groups[*i as usize],
             DriverParam::BaseWorkgroup(i) => d.base_group[*i as usize],
             // The interpreter runs dispatches, which have no draw.
-            DriverParam::BaseVertex | DriverParam::BaseInstance => 0,
+            DriverParam::BaseVertex | DriverParam::BaseInstance | DriverParam::ViewIndex => 0,
         };
         let at = *dword as usize * 4;
         if at + 4 <= c.len() {

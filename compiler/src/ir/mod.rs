@@ -245,6 +245,9 @@ pub enum DriverParam {
     /// The draw's firstInstance: gl_BaseInstance, and what gl_InstanceIndex adds to the
     /// instance id the VFD delivers (which counts from 0).
     BaseInstance,
+    /// The view of the multiview subpass the draw renders: gl_ViewIndex (0 outside
+    /// multiview).
+    ViewIndex,
 }
 
 impl DriverParam {
@@ -256,6 +259,7 @@ impl DriverParam {
             DriverParam::BaseWorkgroup(c) => (1, c),
             DriverParam::BaseVertex => (2, 0),
             DriverParam::BaseInstance => (2, 1),
+            DriverParam::ViewIndex => (2, 2),
         }
     }
 }

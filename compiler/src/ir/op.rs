@@ -578,6 +578,8 @@ pub enum SysVal {
     SubgroupSize,
     /// The invocation's fiber in its wave (`getfiberid`).
     SubgroupInvocationId,
+    /// gl_ViewIndex: the view of a multiview subpass being rendered (0 outside one).
+    ViewIndex,
 }
 
 /// What a subgroup operation computes over the active invocations of its wave.

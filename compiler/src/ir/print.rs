@@ -139,6 +139,7 @@ impl Display for SysVal {
             SysVal::VertexId => write!(f, "vertex_id"),
             SysVal::InstanceId => write!(f, "instance_id"),
             SysVal::BaseVertex => write!(f, "base_vertex"),
+            SysVal::ViewIndex => write!(f, "view_index"),
             SysVal::BaseInstance => write!(f, "base_instance"),
             SysVal::FragCoord(i) => write!(f, "frag_coord.{}", COMPONENTS[*i as usize & 3]),
             SysVal::FrontFacing => write!(f, "front_facing"),

@@ -64,11 +64,13 @@ pub fn run(shader: &mut Shader) {
                         size: BitSize::B32,
                     }))
                 }
-                Op::SysVal(SysVal::BaseVertex) | Op::SysVal(SysVal::BaseInstance) => {
-                    let param = if instr.op == Op::SysVal(SysVal::BaseVertex) {
-                        DriverParam::BaseVertex
-                    } else {
-                        DriverParam::BaseInstance
+                Op::SysVal(
+                    sv @ (SysVal::BaseVertex | SysVal::BaseInstance | SysVal::ViewIndex),
+                ) => {
+                    let param = match sv {
+                        SysVal::BaseVertex => DriverParam::BaseVertex,
+                        SysVal::BaseInstance => DriverParam::BaseInstance,
+                        _ => DriverParam::ViewIndex,
                     };
                     let dw = param_dword(param, &mut params);
                     Some(Op::Load(Load {

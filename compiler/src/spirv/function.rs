@@ -626,6 +626,11 @@ impl<'m> Translator<'m> {
             }
             BuiltIn::BaseVertex if stage == Stage::Vertex => SysVal::BaseVertex,
             BuiltIn::BaseInstance if stage == Stage::Vertex => SysVal::BaseInstance,
+            // The driver renders a multiview subpass once per view, with the view in
+            // the const file of both stages.
+            BuiltIn::ViewIndex if matches!(stage, Stage::Vertex | Stage::Fragment) => {
+                SysVal::ViewIndex
+            }
             BuiltIn::FragCoord if stage == Stage::Fragment => {
                 SysVal::FragCoord(component.min(3) as u8)
             }

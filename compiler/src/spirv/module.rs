@@ -255,6 +255,8 @@ impl Module {
                     | C::CullDistance
                     // gl_BaseVertex / gl_BaseInstance (SPV_KHR_shader_draw_parameters).
                     | C::DrawParameters
+                    // gl_ViewIndex (SPV_KHR_multiview), a driver parameter.
+                    | C::MultiView
                     // gl_SampleID, gl_SamplePosition, sample interpolation.
                     | C::SampleRateShading
                     // dFdxFine, dFdyCoarse, ...

@@ -492,7 +492,7 @@ fn const_image(s: &CompiledShader, d: &Dispatch) -> Vec<u32> {
         image[*dword as usize] = match param {
             DriverParam::NumWorkgroups(c) => d.groups[usize::from(*c)],
             DriverParam::BaseWorkgroup(c) => d.base_group[usize::from(*c)],
-            DriverParam::BaseVertex | DriverParam::BaseInstance => 0,
+            DriverParam::BaseVertex | DriverParam::BaseInstance | DriverParam::ViewIndex => 0,
         };
     }
     image

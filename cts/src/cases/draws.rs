@@ -6,6 +6,7 @@
 //! compare the images across drivers (interior exact, a few edge pixels
 //! apart).
 
+pub(crate) use super::render_passes::read_back_layers;
 use super::render_passes::{color, depth, prepared_of_size, read_back};
 use crate::case::{Case, CaseResult, Stop};
 use crate::harness::{GraphicsDesc, Harness, PassAttachment, VertexBinding};
@@ -15,6 +16,7 @@ use ash::vk;
 pub mod dynamic_rendering;
 pub mod imageless_framebuffer;
 pub mod indirect_count;
+pub mod multiview;
 pub mod separate_depth_stencil_layouts;
 pub mod terminate_and_demote;
 

@@ -88,6 +88,7 @@ pub fn all() -> Vec<Case> {
         draws::terminate_and_demote::CASES,
         draws::imageless_framebuffer::CASES,
         draws::dynamic_rendering::CASES,
+        draws::multiview::CASES,
         draws::separate_depth_stencil_layouts::CASES,
         image_shaders::CASES,
         memory::CASES,

@@ -75,6 +75,18 @@ pub(crate) fn prepared_of_size(
     layout: vk::ImageLayout,
 ) -> Result<Image, Stop> {
     let shape = ImageShape::two_d(format, size.0, size.1, vk::ImageTiling::OPTIMAL);
+    prepared_of_shape(h, shape, initial, layout)
+}
+
+/// An attachment image of `shape`, every level and layer cleared by the
+/// transfer engine to `initial` and left in `layout`.
+fn prepared_of_shape(
+    h: &mut Harness,
+    shape: ImageShape,
+    initial: vk::ClearValue,
+    layout: vk::ImageLayout,
+) -> Result<Image, Stop> {
+    let format = shape.format;
     let image = h.attachment_image(shape)?;
     h.run(|r| {
         r.transition(&image, vk::ImageLayout::UNDEFINED, DST);
@@ -88,6 +100,50 @@ pub(crate) fn prepared_of_size(
         r.relayout(&image, DST, layout);
     })?;
     Ok(image)
+}
+
+/// A `SIZE`-sized (draws' 64x64) attachment image of `format` with
+/// `layers` layers, every layer cleared to `initial` and left in `layout`.
+pub(crate) fn prepared_layers(
+    h: &mut Harness,
+    format: vk::Format,
+    layers: u32,
+    initial: vk::ClearValue,
+    layout: vk::ImageLayout,
+) -> Result<Image, Stop> {
+    let (w, hgt) = super::draws::SIZE;
+    let mut shape = ImageShape::two_d(format, w, hgt, vk::ImageTiling::OPTIMAL);
+    shape.layers = layers;
+    prepared_of_shape(h, shape, initial, layout)
+}
+
+/// Every layer of a colour image of 4-byte texels, read after the pass
+/// (in `layout`), stacked: layer 0's rows, then layer 1's, ...
+pub(crate) fn read_back_layers(
+    h: &mut Harness,
+    image: &Image,
+    layout: vk::ImageLayout,
+) -> Result<Vec<u8>, Stop> {
+    let [width, height, _] = image.shape.extent;
+    let layer_bytes = u64::from(width * height * 4);
+    let layers = image.shape.layers;
+    let out = h.host_buffer(
+        layer_bytes * u64::from(layers),
+        vk::BufferUsageFlags::TRANSFER_DST,
+    )?;
+    let regions: Vec<vk::BufferImageCopy> = (0..layers)
+        .map(|l| vk::BufferImageCopy {
+            buffer_offset: layer_bytes * u64::from(l),
+            image_subresource: image.layers(image.aspect, 0, l, 1),
+            ..image.whole_copy()
+        })
+        .collect();
+    h.run(|r| {
+        r.relayout(image, layout, SRC);
+        r.image_to_buffer(image, &out, &regions);
+        r.barrier(Dependency::TO_HOST);
+    })?;
+    h.read(&out)
 }
 
 /// The image's bytes, tightly packed, read after the pass (in `layout`).

@@ -56,6 +56,9 @@ pub struct GraphicsDesc<'a> {
     /// formats and the depth/stencil attachment's (`UNDEFINED` for none),
     /// given in a `VkPipelineRenderingCreateInfo`.
     pub rendering: Option<(&'a [vk::Format], vk::Format)>,
+    /// The views the pipeline renders with dynamic rendering (its
+    /// `VkPipelineRenderingCreateInfo::viewMask`); 0 without multiview.
+    pub view_mask: u32,
 }
 
 impl<'a> GraphicsDesc<'a> {
@@ -85,6 +88,7 @@ impl<'a> GraphicsDesc<'a> {
             blend_constants: [0.0; 4],
             dynamic_states: &[],
             rendering: None,
+            view_mask: 0,
         }
     }
 }
@@ -268,6 +272,7 @@ impl Harness {
             vk::Format::UNDEFINED
         };
         let mut rendering = vk::PipelineRenderingCreateInfo::default()
+            .view_mask(desc.view_mask)
             .color_attachment_formats(colors)
             .depth_attachment_format(depth_format)
             .stencil_attachment_format(stencil_format);

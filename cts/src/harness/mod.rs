@@ -28,7 +28,7 @@ pub use memory::{Buffer, Placement, POISON, POISON_WORD};
 pub use pipelines::{Bind, ComputePipeline, PipelineDesc, Slot};
 pub use presentation::Swapchain;
 pub use promoted::{DynamicRendering, RenderPasses2, Synchronization2, TimelineSemaphores};
-pub use render_passes::PassAttachment;
+pub use render_passes::{subpass_dependencies, PassAttachment};
 pub use secondaries::Continues;
 pub use setup::Capabilities;
 

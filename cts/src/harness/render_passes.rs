@@ -234,7 +234,10 @@ impl Harness {
 
 /// Each subpass after the one before it, and transfers before and after
 /// the pass ordered with it, for a pass of subpasses 0..=`last`.
-fn subpass_dependencies(last: u32) -> Vec<vk::SubpassDependency> {
+/// The dependencies of a pass of subpasses `0..=last`: on what came before
+/// (transfers included), of what follows on the last, and of each
+/// subpass on the one before.
+pub fn subpass_dependencies(last: u32) -> Vec<vk::SubpassDependency> {
     // The subpass side of a dependency names graphics stages only.
     let stages = vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT
         | vk::PipelineStageFlags::EARLY_FRAGMENT_TESTS

@@ -78,6 +78,9 @@ pub struct Capabilities {
     pub multi_draw_indirect: bool,
     /// Vulkan 1.2's `imagelessFramebuffer` (or VK_KHR_imageless_framebuffer).
     pub imageless_framebuffer: bool,
+    /// Vulkan 1.1's `multiview` (render passes and dynamic rendering with
+    /// view masks), enabled when offered.
+    pub multiview: bool,
     /// Vulkan 1.2's `separateDepthStencilLayouts` (or
     /// VK_KHR_separate_depth_stencil_layouts).
     pub separate_depth_stencil_layouts: bool,
@@ -402,6 +405,7 @@ impl PartialHarness {
         let mut eds = vk::PhysicalDeviceExtendedDynamicStateFeaturesEXT::default();
         let mut eds2 = vk::PhysicalDeviceExtendedDynamicState2FeaturesEXT::default();
         let mut imageless = vk::PhysicalDeviceImagelessFramebufferFeatures::default();
+        let mut multiview = vk::PhysicalDeviceMultiviewFeatures::default();
         let mut ds_layouts = vk::PhysicalDeviceSeparateDepthStencilLayoutsFeatures::default();
         let mut std_layout = vk::PhysicalDeviceUniformBufferStandardLayoutFeatures::default();
         let mut extended_types = vk::PhysicalDeviceShaderSubgroupExtendedTypesFeatures::default();
@@ -441,6 +445,9 @@ impl PartialHarness {
         }
         if imageless_ext.0 {
             query = query.push_next(&mut imageless);
+        }
+        if at_least(1) {
+            query = query.push_next(&mut multiview);
         }
         if ds_layouts_ext.0 {
             query = query.push_next(&mut ds_layouts);
@@ -537,6 +544,7 @@ impl PartialHarness {
             depth_bounds: supported.depth_bounds == vk::TRUE,
             multi_draw_indirect: supported.multi_draw_indirect == vk::TRUE,
             imageless_framebuffer: imageless.imageless_framebuffer == vk::TRUE,
+            multiview: multiview.multiview == vk::TRUE,
             separate_depth_stencil_layouts: ds_layouts.separate_depth_stencil_layouts == vk::TRUE,
             uniform_buffer_standard_layout: std_layout.uniform_buffer_standard_layout == vk::TRUE,
             shader_subgroup_extended_types: extended_types.shader_subgroup_extended_types
@@ -620,6 +628,7 @@ impl PartialHarness {
             .extended_dynamic_state2(true);
         let mut enable_imageless =
             vk::PhysicalDeviceImagelessFramebufferFeatures::default().imageless_framebuffer(true);
+        let mut enable_multiview = vk::PhysicalDeviceMultiviewFeatures::default().multiview(true);
         let mut enable_ds_layouts =
             vk::PhysicalDeviceSeparateDepthStencilLayoutsFeatures::default()
                 .separate_depth_stencil_layouts(true);
@@ -777,6 +786,9 @@ impl PartialHarness {
                 extensions.push(ash::khr::image_format_list::NAME);
                 extensions.push(ash::khr::imageless_framebuffer::NAME);
             }
+        }
+        if caps.multiview {
+            device_info = device_info.push_next(&mut enable_multiview);
         }
         if caps.separate_depth_stencil_layouts {
             device_info = device_info.push_next(&mut enable_ds_layouts);

@@ -170,7 +170,7 @@ fn fill_consts(image: &mut [u32], consts: &ConstLayout, push: &[u32], groups: Gr
             (DriverParam::NumWorkgroups(c), Groups::Direct { count, .. }) => count[usize::from(*c)],
             (DriverParam::BaseWorkgroup(c), Groups::Direct { base, .. }) => base[usize::from(*c)],
             // A compute shader reads no draw parameters.
-            (DriverParam::BaseVertex | DriverParam::BaseInstance, _) => 0,
+            (DriverParam::BaseVertex | DriverParam::BaseInstance | DriverParam::ViewIndex, _) => 0,
             // Filled from the indirect buffer by the CP; an indirect
             // dispatch has no base.
             (_, Groups::Indirect { .. }) => 0,

@@ -36,7 +36,7 @@ use super::load_state::{stage_consts_header, LoadStage, LOAD_STATE_DWORDS};
 use crate::buffer::Buffer;
 use crate::error::VkResult;
 use crate::image::view::ImageView;
-use crate::pipeline::binary::DriverParam;
+use crate::pipeline::binary::{ConstLayout, DriverParam};
 use crate::pipeline::graphics::{depth_format, GraphicsPipeline};
 
 /// Vertex buffer bindings (VFD_FETCH has 32 entries, a6xx.xml).
@@ -88,6 +88,10 @@ pub struct GraphicsState {
     /// Set when a subpass begins: its attachments are programmed at its
     /// first draw.
     pub framebuffer_dirty: bool,
+    /// The view of a multiview subpass the framebuffer and the const files
+    /// are programmed for (0 outside multiview): the layer drawn and
+    /// gl_ViewIndex.
+    view: u32,
     /// The descriptor sets of the graphics bind point.
     pub descriptors: DescriptorBindings,
 }
@@ -141,11 +145,12 @@ fn bound(buffer: &Buffer, offset: u64, command: &str) -> VkResult<Bound> {
 }
 
 /// The surface a draw writes of `view`'s `aspect`, its layer pitch and
-/// its flag buffer: the view's first level and layer (one layer is drawn,
-/// there being no multiview or layered rendering yet).
+/// its flag buffer: the view's first level, at its `layer` (a multiview
+/// subpass's view; there is no layered rendering yet).
 pub(super) fn view_surface(
     view: &ImageView,
     aspect: vk::ImageAspectFlags,
+    layer: u32,
 ) -> (Surface, u64, Option<FlagBuffer>) {
     let range = view.desc.range;
     let fmt = sample_format(view.format);
@@ -153,7 +158,7 @@ pub(super) fn view_surface(
         &view.image,
         aspect,
         range.base_mip_level,
-        range.base_array_layer,
+        range.base_array_layer + layer,
         &fmt,
         None,
     );
@@ -165,8 +170,8 @@ pub(super) fn view_surface(
     (s, view.image.plane(aspect).layout.layer_size, flags)
 }
 
-fn color_buffer(view: &ImageView) -> ColorBuffer {
-    let (s, array_pitch, flags) = view_surface(view, vk::ImageAspectFlags::COLOR);
+fn color_buffer(view: &ImageView, layer: u32) -> ColorBuffer {
+    let (s, array_pitch, flags) = view_surface(view, vk::ImageAspectFlags::COLOR, layer);
     ColorBuffer {
         base: s.iova,
         pitch: s.pitch,
@@ -178,8 +183,8 @@ fn color_buffer(view: &ImageView) -> ColorBuffer {
     }
 }
 
-fn depth_buffer(view: &ImageView, format: A6xxDepthFormat) -> DepthBuffer {
-    let (s, array_pitch, flags) = view_surface(view, vk::ImageAspectFlags::DEPTH);
+fn depth_buffer(view: &ImageView, format: A6xxDepthFormat, layer: u32) -> DepthBuffer {
+    let (s, array_pitch, flags) = view_surface(view, vk::ImageAspectFlags::DEPTH, layer);
     DepthBuffer {
         base: s.iova,
         pitch: s.pitch,
@@ -200,11 +205,13 @@ const VERTEX_BUFFER_DWORDS: usize = 3 * 3;
 const DRAW_DWORDS: usize = 2 * 3 + 8;
 
 impl Recording {
-    /// Programs the current subpass's attachments, in the primary that
-    /// renders the pass (a secondary's draws use what the primary
-    /// programmed before running them).
+    /// Programs the current subpass's attachments (at the layer of the
+    /// view being drawn), in the primary that renders the pass (a
+    /// secondary's draws use what the primary programmed before running
+    /// them).
     pub fn emit_framebuffer(&mut self) -> VkResult<()> {
         self.graphics.framebuffer_dirty = false;
+        let layer = self.graphics.view;
         let Some(pass) = self.pass.as_deref() else {
             return Ok(());
         };
@@ -224,12 +231,12 @@ impl Recording {
                     "unused colour attachments are not supported yet",
                 );
             };
-            fb.colors.push(color_buffer(&views[a as usize]));
+            fb.colors.push(color_buffer(&views[a as usize], layer));
             fb.gmem.colors.push(pass.gmem_offset(a));
         }
         if let Some(a) = subpass.depth_stencil.and_then(|r| r.attachment) {
             let format = depth_format(pass.pass.desc.attachments[a as usize].format)?;
-            fb.depth = Some(depth_buffer(&views[a as usize], format));
+            fb.depth = Some(depth_buffer(&views[a as usize], format, layer));
             fb.gmem.depth = pass.gmem_offset(a);
         }
         self.cs
@@ -363,20 +370,65 @@ impl Recording {
         first_instance: u32,
     ) -> VkResult<()> {
         let command = "vkCmdDraw";
-        let primitive = self.draw_state(command, 32)?;
-        if vertices == 0 || instances == 0 {
-            return Ok(());
-        }
-        let bases = (first_vertex as i32, first_instance);
-        self.emit_consts(command, Some(bases))?;
-        let offsets = self.offsets_to_program(bases);
-        self.count_draws(1);
-        self.cs.emit(DRAW_DWORDS, |r| {
-            if let Some((vertex, instance)) = offsets {
-                draw_offsets(r, vertex, instance)?;
+        self.for_each_view(command, |rec| {
+            let primitive = rec.draw_state(command, 32)?;
+            if vertices == 0 || instances == 0 {
+                return Ok(());
             }
-            draw_auto(r, primitive, vertices, instances)
+            let bases = (first_vertex as i32, first_instance);
+            rec.emit_consts(command, Some(bases))?;
+            let offsets = rec.offsets_to_program(bases);
+            rec.count_draws(1);
+            rec.cs.emit(DRAW_DWORDS, |r| {
+                if let Some((vertex, instance)) = offsets {
+                    draw_offsets(r, vertex, instance)?;
+                }
+                draw_auto(r, primitive, vertices, instances)
+            })
         })
+    }
+
+    /// Runs `draw` once for each view of the current subpass's view mask,
+    /// in ascending order, with the attachments programmed at that view's
+    /// layer and the view in the const files (gl_ViewIndex); once, as
+    /// view 0, outside multiview. Multiview is rendered so, one pass over
+    /// the draws per view, rather than by the hardware's own per-view
+    /// position outputs.
+    fn for_each_view(
+        &mut self,
+        command: &str,
+        mut draw: impl FnMut(&mut Self) -> VkResult<()>,
+    ) -> VkResult<()> {
+        let mask = self.current_subpass().map_or(0, |(s, _)| s.view_mask);
+        if mask == 0 {
+            self.select_view(0);
+            return draw(self);
+        }
+        if self.pass.is_none() {
+            return fail(
+                command,
+                "draws of a multiview subpass in a secondary command buffer are not \
+                 supported yet",
+            );
+        }
+        let mut left = mask;
+        while left != 0 {
+            self.select_view(left.trailing_zeros());
+            left &= left - 1;
+            draw(self)?;
+        }
+        Ok(())
+    }
+
+    /// Makes `view` the one the next draw renders: its layer programmed
+    /// and its index loaded when it is not the one the stream has.
+    fn select_view(&mut self, view: u32) {
+        let g = &mut self.graphics;
+        if g.view != view {
+            g.view = view;
+            g.framebuffer_dirty = true;
+            g.consts_loaded = None;
+        }
     }
 
     /// `vkCmdDrawIndexed`.
@@ -393,19 +445,21 @@ impl Recording {
             return fail(command, "no index buffer is bound");
         };
         let (buffer, bits) = index_buffer(b, ty);
-        let primitive = self.draw_state(command, bits)?;
-        if indices == 0 || instances == 0 {
-            return Ok(());
-        }
-        let bases = (vertex_offset, first_instance);
-        self.emit_consts(command, Some(bases))?;
-        let offsets = self.offsets_to_program(bases);
-        self.count_draws(1);
-        self.cs.emit(DRAW_DWORDS + 4, |r| {
-            if let Some((vertex, instance)) = offsets {
-                draw_offsets(r, vertex, instance)?;
+        self.for_each_view(command, |rec| {
+            let primitive = rec.draw_state(command, bits)?;
+            if indices == 0 || instances == 0 {
+                return Ok(());
             }
-            draw_indexed(r, primitive, buffer, first_index, indices, instances)
+            let bases = (vertex_offset, first_instance);
+            rec.emit_consts(command, Some(bases))?;
+            let offsets = rec.offsets_to_program(bases);
+            rec.count_draws(1);
+            rec.cs.emit(DRAW_DWORDS + 4, |r| {
+                if let Some((vertex, instance)) = offsets {
+                    draw_offsets(r, vertex, instance)?;
+                }
+                draw_indexed(r, primitive, buffer, first_index, indices, instances)
+            })
         })
     }
 
@@ -426,17 +480,19 @@ impl Recording {
         } else {
             "vkCmdDrawIndirect"
         };
-        let (b, primitive, indices) =
-            self.indirect_draw_state(command, indexed, buffer, offset, count, stride)?;
-        self.count_draws(count);
-        for i in 0..count {
-            let at = b.iova + u64::from(i) * u64::from(stride);
-            self.cs.emit(DRAW_DWORDS, |r| match indices {
-                Some(ib) => draw_indexed_indirect(r, primitive, ib, at),
-                None => draw_indirect(r, primitive, at),
-            })?;
-        }
-        Ok(())
+        self.for_each_view(command, |rec| {
+            let (b, primitive, indices) =
+                rec.indirect_draw_state(command, indexed, buffer.clone(), offset, count, stride)?;
+            rec.count_draws(count);
+            for i in 0..count {
+                let at = b.iova + u64::from(i) * u64::from(stride);
+                rec.cs.emit(DRAW_DWORDS, |r| match indices {
+                    Some(ib) => draw_indexed_indirect(r, primitive, ib, at),
+                    None => draw_indirect(r, primitive, at),
+                })?;
+            }
+            Ok(())
+        })
     }
 
     /// `vkCmdDrawIndirectCount` (`indexed` false) and
@@ -465,20 +521,28 @@ impl Recording {
         }
         let counter = bound(&count_buffer, count_offset, command)?;
         self.keep(count_buffer);
-        let (b, primitive, indices) =
-            self.indirect_draw_state(command, indexed, buffer, offset, max_draws, stride)?;
-        if max_draws == 0 {
-            return Ok(());
-        }
-        self.count_draws(max_draws);
-        let draws = IndirectCount {
-            commands: b.iova,
-            stride,
-            count: counter.iova,
-            max_draws,
-        };
-        self.cs.emit(DRAW_DWORDS + 8, |r| {
-            draw_indirect_count(r, primitive, indices, draws)
+        self.for_each_view(command, |rec| {
+            let (b, primitive, indices) = rec.indirect_draw_state(
+                command,
+                indexed,
+                buffer.clone(),
+                offset,
+                max_draws,
+                stride,
+            )?;
+            if max_draws == 0 {
+                return Ok(());
+            }
+            rec.count_draws(max_draws);
+            let draws = IndirectCount {
+                commands: b.iova,
+                stride,
+                count: counter.iova,
+                max_draws,
+            };
+            rec.cs.emit(DRAW_DWORDS + 8, |r| {
+                draw_indirect_count(r, primitive, indices, draws)
+            })
         })
     }
 
@@ -551,8 +615,12 @@ impl Recording {
             .pipeline
             .as_deref()
             .expect("draw_state checked");
-        let reads_bases = !pipeline.vs_consts.driver_params.is_empty()
-            || !pipeline.fs_consts.driver_params.is_empty();
+        let base = |c: &ConstLayout| {
+            c.driver_params
+                .iter()
+                .any(|(p, _)| matches!(p, DriverParam::BaseVertex | DriverParam::BaseInstance))
+        };
+        let reads_bases = base(&pipeline.vs_consts) || base(&pipeline.fs_consts);
         let key = if reads_bases { bases } else { None };
         if self.graphics.consts_loaded == Some(key) {
             return Ok(());
@@ -583,6 +651,7 @@ impl Recording {
             );
         }
         let (base_vertex, base_instance) = bases.unwrap_or_default();
+        let view = self.graphics.view;
         let stages = [
             (LoadStage::Vertex, &pipeline.vs_consts),
             (LoadStage::Fragment, &pipeline.fs_consts),
@@ -613,6 +682,7 @@ impl Recording {
                     let value = match param {
                         DriverParam::BaseVertex => base_vertex as u32,
                         DriverParam::BaseInstance => base_instance,
+                        DriverParam::ViewIndex => view,
                         // A graphics stage reads no dispatch parameters.
                         DriverParam::NumWorkgroups(_) | DriverParam::BaseWorkgroup(_) => 0,
                     };

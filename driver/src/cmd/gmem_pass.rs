@@ -96,7 +96,7 @@ impl GmemPass<'_> {
             let Some(base) = self.tiling.gmem.offsets[o.index] else {
                 continue;
             };
-            let (s, _, flags) = view_surface(view, main_aspect(view));
+            let (s, _, flags) = view_surface(view, main_aspect(view), 0);
             let gmem = GmemSurface {
                 base,
                 format: view.format.hw,

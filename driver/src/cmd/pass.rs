@@ -35,7 +35,7 @@ use super::stream::{CommandStream, Ib};
 use crate::error::VkResult;
 use crate::framebuffer::Framebuffer;
 use crate::image::view::ImageView;
-use crate::render_pass::RenderPass;
+use crate::render_pass::{layer_ranges, RenderPass};
 use crate::tiling::attachment_ops::{attachment_ops, gmem_blocker};
 use crate::tiling::render_mode::{binning, decide, RenderMode};
 use crate::tiling::PassTiling;
@@ -151,15 +151,13 @@ impl Recording {
             eprintln!("parsnip: vkCmdBeginRenderPass: the framebuffer is not of the render pass");
             return Err(vk::Result::ERROR_UNKNOWN);
         }
-        // Not built yet, and refused rather than rendered wrong: multiview
-        // (its clears are per view, not per framebuffer layer), and a
-        // resolve followed by a subpass that uses what it resolves (the
-        // resolves run at the end of the pass).
-        let multiview = pass.desc.subpasses.iter().any(|s| s.view_mask != 0);
-        if multiview || !resolves_fit_the_end(&pass) {
+        // Not built yet, and refused rather than rendered wrong: a resolve
+        // followed by a subpass that uses what it resolves (the resolves
+        // run at the end of the pass).
+        if !resolves_fit_the_end(&pass) {
             eprintln!(
-                "parsnip: vkCmdBeginRenderPass: multiview, and resolves whose attachments a \
-                 later subpass uses, are not supported yet"
+                "parsnip: vkCmdBeginRenderPass: resolves whose attachments a later subpass \
+                 uses are not supported yet"
             );
             return Err(vk::Result::ERROR_UNKNOWN);
         }
@@ -401,11 +399,16 @@ impl Recording {
             let view = framebuffer.attachments[index as usize].clone();
             targets.push((view, a.aspect_mask, a.clear_value));
         }
+        // In a multiview subpass each rectangle (of layer 0, one layer) is
+        // cleared in every view of the subpass, a view being its layer.
+        let view_mask = subpass.view_mask;
         let mut blits = Vec::new();
         for (view, aspects, value) in &targets {
             for r in rects {
-                let layers = (r.base_array_layer, r.layer_count);
-                blits.extend(self.view_clear(view, *aspects, value, r.rect, layers, command)?);
+                for (first, count) in layer_ranges(view_mask, r.layer_count) {
+                    let layers = (r.base_array_layer + first, count);
+                    blits.extend(self.view_clear(view, *aspects, value, r.rect, layers, command)?);
+                }
             }
         }
         self.run_blits(&blits)
@@ -473,8 +476,21 @@ fn load_clears(
             eprintln!("parsnip: vkCmdBeginRenderPass: no clear value for attachment {i}");
             return Err(vk::Result::ERROR_UNKNOWN);
         };
-        let layers = (0, framebuffer.layers);
-        blits.extend(rec.view_clear(view, aspects, value, area, layers, "vkCmdBeginRenderPass")?);
+        // A multiview pass clears each view the attachment is used in.
+        let views = pass.views_using(i as u32);
+        if pass.is_multiview() && views == 0 {
+            continue;
+        }
+        for layers in layer_ranges(views, framebuffer.layers) {
+            blits.extend(rec.view_clear(
+                view,
+                aspects,
+                value,
+                area,
+                layers,
+                "vkCmdBeginRenderPass",
+            )?);
+        }
     }
     Ok(blits)
 }

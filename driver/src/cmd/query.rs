@@ -180,7 +180,7 @@ impl Recording {
         if pool.ty != vk::QueryType::OCCLUSION {
             return fail(command, "only occlusion queries are begun and ended");
         }
-        if query >= pool.count {
+        if query + self.queries_per_use() > pool.count {
             return fail(command, "the query is past the pool's end");
         }
         self.keep(pool.clone());
@@ -192,7 +192,8 @@ impl Recording {
     /// `vkCmdEndQuery`.
     pub fn end_query(&mut self, pool: &Arc<QueryPool>, query: u32) -> VkResult<()> {
         let command = "vkCmdEndQuery";
-        if pool.ty != vk::QueryType::OCCLUSION || query >= pool.count {
+        let uses = self.queries_per_use();
+        if pool.ty != vk::QueryType::OCCLUSION || query + uses > pool.count {
             return fail(command, "not an occlusion query of the pool");
         }
         self.keep(pool.clone());
@@ -202,11 +203,25 @@ impl Recording {
         let available = pool.available_iova(query);
         if self.in_subpass() {
             self.owed_availability.push(available);
+            // In a multiview subpass the query is `uses` queries, one per
+            // view: the first counts the samples of every view (each
+            // view's draws run between the begin and the end), the others
+            // keep the zero their reset left, as the spec allows.
+            for q in query + 1..query + uses {
+                self.owed_availability.push(pool.available_iova(q));
+            }
             Ok(())
         } else {
             self.cs
                 .emit(AVAILABLE_DWORDS, |r| query_available(r, available))
         }
+    }
+
+    /// The queries a query begun now takes: one per view in a multiview
+    /// subpass, else one.
+    fn queries_per_use(&self) -> u32 {
+        let mask = self.current_subpass().map_or(0, |(s, _)| s.view_mask);
+        mask.count_ones().max(1)
     }
 
     /// Writes the availability of the queries the render pass just

@@ -28,7 +28,7 @@ use super::image_surface::{self, image_surface, render_format, sample_format};
 use crate::error::VkResult;
 use crate::framebuffer::Framebuffer;
 use crate::image::Image;
-use crate::render_pass::RenderPass;
+use crate::render_pass::{layer_ranges, RenderPass};
 
 fn invalid(command: &str, what: String) -> vk::Result {
     eprintln!("parsnip: {command}: {what}");
@@ -141,7 +141,8 @@ pub fn pass_resolves(
             };
             let src = &framebuffer.attachments[c as usize];
             let dst = &framebuffer.attachments[r as usize];
-            for layer in 0..framebuffer.layers {
+            let layers = layer_ranges(sub.view_mask, framebuffer.layers);
+            for layer in layers.iter().flat_map(|&(first, n)| first..first + n) {
                 let region = ResolveRegion {
                     src_level: src.desc.range.base_mip_level,
                     src_layer: src.desc.range.base_array_layer + layer,

@@ -36,6 +36,8 @@ pub enum DriverParam {
     BaseVertex,
     /// A draw's first instance.
     BaseInstance,
+    /// The view of the multiview subpass a draw renders (gl_ViewIndex).
+    ViewIndex,
 }
 
 impl DriverParam {
@@ -45,6 +47,7 @@ impl DriverParam {
             DriverParam::BaseWorkgroup(c) => 0x100 | u32::from(c),
             DriverParam::BaseVertex => 0x200,
             DriverParam::BaseInstance => 0x201,
+            DriverParam::ViewIndex => 0x202,
         }
     }
 
@@ -52,6 +55,7 @@ impl DriverParam {
         match code {
             0x200 => return Some(DriverParam::BaseVertex),
             0x201 => return Some(DriverParam::BaseInstance),
+            0x202 => return Some(DriverParam::ViewIndex),
             _ => {}
         }
         let c = u8::try_from(code & 0xff).ok().filter(|c| *c < 3)?;

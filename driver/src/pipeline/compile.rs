@@ -132,6 +132,7 @@ pub fn binary_from_compiled(c: &CompiledShader) -> ShaderBinary {
                         CompilerParam::BaseWorkgroup(i) => DriverParam::BaseWorkgroup(i),
                         CompilerParam::BaseVertex => DriverParam::BaseVertex,
                         CompilerParam::BaseInstance => DriverParam::BaseInstance,
+                        CompilerParam::ViewIndex => DriverParam::ViewIndex,
                     };
                     (param, *dword)
                 })

@@ -77,7 +77,9 @@ impl PassTiling {
             return Err("resolve attachments are not resolved from GMEM yet".to_string());
         }
         if subpasses.iter().any(|s| s.view_mask != 0) {
-            return Err("multiview passes are not rendered in bins yet".to_string());
+            // Their draws run once per view, each programming its view's
+            // layer in memory (cmd/draw.rs), which bins do not lay out.
+            return Err("multiview passes are rendered a view at a time in memory".to_string());
         }
         if subpasses.iter().any(|s| !s.inputs.is_empty()) {
             // Their descriptors read memory, which holds none of what the
