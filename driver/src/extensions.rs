@@ -249,6 +249,13 @@ pub static DEVICE_EXTENSIONS: &[Extension] = &[
         name: ash::ext::inline_uniform_block::NAME,
         spec_version: ash::ext::inline_uniform_block::SPEC_VERSION,
     },
+    // Descriptor arrays indexed per fiber, updated after bind, partly
+    // bound and of variable count (descriptor/set_layout.rs, set.rs): the
+    // GPU reads a set's descriptors from its memory when the work runs.
+    Extension {
+        name: ash::ext::descriptor_indexing::NAME,
+        spec_version: ash::ext::descriptor_indexing::SPEC_VERSION,
+    },
     // Out-of-bounds image loads give zeros, stores and atomics write
     // nothing: the texture unit and the SP bounds-check every image access
     // against its descriptor (sim/src/sp/texture.rs, buffer_ops.rs), as

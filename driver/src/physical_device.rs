@@ -231,12 +231,13 @@ impl PhysicalDevice {
     /// descriptor_indexing.nonuniform_storage_buffers), and the same for
     /// sampled and storage images and uniform and storage texel buffers
     /// (descriptor_indexing.nonuniform_images_and_texel_buffers): every
-    /// feature Vulkan 1.2 requires of `descriptorIndexing`. Vulkan 1.3 also
-    /// requires descriptorBindingInlineUniformBlockUpdateAfterBind of it,
-    /// which is not tested yet, so `descriptorIndexing` and
-    /// VK_EXT_descriptor_indexing are not offered yet; nor are uniform
-    /// buffer and input attachment arrays' non-uniform and update-after-bind
-    /// features.
+    /// feature Vulkan 1.2 requires of `descriptorIndexing`, and the inline
+    /// uniform block updated after bind Vulkan 1.3 adds to it (its bytes
+    /// live in the set's memory like any descriptor;
+    /// inline_uniform_block.update_after_bind): so
+    /// `descriptorIndexing` and VK_EXT_descriptor_indexing are offered.
+    /// Uniform buffer and input attachment arrays' non-uniform and
+    /// update-after-bind features are not offered yet.
     pub fn extra_features(&self) -> ExtraFeatures {
         ExtraFeatures {
             draw_indirect_count: true,
@@ -289,6 +290,8 @@ impl PhysicalDevice {
             descriptor_binding_storage_image_update_after_bind: true,
             descriptor_binding_uniform_texel_buffer_update_after_bind: true,
             descriptor_binding_storage_texel_buffer_update_after_bind: true,
+            descriptor_binding_inline_uniform_block_update_after_bind: true,
+            descriptor_indexing: true,
             ..Default::default()
         }
     }

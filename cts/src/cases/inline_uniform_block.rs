@@ -13,10 +13,16 @@ use crate::harness::{Harness, PipelineDesc, Slot};
 use crate::shaders;
 use ash::vk;
 
-pub const CASES: &[Case] = &[Case {
-    name: "inline_uniform_block.write_copy_template",
-    run: write_copy_template,
-}];
+pub const CASES: &[Case] = &[
+    Case {
+        name: "inline_uniform_block.write_copy_template",
+        run: write_copy_template,
+    },
+    Case {
+        name: "inline_uniform_block.update_after_bind",
+        run: update_after_bind,
+    },
+];
 
 const FIRST: u32 = 80;
 const SECOND: u32 = 16;
@@ -143,11 +149,131 @@ fn write_copy_template(h: &mut Harness) -> Result<CaseResult, Stop> {
     h.dispatch_and_wait(&pipeline, &[set], [1, 1, 1])?;
     // SAFETY: nothing uses the template any more.
     unsafe { device.destroy_descriptor_update_template(template, None) };
-    let want: Vec<u32> = (0..64)
-        .map(|i| a[(i % 4) * 4 + (i / 4) % 4] * scale + add[i % 4])
-        .collect();
     let got: Vec<u32> = from_bytes(&h.read(&output)?);
     let mut result = CaseResult::new();
-    result.check("results", &got, &want);
+    result.check("results", &got, &expected(&a, scale, &add));
+    Ok(result)
+}
+
+/// What INLINE_BLOCKS writes: output i is a[i % 4][(i / 4) % 4] * scale
+/// + add[i % 4], `a` given as its 16 words.
+fn expected(a: &[u32], scale: u32, add: &[u32; 4]) -> Vec<u32> {
+    (0..64)
+        .map(|i| a[(i % 4) * 4 + (i / 4) % 4] * scale + add[i % 4])
+        .collect()
+}
+
+/// Both blocks in UPDATE_AFTER_BIND bindings of a set from an
+/// UPDATE_AFTER_BIND pool: the dispatch is recorded with the set bound
+/// before any block is written, the blocks are written, and the work
+/// submitted reads them; the second block and the scale are then
+/// rewritten, and a second submit of the same command buffer reads the
+/// new values (descriptorBindingInlineUniformBlockUpdateAfterBind).
+fn update_after_bind(h: &mut Harness) -> Result<CaseResult, Stop> {
+    if !h.caps().inline_block_update_after_bind {
+        return Err(Stop::NotSupported(
+            "descriptorBindingInlineUniformBlockUpdateAfterBind".into(),
+        ));
+    }
+    type F = vk::DescriptorBindingFlags;
+    let flags: &[&[F]] = &[&[F::UPDATE_AFTER_BIND, F::UPDATE_AFTER_BIND, F::empty()]];
+    let slots: &[Slot] = &[
+        Slot {
+            ty: INLINE,
+            count: FIRST,
+        },
+        Slot {
+            ty: INLINE,
+            count: SECOND,
+        },
+        Slot::STORAGE,
+    ];
+    let pipeline =
+        h.pipeline(&PipelineDesc::new(&shaders::INLINE_BLOCKS, &[slots]).binding_flags(flags))?;
+    let device = h.device().clone();
+    let sizes = [
+        vk::DescriptorPoolSize {
+            ty: INLINE,
+            descriptor_count: FIRST + SECOND,
+        },
+        vk::DescriptorPoolSize {
+            ty: vk::DescriptorType::STORAGE_BUFFER,
+            descriptor_count: 1,
+        },
+    ];
+    let mut blocks = vk::DescriptorPoolInlineUniformBlockCreateInfo::default()
+        .max_inline_uniform_block_bindings(2);
+    let pool_info = vk::DescriptorPoolCreateInfo::default()
+        .flags(vk::DescriptorPoolCreateFlags::UPDATE_AFTER_BIND)
+        .max_sets(1)
+        .pool_sizes(&sizes)
+        .push_next(&mut blocks);
+    // SAFETY: the device is alive; the info and its chain are valid.
+    let pool = unsafe { device.create_descriptor_pool(&pool_info, None) }
+        .or_stop("vkCreateDescriptorPool")?;
+    let pool = h.own(pool);
+    let layouts = [pipeline.set_layouts[0]];
+    let alloc = vk::DescriptorSetAllocateInfo::default()
+        .descriptor_pool(pool)
+        .set_layouts(&layouts);
+    // SAFETY: the pool and layout are alive.
+    let set =
+        unsafe { device.allocate_descriptor_sets(&alloc) }.or_stop("vkAllocateDescriptorSets")?[0];
+    let output = h.host_buffer(4 * 64, vk::BufferUsageFlags::STORAGE_BUFFER)?;
+
+    // The output binding is not UPDATE_AFTER_BIND (lavapipe has no
+    // storage buffers updated after bind): written before recording.
+    let out_info = [vk::DescriptorBufferInfo {
+        buffer: output.handle,
+        offset: 0,
+        range: vk::WHOLE_SIZE,
+    }];
+    let out_write = vk::WriteDescriptorSet::default()
+        .dst_set(set)
+        .dst_binding(2)
+        .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+        .buffer_info(&out_info);
+    // SAFETY: the set and buffer are alive; the write is valid.
+    unsafe { device.update_descriptor_sets(&[out_write], &[]) };
+
+    let cmd = h.record(|r| {
+        r.bind(&pipeline, &[set]);
+        r.dispatch(1, 1, 1);
+    })?;
+
+    let write_block = |binding, at: u32, bytes: &[u8]| {
+        let mut block = vk::WriteDescriptorSetInlineUniformBlock::default().data(bytes);
+        let write = vk::WriteDescriptorSet {
+            dst_set: set,
+            dst_binding: binding,
+            dst_array_element: at,
+            descriptor_count: bytes.len() as u32,
+            descriptor_type: INLINE,
+            ..Default::default()
+        }
+        .push_next(&mut block);
+        // SAFETY: the set is alive and not in use by pending work; the
+        // write and its chain are valid.
+        unsafe { device.update_descriptor_sets(&[write], &[]) };
+    };
+    let a: Vec<u32> = (0..16).map(|k| 5 * k + 2).collect();
+    let mut first = a.clone();
+    first.extend([3, 0, 0, 0]);
+    write_block(0, 0, &to_bytes(&first));
+    let add = [11u32, 22, 33, 44];
+    write_block(1, 0, &to_bytes(&add));
+    h.submit_and_wait(&[cmd])?;
+    let mut result = CaseResult::new();
+    let got: Vec<u32> = from_bytes(&h.read(&output)?);
+    result.check("first submit", &got, &expected(&a, 3, &add));
+
+    // The scale (bytes 64..68 of the first block) and the second block,
+    // rewritten after the first submit has completed.
+    write_block(0, 64, &to_bytes(&[9u32]));
+    let add2 = [1000u32, 2000, 3000, 4000];
+    write_block(1, 0, &to_bytes(&add2));
+    h.submit_and_wait(&[cmd])?;
+    let got: Vec<u32> = from_bytes(&h.read(&output)?);
+    result.check("second submit", &got, &expected(&a, 9, &add2));
     Ok(result)
 }

@@ -95,6 +95,9 @@ pub struct Capabilities {
     /// offered.
     pub pipeline_creation_cache_control: bool,
     pub inline_uniform_block: bool,
+    /// With `inline_uniform_block`: blocks in UPDATE_AFTER_BIND bindings
+    /// (descriptorBindingInlineUniformBlockUpdateAfterBind).
+    pub inline_block_update_after_bind: bool,
     pub robust_image_access: bool,
     /// `VkPipelineCreationFeedbackCreateInfo` may be chained (Vulkan 1.3 or
     /// VK_EXT_pipeline_creation_feedback, enabled when offered).
@@ -552,6 +555,8 @@ impl PartialHarness {
             pipeline_creation_cache_control: cache_control.pipeline_creation_cache_control
                 == vk::TRUE,
             inline_uniform_block: inline.inline_uniform_block == vk::TRUE,
+            inline_block_update_after_bind: inline.inline_uniform_block == vk::TRUE
+                && inline.descriptor_binding_inline_uniform_block_update_after_bind == vk::TRUE,
             robust_image_access: image_robustness.robust_image_access == vk::TRUE,
             pipeline_creation_feedback: feedback_ext.0,
             texel_buffer_alignment: texel_alignment.texel_buffer_alignment == vk::TRUE
@@ -641,8 +646,11 @@ impl PartialHarness {
         let mut enable_cache_control =
             vk::PhysicalDevicePipelineCreationCacheControlFeatures::default()
                 .pipeline_creation_cache_control(true);
-        let mut enable_inline =
-            vk::PhysicalDeviceInlineUniformBlockFeatures::default().inline_uniform_block(true);
+        let mut enable_inline = vk::PhysicalDeviceInlineUniformBlockFeatures::default()
+            .inline_uniform_block(true)
+            .descriptor_binding_inline_uniform_block_update_after_bind(
+                caps.inline_block_update_after_bind,
+            );
         let mut enable_image_robustness =
             vk::PhysicalDeviceImageRobustnessFeatures::default().robust_image_access(true);
         let mut enable_texel_alignment =
