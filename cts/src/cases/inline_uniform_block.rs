@@ -9,7 +9,7 @@
 
 use crate::bytes::{from_bytes, to_bytes};
 use crate::case::{Case, CaseResult, OrStop, Stop};
-use crate::harness::{Harness, PipelineDesc, Slot};
+use crate::harness::{Buffer, Harness, PipelineDesc, Slot};
 use crate::shaders;
 use ash::vk;
 
@@ -31,52 +31,102 @@ const TEMPLATE_AT: u32 = 48;
 
 const INLINE: vk::DescriptorType = vk::DescriptorType::INLINE_UNIFORM_BLOCK;
 
-fn write_copy_template(h: &mut Harness) -> Result<CaseResult, Stop> {
-    if !h.caps().inline_uniform_block {
-        return Err(Stop::NotSupported("inlineUniformBlock".into()));
-    }
-    let slots: &[Slot] = &[
-        Slot {
-            ty: INLINE,
-            count: FIRST,
-        },
-        Slot {
-            ty: INLINE,
-            count: SECOND,
-        },
-        Slot::STORAGE,
-    ];
-    let pipeline = h.pipeline(&PipelineDesc::new(&shaders::INLINE_BLOCKS, &[slots]))?;
-    let layout = pipeline.set_layouts[0];
-    let device = h.device().clone();
+/// The set INLINE_BLOCKS reads: its two blocks, then its output buffer.
+const SLOTS: &[Slot] = &[
+    Slot {
+        ty: INLINE,
+        count: FIRST,
+    },
+    Slot {
+        ty: INLINE,
+        count: SECOND,
+    },
+    Slot::STORAGE,
+];
+/// SLOTS' output binding.
+const OUTPUT_BINDING: u32 = 2;
 
+/// `count` sets of `layout`, from a pool of their own created with
+/// `flags` that holds exactly their blocks and buffers
+/// (`VkDescriptorPoolInlineUniformBlockCreateInfo` counting the blocks).
+fn block_sets(
+    h: &mut Harness,
+    layout: vk::DescriptorSetLayout,
+    flags: vk::DescriptorPoolCreateFlags,
+    count: u32,
+) -> Result<Vec<vk::DescriptorSet>, Stop> {
+    let device = h.device().clone();
     let sizes = [
         vk::DescriptorPoolSize {
             ty: INLINE,
-            descriptor_count: 2 * (FIRST + SECOND),
+            descriptor_count: count * (FIRST + SECOND),
         },
         vk::DescriptorPoolSize {
             ty: vk::DescriptorType::STORAGE_BUFFER,
-            descriptor_count: 2,
+            descriptor_count: count,
         },
     ];
     let mut blocks = vk::DescriptorPoolInlineUniformBlockCreateInfo::default()
-        .max_inline_uniform_block_bindings(4);
+        .max_inline_uniform_block_bindings(2 * count);
     let pool_info = vk::DescriptorPoolCreateInfo::default()
-        .max_sets(2)
+        .flags(flags)
+        .max_sets(count)
         .pool_sizes(&sizes)
         .push_next(&mut blocks);
     // SAFETY: the device is alive; the info and its chain are valid.
     let pool = unsafe { device.create_descriptor_pool(&pool_info, None) }
         .or_stop("vkCreateDescriptorPool")?;
     let pool = h.own(pool);
-    let layouts = [layout, layout];
+    let layouts = vec![layout; count as usize];
     let alloc = vk::DescriptorSetAllocateInfo::default()
         .descriptor_pool(pool)
         .set_layouts(&layouts);
     // SAFETY: the pool and layout are alive.
-    let sets =
-        unsafe { device.allocate_descriptor_sets(&alloc) }.or_stop("vkAllocateDescriptorSets")?;
+    unsafe { device.allocate_descriptor_sets(&alloc) }.or_stop("vkAllocateDescriptorSets")
+}
+
+/// Writes `bytes` into inline block `binding` of `set`, from byte `at`
+/// (`VkWriteDescriptorSetInlineUniformBlock`).
+fn write_block(device: &ash::Device, set: vk::DescriptorSet, binding: u32, at: u32, bytes: &[u8]) {
+    let mut block = vk::WriteDescriptorSetInlineUniformBlock::default().data(bytes);
+    let write = vk::WriteDescriptorSet {
+        dst_set: set,
+        dst_binding: binding,
+        dst_array_element: at,
+        descriptor_count: bytes.len() as u32,
+        descriptor_type: INLINE,
+        ..Default::default()
+    }
+    .push_next(&mut block);
+    // SAFETY: the set is alive and no pending work reads it; the write and
+    // its chain are valid.
+    unsafe { device.update_descriptor_sets(&[write], &[]) };
+}
+
+/// Points `set`'s output binding at the whole of `output`.
+fn write_output(device: &ash::Device, set: vk::DescriptorSet, output: &Buffer) {
+    let out_info = [vk::DescriptorBufferInfo {
+        buffer: output.handle,
+        offset: 0,
+        range: vk::WHOLE_SIZE,
+    }];
+    let out_write = vk::WriteDescriptorSet::default()
+        .dst_set(set)
+        .dst_binding(OUTPUT_BINDING)
+        .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+        .buffer_info(&out_info);
+    // SAFETY: the set and buffer are alive; the write is valid.
+    unsafe { device.update_descriptor_sets(&[out_write], &[]) };
+}
+
+fn write_copy_template(h: &mut Harness) -> Result<CaseResult, Stop> {
+    if !h.caps().inline_uniform_block {
+        return Err(Stop::NotSupported("inlineUniformBlock".into()));
+    }
+    let pipeline = h.pipeline(&PipelineDesc::new(&shaders::INLINE_BLOCKS, &[SLOTS]))?;
+    let layout = pipeline.set_layouts[0];
+    let device = h.device().clone();
+    let sets = block_sets(h, layout, vk::DescriptorPoolCreateFlags::empty(), 2)?;
     let (set, other) = (sets[0], sets[1]);
 
     // The blocks' contents, as std140 lays them out.
@@ -89,40 +139,17 @@ fn write_copy_template(h: &mut Harness) -> Result<CaseResult, Stop> {
     let second = to_bytes(&add);
     let output = h.host_buffer(4 * 64, vk::BufferUsageFlags::STORAGE_BUFFER)?;
 
-    let inline_write = |set, binding, at: u32, bytes: &[u8]| {
-        let mut block = vk::WriteDescriptorSetInlineUniformBlock::default().data(bytes);
-        let write = vk::WriteDescriptorSet {
-            dst_set: set,
-            dst_binding: binding,
-            dst_array_element: at,
-            descriptor_count: bytes.len() as u32,
-            descriptor_type: INLINE,
-            ..Default::default()
-        }
-        .push_next(&mut block);
-        // SAFETY: the set is alive; the write and its chain are valid.
-        unsafe { device.update_descriptor_sets(&[write], &[]) };
-    };
-    inline_write(set, 0, 0, &first[..TEMPLATE_AT as usize]);
-    inline_write(other, 1, 0, &second);
-    let out_info = [vk::DescriptorBufferInfo {
-        buffer: output.handle,
-        offset: 0,
-        range: vk::WHOLE_SIZE,
-    }];
-    let out_write = vk::WriteDescriptorSet::default()
-        .dst_set(set)
-        .dst_binding(2)
-        .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-        .buffer_info(&out_info);
+    write_block(&device, set, 0, 0, &first[..TEMPLATE_AT as usize]);
+    write_block(&device, other, 1, 0, &second);
+    write_output(&device, set, &output);
     let copy = vk::CopyDescriptorSet::default()
         .src_set(other)
         .src_binding(1)
         .dst_set(set)
         .dst_binding(1)
         .descriptor_count(SECOND);
-    // SAFETY: both sets are alive; the structures are valid.
-    unsafe { device.update_descriptor_sets(&[out_write], &[copy]) };
+    // SAFETY: both sets are alive; the copy is valid.
+    unsafe { device.update_descriptor_sets(&[], &[copy]) };
 
     let entries = [vk::DescriptorUpdateTemplateEntry {
         dst_binding: 0,
@@ -177,91 +204,31 @@ fn update_after_bind(h: &mut Harness) -> Result<CaseResult, Stop> {
     }
     type F = vk::DescriptorBindingFlags;
     let flags: &[&[F]] = &[&[F::UPDATE_AFTER_BIND, F::UPDATE_AFTER_BIND, F::empty()]];
-    let slots: &[Slot] = &[
-        Slot {
-            ty: INLINE,
-            count: FIRST,
-        },
-        Slot {
-            ty: INLINE,
-            count: SECOND,
-        },
-        Slot::STORAGE,
-    ];
     let pipeline =
-        h.pipeline(&PipelineDesc::new(&shaders::INLINE_BLOCKS, &[slots]).binding_flags(flags))?;
+        h.pipeline(&PipelineDesc::new(&shaders::INLINE_BLOCKS, &[SLOTS]).binding_flags(flags))?;
     let device = h.device().clone();
-    let sizes = [
-        vk::DescriptorPoolSize {
-            ty: INLINE,
-            descriptor_count: FIRST + SECOND,
-        },
-        vk::DescriptorPoolSize {
-            ty: vk::DescriptorType::STORAGE_BUFFER,
-            descriptor_count: 1,
-        },
-    ];
-    let mut blocks = vk::DescriptorPoolInlineUniformBlockCreateInfo::default()
-        .max_inline_uniform_block_bindings(2);
-    let pool_info = vk::DescriptorPoolCreateInfo::default()
-        .flags(vk::DescriptorPoolCreateFlags::UPDATE_AFTER_BIND)
-        .max_sets(1)
-        .pool_sizes(&sizes)
-        .push_next(&mut blocks);
-    // SAFETY: the device is alive; the info and its chain are valid.
-    let pool = unsafe { device.create_descriptor_pool(&pool_info, None) }
-        .or_stop("vkCreateDescriptorPool")?;
-    let pool = h.own(pool);
-    let layouts = [pipeline.set_layouts[0]];
-    let alloc = vk::DescriptorSetAllocateInfo::default()
-        .descriptor_pool(pool)
-        .set_layouts(&layouts);
-    // SAFETY: the pool and layout are alive.
-    let set =
-        unsafe { device.allocate_descriptor_sets(&alloc) }.or_stop("vkAllocateDescriptorSets")?[0];
+    let set = block_sets(
+        h,
+        pipeline.set_layouts[0],
+        vk::DescriptorPoolCreateFlags::UPDATE_AFTER_BIND,
+        1,
+    )?[0];
     let output = h.host_buffer(4 * 64, vk::BufferUsageFlags::STORAGE_BUFFER)?;
 
     // The output binding is not UPDATE_AFTER_BIND (lavapipe has no
     // storage buffers updated after bind): written before recording.
-    let out_info = [vk::DescriptorBufferInfo {
-        buffer: output.handle,
-        offset: 0,
-        range: vk::WHOLE_SIZE,
-    }];
-    let out_write = vk::WriteDescriptorSet::default()
-        .dst_set(set)
-        .dst_binding(2)
-        .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-        .buffer_info(&out_info);
-    // SAFETY: the set and buffer are alive; the write is valid.
-    unsafe { device.update_descriptor_sets(&[out_write], &[]) };
-
+    write_output(&device, set, &output);
     let cmd = h.record(|r| {
         r.bind(&pipeline, &[set]);
         r.dispatch(1, 1, 1);
     })?;
 
-    let write_block = |binding, at: u32, bytes: &[u8]| {
-        let mut block = vk::WriteDescriptorSetInlineUniformBlock::default().data(bytes);
-        let write = vk::WriteDescriptorSet {
-            dst_set: set,
-            dst_binding: binding,
-            dst_array_element: at,
-            descriptor_count: bytes.len() as u32,
-            descriptor_type: INLINE,
-            ..Default::default()
-        }
-        .push_next(&mut block);
-        // SAFETY: the set is alive and not in use by pending work; the
-        // write and its chain are valid.
-        unsafe { device.update_descriptor_sets(&[write], &[]) };
-    };
     let a: Vec<u32> = (0..16).map(|k| 5 * k + 2).collect();
     let mut first = a.clone();
     first.extend([3, 0, 0, 0]);
-    write_block(0, 0, &to_bytes(&first));
+    write_block(&device, set, 0, 0, &to_bytes(&first));
     let add = [11u32, 22, 33, 44];
-    write_block(1, 0, &to_bytes(&add));
+    write_block(&device, set, 1, 0, &to_bytes(&add));
     h.submit_and_wait(&[cmd])?;
     let mut result = CaseResult::new();
     let got: Vec<u32> = from_bytes(&h.read(&output)?);
@@ -269,9 +236,9 @@ fn update_after_bind(h: &mut Harness) -> Result<CaseResult, Stop> {
 
     // The scale (bytes 64..68 of the first block) and the second block,
     // rewritten after the first submit has completed.
-    write_block(0, 64, &to_bytes(&[9u32]));
+    write_block(&device, set, 0, 64, &to_bytes(&[9u32]));
     let add2 = [1000u32, 2000, 3000, 4000];
-    write_block(1, 0, &to_bytes(&add2));
+    write_block(&device, set, 1, 0, &to_bytes(&add2));
     h.submit_and_wait(&[cmd])?;
     let got: Vec<u32> = from_bytes(&h.read(&output)?);
     result.check("second submit", &got, &expected(&a, 9, &add2));

@@ -36,7 +36,7 @@ use super::load_state::{stage_consts_header, LoadStage, LOAD_STATE_DWORDS};
 use crate::buffer::Buffer;
 use crate::error::VkResult;
 use crate::image::view::ImageView;
-use crate::pipeline::binary::{ConstLayout, DriverParam};
+use crate::pipeline::binary::DriverParam;
 use crate::pipeline::graphics::{depth_format, GraphicsPipeline};
 
 /// Vertex buffer bindings (VFD_FETCH has 32 entries, a6xx.xml).
@@ -615,12 +615,7 @@ impl Recording {
             .pipeline
             .as_deref()
             .expect("draw_state checked");
-        let base = |c: &ConstLayout| {
-            c.driver_params
-                .iter()
-                .any(|(p, _)| matches!(p, DriverParam::BaseVertex | DriverParam::BaseInstance))
-        };
-        let reads_bases = base(&pipeline.vs_consts) || base(&pipeline.fs_consts);
+        let reads_bases = pipeline.reads_draw_bases;
         let key = if reads_bases { bases } else { None };
         if self.graphics.consts_loaded == Some(key) {
             return Ok(());

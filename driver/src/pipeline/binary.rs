@@ -78,6 +78,17 @@ pub struct ConstLayout {
     pub dwords: u32,
 }
 
+impl ConstLayout {
+    /// Whether the stage reads the draw's bases (gl_BaseVertex,
+    /// gl_BaseInstance, or gl_InstanceIndex's offset), which change from
+    /// draw to draw.
+    pub fn reads_draw_bases(&self) -> bool {
+        self.driver_params
+            .iter()
+            .any(|(p, _)| matches!(p, DriverParam::BaseVertex | DriverParam::BaseInstance))
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ShaderBinary {
     /// The machine code, two dwords per instruction.

@@ -117,6 +117,9 @@ pub struct GraphicsPipeline {
     /// loaded at each draw.
     pub vs_consts: ConstLayout,
     pub fs_consts: ConstLayout,
+    /// Whether either stage reads the draw's bases: its const files are
+    /// then loaded again whenever the bases change.
+    pub reads_draw_bases: bool,
     pub bo: Arc<DeviceBo>,
     pub private_bos: Vec<Arc<DeviceBo>>,
     /// How long each stage took to compile (VK_EXT_pipeline_creation_feedback).
@@ -355,6 +358,8 @@ impl GraphicsPipeline {
             dynamic(vk::DynamicState::VIEWPORT) || dynamic(vk::DynamicState::VIEWPORT_WITH_COUNT);
         let scissor_dynamic =
             dynamic(vk::DynamicState::SCISSOR) || dynamic(vk::DynamicState::SCISSOR_WITH_COUNT);
+        let vs_consts = binary_from_compiled(&vs).consts;
+        let fs_consts = binary_from_compiled(&fs).consts;
         Ok(Arc::new(GraphicsPipeline {
             layout: desc.layout.clone(),
             state: StateIb {
@@ -374,8 +379,9 @@ impl GraphicsPipeline {
             color_count: p.targets.len() as u32,
             has_depth,
             depth_format: p.depth.map(|d| d.format),
-            vs_consts: binary_from_compiled(&vs).consts,
-            fs_consts: binary_from_compiled(&fs).consts,
+            reads_draw_bases: vs_consts.reads_draw_bases() || fs_consts.reads_draw_bases(),
+            vs_consts,
+            fs_consts,
             bo,
             private_bos,
             compile_times,
